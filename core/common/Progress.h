@@ -1,0 +1,53 @@
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace ckpt {
+
+// What long work (scan, verify, diff, prune) reports as it goes.
+struct ProgressUpdate
+{
+    std::uint64_t done = 0;  // units finished (bytes, files, tensors: see `unit`)
+    std::uint64_t total = 0; // 0 when unknown
+    std::string unit;        // "bytes", "epochs", "tensors", ...
+    std::string current;     // the item being worked on, for display
+};
+
+// Progress reporting and cancellation handed to a synchronous core function.
+// The callback may be invoked from worker threads, but never concurrently: the
+// core serialises its calls. Cancellation is cooperative: functions poll
+// cancelled() between units of work and return an Error saying "cancelled".
+class Progress
+{
+public:
+    using Callback = std::function<void(const ProgressUpdate&)>;
+
+    Progress() = default;
+    explicit Progress(Callback callback, const std::atomic_bool* cancel = nullptr)
+        : m_callback(std::move(callback)), m_cancel(cancel)
+    {
+    }
+
+    void report(const ProgressUpdate& update) const
+    {
+        if (m_callback)
+            m_callback(update);
+    }
+    bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
+    bool hasCallback() const { return static_cast<bool>(m_callback); }
+
+    static const Progress& none()
+    {
+        static const Progress silent;
+        return silent;
+    }
+
+private:
+    Callback m_callback;
+    const std::atomic_bool* m_cancel = nullptr;
+};
+
+} // namespace ckpt

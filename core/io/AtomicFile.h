@@ -1,0 +1,29 @@
+#pragma once
+
+#include "common/Result.h"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace ckpt {
+
+// Writes `content` to a temporary file beside `path`, flushes it to disk and
+// renames it over `path`: readers see the old content or the new, never half.
+Status writeFileAtomically(const std::filesystem::path& path, std::string_view content);
+
+// Appends one line (a '\n' is added) with a single O_APPEND write.
+Status appendLine(const std::filesystem::path& path, std::string_view line);
+
+// Reads a whole file. The error names the file and the OS reason.
+Result<std::string> readFile(const std::filesystem::path& path);
+
+// Creates a symlink `link` -> `target` atomically: the new link is made beside
+// under a temporary name and renamed over any existing `link`, so there is never
+// a moment without one.
+Status replaceSymlink(const std::filesystem::path& link, const std::filesystem::path& target);
+
+// "<path>: <strerror(err)>"
+std::string osError(const std::filesystem::path& path, int err);
+
+} // namespace ckpt

@@ -1,0 +1,37 @@
+#pragma once
+
+#include "common/Result.h"
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ckpt {
+
+// CANDLE's ckpt.log line format: "YYYY-MM-DD HH:MM:SS,mmm CandleCheckpoint: <message>".
+// Used by the writer and by the core's own audited actions (relink, prune).
+class CandleLog
+{
+public:
+    explicit CandleLog(std::filesystem::path path, std::string tag = "CandleCheckpoint");
+
+    const std::filesystem::path& path() const { return m_path; }
+
+    // Appends one line now (local time). Multi-line messages are written as is:
+    // CANDLE writes JSON dumps with unprefixed continuation lines.
+    Status write(std::string_view message) const;
+
+    static std::string formatLine(std::chrono::system_clock::time_point when, std::string_view tag,
+                                  std::string_view message);
+
+    // Local time as "%Y-%m-%d %H:%M:%S" (ckpt-info.json "timestamp").
+    static std::string localTimestamp(std::chrono::system_clock::time_point when);
+
+private:
+    std::filesystem::path m_path;
+    std::string m_tag;
+};
+
+} // namespace ckpt
