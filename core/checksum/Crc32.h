@@ -1,0 +1,29 @@
+#pragma once
+
+#include "common/Progress.h"
+#include "common/Result.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <string>
+
+namespace ckpt {
+
+// CRC-32 exactly as CANDLE computes it: Python's zlib.crc32 (IEEE, reflected,
+// initial value 0), stored as the decimal string of the unsigned result.
+class Crc32
+{
+public:
+    // Continues `crc` over `data` (start with 0).
+    static std::uint32_t update(std::uint32_t crc, const void* data, std::size_t size);
+
+    // CRC of a whole file, read in large blocks. Cancellation and per-block
+    // progress (unit "bytes") through `progress`.
+    static Result<std::uint32_t> ofFile(const std::filesystem::path& path,
+                                        const Progress& progress = Progress::none());
+
+    static std::string toDecimal(std::uint32_t crc) { return std::to_string(crc); }
+};
+
+} // namespace ckpt
