@@ -1,0 +1,24 @@
+#pragma once
+
+#include "common/Result.h"
+#include "model/CkptInfo.h"
+
+#include <filesystem>
+#include <string_view>
+
+namespace ckpt {
+
+// Reads ckpt-info.json leniently: Python's bare Infinity/-Infinity/NaN,
+// "__FIRST__", "__DISABLED__", null metadata, missing keys, the oldest writer's
+// key names (save_best_stat, checksum_model, ...); unknown keys kept in `raw`.
+// An empty, truncated or garbage file is an Error naming the file and the
+// position (line:column) where parsing stopped.
+class CkptInfoReader
+{
+public:
+    static Result<CkptInfo> readFile(const std::filesystem::path& path);
+    // `origin` names the text's file in error messages.
+    static Result<CkptInfo> parse(std::string_view text, std::string_view origin);
+};
+
+} // namespace ckpt
