@@ -19,8 +19,12 @@ Q_DECLARE_METATYPE(ckpt::KeepMode)
 
 namespace {
 
-#define VERIFY_OK(result)                                                                          \
-    QVERIFY2((result).ok(), (result).ok() ? "" : (result).error().message.c_str())
+// Evaluates `expr` once (an action must not run twice) and shows its error.
+#define VERIFY_OK(expr)                                                                            \
+    do {                                                                                           \
+        const auto& result_ = (expr);                                                              \
+        QVERIFY2(result_.ok(), result_.ok() ? "" : result_.error().message.c_str());               \
+    } while (false)
 
 QString numbers(const std::vector<int>& v)
 {

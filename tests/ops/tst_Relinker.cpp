@@ -24,8 +24,12 @@ bool has(const std::string& haystack, const char* needle)
     return haystack.find(needle) != std::string::npos;
 }
 
-#define VERIFY_OK(result)                                                                          \
-    QVERIFY2((result).ok(), (result).ok() ? "" : (result).error().message.c_str())
+// Evaluates `expr` once (an action must not run twice) and shows its error.
+#define VERIFY_OK(expr)                                                                            \
+    do {                                                                                           \
+        const auto& result_ = (expr);                                                              \
+        QVERIFY2(result_.ok(), result_.ok() ? "" : result_.error().message.c_str());               \
+    } while (false)
 
 RelinkOptions as(const char* actor, bool force = false)
 {
@@ -46,9 +50,9 @@ private:
     fs::path m_root; // <tmp>/run/ckpts, the save/ckpts shape without a save/ckpt.log
     std::unique_ptr<CandleFixture> m_fx;
 
-    std::string linkText(const char* name) const
+    QString linkText(const char* name) const
     {
-        return fs::read_symlink(m_root / name).string();
+        return QString::fromStdString(fs::read_symlink(m_root / name).string());
     }
     std::string absEpoch(int e) const { return fs::absolute(m_fx->epochDir(e)).string(); }
     QStringList logLines(const fs::path& log) const
@@ -93,7 +97,7 @@ private slots:
         auto out = Relinker::relink(m_root, "last", 2, as("alice@lab"));
         VERIFY_OK(out);
         QVERIFY(out->changed);
-        QCOMPARE(linkText("last"), std::string("epochs/002"));
+        QCOMPARE(linkText("last"), QString("epochs/002"));
         QCOMPARE(fs::canonical(m_root / "last"), fs::canonical(m_fx->epochDir(2)));
         QCOMPARE(out->previousTarget, std::optional<std::string>(absEpoch(5)));
         QCOMPARE(out->newTarget, std::optional<std::string>("epochs/002"));
@@ -117,7 +121,8 @@ private slots:
         QCOMPARE(entries[0].actor, std::string("alice@lab"));
         QCOMPARE(entries[0].id, out->journalId);
         QVERIFY(!entries[0].time.empty());
-        QCOMPARE(linkText("best"), absEpoch(3)); // the other link is untouched
+        QCOMPARE(linkText("best"),
+                 QString::fromStdString(absEpoch(3))); // the other link is untouched
     }
 
     void undoRestoresExactPreviousText()
@@ -130,7 +135,7 @@ private slots:
 
         auto out = Relinker::undo(m_root, as("bob@lab"));
         VERIFY_OK(out);
-        QCOMPARE(linkText("last"), absEpoch(5)); // absolute, byte for byte
+        QCOMPARE(linkText("last"), QString::fromStdString(absEpoch(5))); // absolute, byte for byte
         QCOMPARE(out->previousTarget, std::optional<std::string>("epochs/002"));
         QCOMPARE(out->newTarget, std::optional<std::string>(absEpoch(5)));
 
@@ -153,7 +158,7 @@ private slots:
         auto again = Relinker::undo(m_root, as("bob@lab"));
         QVERIFY(!again.ok());
         QVERIFY(has(again.error().message, "nothing to undo"));
-        QCOMPARE(linkText("last"), absEpoch(5));
+        QCOMPARE(linkText("last"), QString::fromStdString(absEpoch(5)));
     }
 
     void undoTwiceWalksBack()
@@ -162,13 +167,13 @@ private slots:
         VERIFY_OK(Relinker::relink(m_root, "best", 1, as("a")));
         VERIFY_OK(Relinker::relink(m_root, "last", 2, as("a")));
         VERIFY_OK(Relinker::undo(m_root, as("a")));
-        QCOMPARE(linkText("last"), std::string("epochs/004"));
-        QCOMPARE(linkText("best"), std::string("epochs/001"));
+        QCOMPARE(linkText("last"), QString("epochs/004"));
+        QCOMPARE(linkText("best"), QString("epochs/001"));
         VERIFY_OK(Relinker::undo(m_root, as("a")));
-        QCOMPARE(linkText("best"), absEpoch(3));
-        QCOMPARE(linkText("last"), std::string("epochs/004"));
+        QCOMPARE(linkText("best"), QString::fromStdString(absEpoch(3)));
+        QCOMPARE(linkText("last"), QString("epochs/004"));
         VERIFY_OK(Relinker::undo(m_root, as("a")));
-        QCOMPARE(linkText("last"), absEpoch(5));
+        QCOMPARE(linkText("last"), QString::fromStdString(absEpoch(5)));
         QVERIFY(!Relinker::undo(m_root, as("a")).ok());
     }
 
@@ -176,20 +181,20 @@ private slots:
     {
         VERIFY_OK(Relinker::relink(m_root, "last", 2, as("a")));
         m_fx->linkRelative("last", 4); // someone else (a restarted run, a user) moved it
-        const std::string moved = linkText("last");
+        const QString moved = linkText("last");
         const auto linesBefore = logLines();
 
         auto refused = Relinker::undo(m_root, as("a"));
         QVERIFY(!refused.ok());
         QVERIFY2(has(refused.error().message, "changed since"), refused.error().message.c_str());
-        QVERIFY(has(refused.error().message, moved.c_str()));
+        QVERIFY(has(refused.error().message, moved.toUtf8().constData()));
         QCOMPARE(linkText("last"), moved);
         QCOMPARE(logLines(), linesBefore);
         QCOMPARE(journal().size(), std::size_t(1));
 
         auto forced = Relinker::undo(m_root, as("a", true));
         VERIFY_OK(forced);
-        QCOMPARE(linkText("last"), absEpoch(5));
+        QCOMPARE(linkText("last"), QString::fromStdString(absEpoch(5)));
         QCOMPARE(forced->overridden.size(), std::size_t(1));
         QVERIFY(logLines().last().contains("forced past: "));
         QCOMPARE(journal().back().forced.size(), std::size_t(1));
@@ -202,9 +207,9 @@ private slots:
         auto refused = Relinker::undo(m_root, as("a"));
         QVERIFY(!refused.ok());
         QVERIFY2(has(refused.error().message, "no longer exists"), refused.error().message.c_str());
-        QCOMPARE(linkText("last"), std::string("epochs/002"));
+        QCOMPARE(linkText("last"), QString("epochs/002"));
         VERIFY_OK(Relinker::undo(m_root, as("a", true)));
-        QCOMPARE(linkText("last"), absEpoch(5));
+        QCOMPARE(linkText("last"), QString::fromStdString(absEpoch(5)));
     }
 
     void refusals_data()
@@ -296,15 +301,15 @@ private slots:
             CandleFixture::writeText(p / "precious.txt", "user data");
         }
 
-        const std::string lastBefore = fs::is_symlink(m_root / "last") ? linkText("last") : "";
-        const std::string bestBefore = fs::is_symlink(m_root / "best") ? linkText("best") : "";
+        const QString lastBefore = fs::is_symlink(m_root / "last") ? linkText("last") : QString();
+        const QString bestBefore = fs::is_symlink(m_root / "best") ? linkText("best") : QString();
         auto out = Relinker::relink(m_root, link.toStdString(), epoch, as("a", force));
         if (!succeeds) {
             QVERIFY(!out.ok());
             QVERIFY2(has(out.error().message, fragment.toUtf8().constData()),
                      out.error().message.c_str());
-            QCOMPARE(fs::is_symlink(m_root / "last") ? linkText("last") : "", lastBefore);
-            QCOMPARE(fs::is_symlink(m_root / "best") ? linkText("best") : "", bestBefore);
+            QCOMPARE(fs::is_symlink(m_root / "last") ? linkText("last") : QString(), lastBefore);
+            QCOMPARE(fs::is_symlink(m_root / "best") ? linkText("best") : QString(), bestBefore);
             QVERIFY(journal().empty());
             QVERIFY(logLines().isEmpty());
             if (setup.endsWith("dir")) {
@@ -314,7 +319,7 @@ private slots:
             return;
         }
         VERIFY_OK(out);
-        QCOMPARE(linkText(link.toUtf8().constData()), std::string("epochs/002"));
+        QCOMPARE(linkText(link.toUtf8().constData()), QString("epochs/002"));
         QCOMPARE(out->overridden.empty(), fragment.isEmpty());
         if (!fragment.isEmpty()) {
             QVERIFY(has(out->overridden.front(), fragment.toUtf8().constData()));
@@ -329,7 +334,7 @@ private slots:
         auto out = Relinker::relink(m_root, "best", 3, as("a"));
         VERIFY_OK(out);
         QCOMPARE(out->previousTarget, std::optional<std::string>());
-        QCOMPARE(linkText("best"), std::string("epochs/003"));
+        QCOMPARE(linkText("best"), QString("epochs/003"));
         QVERIFY(logLines().last().endsWith("linking: best -> epochs/003 (was <no link>) by a"));
         auto undone = Relinker::undo(m_root, as("a"));
         VERIFY_OK(undone);
@@ -379,7 +384,7 @@ private slots:
         QCOMPARE(missing.load(), 0L);
         QVERIFY(reads.load() > 200);
         QCOMPARE(journal().size(), std::size_t(200));
-        QCOMPARE(linkText("last"), std::string("epochs/002"));
+        QCOMPARE(linkText("last"), QString("epochs/002"));
     }
 
     void auditGoesWhereCandleLogs_data()
@@ -427,7 +432,7 @@ private slots:
 
         auto out = Relinker::repair(m_root, "last", as("a"));
         VERIFY_OK(out);
-        QCOMPARE(linkText("last"), std::string("epochs/005"));
+        QCOMPARE(linkText("last"), QString("epochs/005"));
         QCOMPARE(fs::canonical(m_root / "last"), fs::canonical(m_root / "epochs" / "005"));
         QCOMPARE(out->previousTarget, std::optional<std::string>(oldLast));
         QCOMPARE(journal().back().action, std::string("repair"));
@@ -444,10 +449,11 @@ private slots:
         auto gone = Relinker::repair(m_root, "best", as("a"));
         QVERIFY(!gone.ok());
         QVERIFY2(has(gone.error().message, "does not exist"), gone.error().message.c_str());
-        QCOMPARE(linkText("best"), oldBest);
+        QCOMPARE(linkText("best"), QString::fromStdString(oldBest));
 
         VERIFY_OK(Relinker::undo(m_root, as("a")));
-        QCOMPARE(linkText("last"), oldLast); // dangling again, exactly as before
+        QCOMPARE(linkText("last"),
+                 QString::fromStdString(oldLast)); // dangling again, exactly as before
     }
 
     void restartOverwritesLaterEpochs()
