@@ -210,7 +210,9 @@ PrunePlan Pruner::plan(const Run& run, const KeepPolicy& policy)
         struct stat st
         {};
         if (::lstat(e.dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-            plan.notes.push_back(e.dir + ": no longer a directory; not planned");
+            // Never delete through a symlinked epoch: the data is elsewhere.
+            plan.notes.push_back(e.dir +
+                                 ": not a real directory (gone, or a symlink); not planned");
             continue;
         }
         PruneCandidate c;
@@ -243,6 +245,9 @@ Result<PruneOutcome> Pruner::execute(const Run& run, const PrunePlan& plan,
         return Error::at(run.root, "the prune plan is for another run (" + plan.root + ")");
     const fs::path root(plan.root);
     const fs::path epochsDir = root / "epochs";
+    PruneOutcome out;
+    if (plan.toDelete.empty() && plan.leftovers.empty())
+        return out; // nothing to do: not even the lock or the log is created
     auto lock = RunLock::acquire(root);
     if (!lock)
         return lock.error();
@@ -251,15 +256,12 @@ Result<PruneOutcome> Pruner::execute(const Run& run, const PrunePlan& plan,
         return Error{st.error().message + " (nothing was deleted)", st.error().path};
     const std::string actor = actorIn.empty() ? AuditLog::defaultActor() : actorIn;
 
-    PruneOutcome out;
     out.auditLog = audit.path().string();
     auto note = [&](const std::string& message) {
         if (Status st = audit.write(message); !st)
             out.warnings.push_back("could not write the audit line \"" + message +
                                    "\": " + st.error().message);
     };
-    if (plan.toDelete.empty() && plan.leftovers.empty())
-        return out;
     {
         std::string list;
         for (const auto& c : plan.toDelete)

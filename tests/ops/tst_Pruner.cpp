@@ -219,6 +219,13 @@ private slots:
         for (auto mode : {KeepMode::Linear, KeepMode::Exponential})
             for (int limit : {0, 1, 3, 100})
                 (void)Pruner::plan(run, KeepPolicy{mode, limit});
+        // Executing a plan with nothing to delete touches nothing either.
+        PrunePlan nothing = Pruner::plan(run, KeepPolicy{KeepMode::Linear, 100});
+        nothing.leftovers.clear();
+        QVERIFY(nothing.toDelete.empty());
+        auto out = Pruner::execute(run, nothing, Progress::none(), "a");
+        VERIFY_OK(out);
+        QVERIFY(out->deleted.empty());
         QCOMPARE(fullListing(top), before);
         QVERIFY(!fs::exists(m_root / ".ckpt-studio"));
         QVERIFY(!fs::exists(m_root / "ckpt.log"));

@@ -249,6 +249,9 @@ private slots:
                                                          << "last" << 2 << false << true << "";
         QTest::newRow("no checksum key is no failure") << "nochecksum"
                                                        << "last" << 2 << false << true << "";
+        QTest::newRow("two directories for one epoch")
+            << "duplicate"
+            << "last" << 2 << true << false << "more than one directory";
         QTest::newRow("last is a real directory")
             << "lastdir"
             << "last" << 2 << true << false << "not a symlink";
@@ -295,6 +298,8 @@ private slots:
         } else if (setup == "nochecksum") {
             info("");
             flipByte(2);
+        } else if (setup == "duplicate") {
+            fs::create_directory(m_root / "epochs" / "2");
         } else if (setup == "lastdir" || setup == "bestdir") {
             const fs::path p = m_root / (setup == "lastdir" ? "last" : "best");
             fs::remove(p);
