@@ -208,6 +208,22 @@ private slots:
         QCOMPARE(::kept(plan), QString("1:best 5:best 6:newest+last+policy"));
     }
 
+    void linksIntoTheOriginalProtectACopy()
+    {
+        build(6, 5, 2);
+        // A copy on the same machine: its absolute links still resolve, into the
+        // original run. The copy's own epochs they name must survive its prune.
+        const fs::path copy = m_root.parent_path().parent_path() / "copy";
+        fs::copy(m_root.parent_path(), copy,
+                 fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+        const fs::path copyRoot = copy / "ckpts";
+        QCOMPARE(fs::read_symlink(copyRoot / "last"), fs::absolute(m_fx->epochDir(5)));
+        const Run run = CandleLayout::instance().loadRun(copyRoot);
+        const PrunePlan plan = Pruner::plan(run, linear(1));
+        QCOMPARE(deleted(plan), QString("1,3,4"));
+        QCOMPARE(::kept(plan), QString("2:best 5:last 6:newest+policy"));
+    }
+
     void dryRunTouchesNothing()
     {
         build(10, 10, 4);

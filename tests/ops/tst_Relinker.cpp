@@ -333,6 +333,34 @@ private slots:
         }
     }
 
+    void changeThatCannotBeRecordedIsNotMade_data()
+    {
+        QTest::addColumn<QString>("blocked"); // a directory standing where a file must go
+        QTest::newRow("audit log") << "ckpt.log";
+        QTest::newRow("journal") << ".ckpt-studio/journal.jsonl";
+    }
+
+    void changeThatCannotBeRecordedIsNotMade()
+    {
+        QFETCH(QString, blocked);
+        fs::create_directories(m_root / blocked.toStdString());
+        auto out = Relinker::relink(m_root, "last", 2, as("a"));
+        QVERIFY(!out.ok());
+        QVERIFY2(has(out.error().message, "nothing was changed"), out.error().message.c_str());
+        QCOMPARE(linkText("last"), QString::fromStdString(absEpoch(5)));
+    }
+
+    void cancelledChecksumChangesNothing()
+    {
+        std::atomic_bool cancel{true};
+        const Progress progress({}, &cancel);
+        auto out = Relinker::relink(m_root, "last", 2, as("a"), progress);
+        QVERIFY(!out.ok());
+        QVERIFY(has(out.error().message, "cancelled"));
+        QCOMPARE(linkText("last"), QString::fromStdString(absEpoch(5)));
+        QVERIFY(journal().empty());
+    }
+
     void relinkCreatesAnAbsentLinkAndUndoRemovesIt()
     {
         fs::remove(m_root / "best");
