@@ -282,6 +282,10 @@ Result<RelinkOutcome> Relinker::undo(const fs::path& runRoot, const RelinkOption
     if (!action)
         return Error::at(journal.path().string(),
                          "nothing to undo: every link change recorded here is already undone");
+    // The journal is a file anyone can edit: never follow it outside last/best.
+    if (Status st = LinkState::checkName(action->link); !st)
+        return Error::at(journal.path().string(),
+                         "entry " + action->id + ": " + st.error().message);
     auto current = LinkState::read(*root, action->link);
     if (!current)
         return current.error();
@@ -328,7 +332,11 @@ Result<RelinkOutcome> Relinker::undo(const fs::path& runRoot, const RelinkOption
     change.ref = action->id;
     change.undoneSummary = made;
     change.forced = forced;
-    return applyChange(*root, *current, change, options);
+    auto out = applyChange(*root, *current, change, options);
+    if (out)
+        for (const auto& skipped : contents->skipped)
+            out->warnings.push_back("unreadable journal line skipped: " + skipped);
+    return out;
 }
 
 Result<RelinkOutcome> Relinker::repair(const fs::path& runRoot, std::string_view linkName,

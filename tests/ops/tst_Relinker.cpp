@@ -200,6 +200,43 @@ private slots:
         QCOMPARE(journal().back().forced.size(), std::size_t(1));
     }
 
+    void undoNeverFollowsAnEditedJournalOutsideTheLinks()
+    {
+        VERIFY_OK(Relinker::relink(m_root, "last", 2, as("a")));
+        const fs::path victim = m_root.parent_path() / "victim.txt";
+        CandleFixture::writeText(victim, "keep me");
+        JournalEntry forged;
+        forged.id = "forged";
+        forged.time = ActionJournal::utcNow();
+        forged.actor = "mallory";
+        forged.action = "relink";
+        forged.link = "../victim.txt";
+        forged.from = "/etc/passwd";
+        forged.to = "keep me";
+        QVERIFY(ActionJournal(m_root).append(forged).ok());
+        CandleFixture::writeText(ActionJournal(m_root).path(),
+                                 CandleFixture::readText(ActionJournal(m_root).path()) + "{torn\n");
+
+        auto out = Relinker::undo(m_root, as("a", true));
+        QVERIFY(!out.ok());
+        QVERIFY2(has(out.error().message, "only 'last' and 'best'"), out.error().message.c_str());
+        QVERIFY(!fs::is_symlink(victim));
+        QCOMPARE(CandleFixture::readText(victim), std::string("keep me"));
+        QCOMPARE(linkText("last"), QString("epochs/002"));
+    }
+
+    void undoReportsSkippedJournalLines()
+    {
+        VERIFY_OK(Relinker::relink(m_root, "last", 2, as("a")));
+        const fs::path path = ActionJournal(m_root).path();
+        CandleFixture::writeText(path, CandleFixture::readText(path) + "{torn\n");
+        auto out = Relinker::undo(m_root, as("a"));
+        VERIFY_OK(out);
+        QCOMPARE(out->warnings.size(), std::size_t(1));
+        QVERIFY(has(out->warnings[0], "journal.jsonl:2"));
+        QCOMPARE(linkText("last"), QString::fromStdString(absEpoch(5)));
+    }
+
     void undoRefusesWhenPreviousEpochIsGone()
     {
         VERIFY_OK(Relinker::relink(m_root, "last", 2, as("a")));
