@@ -41,6 +41,7 @@ public:
             std::vector<char*> ptrs(static_cast<std::size_t>(n), nullptr);
             H5Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
             H5Tset_size(mem.get(), H5T_VARIABLE);
+            H5Tset_cset(mem.get(), H5Tget_cset(type.get())); // h5py writes UTF-8
             if (H5Aread(attr.get(), mem.get(), ptrs.data()) < 0)
                 return std::nullopt;
             for (char* p : ptrs)
