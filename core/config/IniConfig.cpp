@@ -76,7 +76,10 @@ Result<IniConfig> IniConfig::parse(std::string_view text, std::string origin)
     IniConfig config;
     config.m_origin = origin;
     config.m_lines = splitLines(text);
-    auto where = [&](int line) { return origin + ":" + std::to_string(line) + ": "; };
+    // "file:line: what", with the file also in Error::path.
+    auto lineError = [&](int line, const std::string& what) {
+        return Error{origin + ":" + std::to_string(line) + ": " + what, origin};
+    };
 
     std::string section;
     bool haveSection = false;
@@ -104,14 +107,12 @@ Result<IniConfig> IniConfig::parse(std::string_view text, std::string origin)
         }
         const std::size_t sep = raw.find_first_of("=:");
         if (sep == std::string::npos)
-            return Error::at(origin, where(lineNo) + "expected 'key = value', got '" +
-                                         std::string(t) + "'");
+            return lineError(lineNo, "expected 'key = value', got '" + std::string(t) + "'");
         if (!haveSection)
-            return Error::at(origin, where(lineNo) + "'" + std::string(t) +
-                                         "' comes before any [section] header");
+            return lineError(lineNo, "'" + std::string(t) + "' comes before any [section] header");
         const std::string key = lower(trim(std::string_view(raw).substr(0, sep)));
         if (key.empty())
-            return Error::at(origin, where(lineNo) + "empty key");
+            return lineError(lineNo, "empty key");
         Entry e;
         e.section = section;
         e.key = key;
@@ -125,7 +126,7 @@ Result<IniConfig> IniConfig::parse(std::string_view text, std::string origin)
     for (Entry& e : config.m_entries) {
         auto v = HyperValue::parseLiteral(e.text);
         if (!v)
-            return Error::at(origin, where(e.line) + "value of '" + e.key +
+            return lineError(e.line, "value of '" + e.key +
                                          "' is not a Python literal: " + v.error().message);
         e.value = std::move(v.value());
         e.shadowed = seen[e.key];
