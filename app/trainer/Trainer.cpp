@@ -143,14 +143,15 @@ int Trainer::run()
                           static_cast<std::uint64_t>(*seed), *split);
     Mlp mlp(sizes, static_cast<std::uint64_t>(*seed));
     Optimizer optimizer(*kind, *lr, mlp.params());
+    // CANDLE order: candle.restart() runs before the callback is created, so
+    // the restart lines precede "Callback initialized." in ckpt.log.
     CandleCheckpoint ckpt(*opts);
-    if (Status st = ckpt.initialize(); !st)
-        return fail(CheckpointFailed, st.error().message);
-
     int initialEpoch = 0;
     auto restart = ckpt.restart();
     if (!restart)
         return fail(RestartFailed, restart.error().message);
+    if (Status st = ckpt.initialize(); !st)
+        return fail(CheckpointFailed, st.error().message);
     if (restart->has_value()) {
         const auto& r = **restart;
         auto model = KerasH5Reader::read(r.modelFile);

@@ -209,6 +209,7 @@ Result<std::optional<CandleCheckpoint::Restart>> CandleCheckpoint::restart()
     const fs::path dirLast = m_options.root / "last";
     const fs::path model = dirLast / "model.h5";
     std::error_code ec;
+    fs::create_directories(m_options.logPath.parent_path(), ec);
     if (!fs::exists(model, ec)) {
         if (m_options.restartMode == RestartMode::Required) {
             const std::string msg = "ckpt_restart_mode is 'required' but no checkpoint could be "
