@@ -32,6 +32,12 @@ std::string format(const char* fmt, auto... args)
     return buf;
 }
 
+// Python's "%f": like C's, but a NaN is "nan" whatever its sign bit.
+std::string percentF(double v)
+{
+    return std::isnan(v) ? std::string("nan") : format("%f", v);
+}
+
 // Python's json.load accepts bare Infinity/-Infinity/NaN; nlohmann does not.
 // They are swapped for marker strings outside string literals, then back.
 std::string maskNonFinite(std::string_view text)
@@ -272,7 +278,6 @@ Result<std::optional<CandleCheckpoint::Restart>> CandleCheckpoint::restart()
 
 Result<bool> CandleCheckpoint::improvedThisEpoch(int epoch, const Metrics& logs)
 {
-    (void)epoch;
     if (!m_options.saveBest)
         return false;
     const std::string& metric = m_options.saveBestMetric;
@@ -291,8 +296,8 @@ Result<bool> CandleCheckpoint::improvedThisEpoch(int epoch, const Metrics& logs)
                                  "val_accuracy, lr");
     const double current = it->second;
     const char* symbol = current < m_bestMetricLast ? "<" : current > m_bestMetricLast ? ">" : "=";
-    log(format("metrics: %s: current=%f %s last=%f", metric.c_str(), current, symbol,
-               m_bestMetricLast));
+    log("metrics: " + metric + ": current=" + percentF(current) + " " + symbol +
+        " last=" + percentF(m_bestMetricLast));
     // +inf start value: a maximised metric never beats it (CANDLE's quirk).
     const bool improved =
         *dir == Direction::Lower ? current < m_bestMetricLast : current > m_bestMetricLast;
