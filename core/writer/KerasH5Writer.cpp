@@ -51,6 +51,24 @@ public:
         return stringArray(loc, name, {value}, true);
     }
 
+    // A Python str attribute as h5py stores it: scalar, variable length, UTF-8.
+    bool vlenStringAttr(hid_t loc, const std::string& name, const std::string& value)
+    {
+        H5Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+        H5Tset_size(type.get(), H5T_VARIABLE);
+        H5Tset_cset(type.get(), H5T_CSET_UTF8);
+        H5Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+        H5Handle attr(
+            H5Acreate2(loc, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+            H5Aclose);
+        if (!attr)
+            return fail("cannot create attribute '" + name + "'");
+        const char* text = value.c_str();
+        if (H5Awrite(attr.get(), type.get(), &text) < 0)
+            return fail("cannot write attribute '" + name + "'");
+        return true;
+    }
+
     bool stringArrayAttr(hid_t loc, const std::string& name, const std::vector<std::string>& values)
     {
         std::size_t width = 1;
@@ -283,8 +301,8 @@ Status KerasH5Writer::write(const fs::path& path, const KerasModel& model, bool 
             return Error::at(path.string(), "HDF5: cannot create " + tmp.string());
         if (weightsOnly) {
             writeWeights(w, file.get(), model);
-        } else if (w.stringAttr(file.get(), "keras_version", kKerasVersion) &&
-                   w.stringAttr(file.get(), "backend", kBackend) &&
+        } else if (w.vlenStringAttr(file.get(), "keras_version", kKerasVersion) &&
+                   w.vlenStringAttr(file.get(), "backend", kBackend) &&
                    w.stringAttr(file.get(), "model_config", modelConfigJson(model)) &&
                    w.stringAttr(file.get(), "training_config", trainingConfigJson(model))) {
             H5Handle weights = w.group(file.get(), "model_weights");

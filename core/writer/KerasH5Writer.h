@@ -14,6 +14,9 @@ namespace ckpt {
 // and bias:0 with layer_names/weight_names attributes (split into name0,
 // name1, ... above HDF5's 64 KiB header limit); optimizer_weights. Weights-only
 // mode writes the model_weights content at the root, as save_weights() does.
+// String attributes are typed as Keras 2.11 leaves them through h5py: the root
+// keras_version/backend were Python str (variable-length UTF-8), the JSON
+// configs and the name lists bytes (fixed-length, null-padded).
 // The file is written under a temporary name and renamed into place. Every HDF5
 // call runs under H5Lock.
 class KerasH5Writer
