@@ -93,6 +93,7 @@ private slots:
     void restartChecksumMismatchFails();
     void restartDisabledChecksumFailsUnderChecksum();
     void restartAfterRollbackOverwritesLaterEpochs();
+    void timestampLastMakesFirstSaveTimed();
     void optionsFromParams();
 };
 
@@ -455,6 +456,19 @@ void tst_CandleCheckpoint::restartAfterRollbackOverwritesLaterEpochs()
     QVERIFY(info(o, 3).contains(R"("time_elapsed": "__FIRST__")"));
     QCOMPARE(linkTarget(o, "last"),
              QString::fromStdString(fs::canonical(o.root).string()) + "/epochs/003");
+}
+
+void tst_CandleCheckpoint::timestampLastMakesFirstSaveTimed()
+{
+    QTemporaryDir dir;
+    auto o = optionsIn(dir, 1);
+    o.timestampLast = "2000-01-01 00:00:00"; // ckpt_timestamp_last: not this process's first save
+    CandleCheckpoint ckpt(o);
+    runEpochs(ckpt, 1, {0.5});
+    static const QRegularExpression elapsed(R"("time_elapsed": (\d+\.\d+),)");
+    const auto m = elapsed.match(info(o, 1));
+    QVERIFY2(m.hasMatch(), qPrintable(info(o, 1)));
+    QVERIFY(m.captured(1).toDouble() > 8e8); // more than 25 years
 }
 
 void tst_CandleCheckpoint::optionsFromParams()
