@@ -46,6 +46,7 @@ Json RunJson::toJson(const Problem& problem)
 {
     Json j = Json::object();
     j["kind"] = std::string(toString(problem.kind));
+    j["severity"] = isWarningOnly(problem.kind) ? "warning" : "error";
     j["message"] = problem.message;
     j["path"] = problem.path;
     j["epoch"] = optional(problem.epoch);

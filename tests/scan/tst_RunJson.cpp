@@ -77,6 +77,7 @@ void tst_RunJson::problemsAndNulls()
     const auto& runProblem = j["problems"][0];
     QCOMPARE(runProblem["kind"].get<std::string>(), std::string("interrupted_save"));
     QVERIFY(runProblem["epoch"].is_null());
+    QCOMPARE(runProblem["severity"].get<std::string>(), std::string("error"));
     QCOMPARE(runProblem["path"].get<std::string>(), (f.root() / "work").string());
     const auto& e2 = j["epochs"][1];
     QVERIFY(e2["info"].is_null());
