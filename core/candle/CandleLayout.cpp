@@ -118,12 +118,16 @@ bool CandleLayout::isRunRoot(const DirListing& listing) const
     if (const DirEntry* work = listing.find("work");
         work && work->type == DirEntry::Type::Directory)
         return true;
-    std::vector<DirEntry> children;
-    if (DirReader::list((listing.dir / "epochs").c_str(), children) != 0)
-        return true; // unreadable: let loadRun report it rather than hide the run
-    return std::any_of(children.begin(), children.end(), [](const DirEntry& e) {
-        return e.type != DirEntry::Type::File && parseEpochDirName(e.name).has_value();
-    });
+    const std::string epochsPath = (listing.dir / "epochs").string();
+    bool found = false;
+    const int err = DirReader::containsEntry(
+        epochsPath.c_str(),
+        [](const DirEntry& e) {
+            return e.type != DirEntry::Type::File && parseEpochDirName(e.name).has_value();
+        },
+        found);
+    // Unreadable: claim it so that loadRun reports the problem rather than hide the run.
+    return found || err == EACCES || err == EPERM;
 }
 
 Run CandleLayout::loadRun(const fs::path& rootPath) const

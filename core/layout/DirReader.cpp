@@ -24,8 +24,10 @@ DirEntry::Type fromMode(mode_t mode)
     return DirEntry::Type::Other;
 }
 
-// Takes ownership of `fd` (a directory descriptor).
-int readEntries(int fd, std::vector<DirEntry>& out)
+// Takes ownership of `fd` (a directory descriptor). Stops early when `stop`
+// returns true for an entry just added.
+int readEntries(int fd, std::vector<DirEntry>& out,
+                const std::function<bool(const DirEntry&)>& stop = {})
 {
     DIR* d = ::fdopendir(fd);
     if (!d) {
@@ -62,6 +64,8 @@ int readEntries(int fd, std::vector<DirEntry>& out)
             break;
         }
         out.push_back(std::move(entry));
+        if (stop && stop(out.back()))
+            break;
         errno = 0;
     }
     const int err = errno;
@@ -94,6 +98,18 @@ Result<DirListing> DirReader::list(const std::filesystem::path& dir)
     if (const int err = list(dir.c_str(), listing.entries))
         return Error{osError(dir, err), dir.string()};
     return listing;
+}
+
+int DirReader::containsEntry(const char* dir, const std::function<bool(const DirEntry&)>& match,
+                             bool& found)
+{
+    found = false;
+    const int fd = ::open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    std::vector<DirEntry> entries;
+    const int err = readEntries(fd, entries, [&](const DirEntry& e) { return found = match(e); });
+    return err;
 }
 
 int DirReader::readFileAt(int dirFd, const char* name, std::string& out)
