@@ -163,6 +163,12 @@ const std::map<QString, Builder>& scenarios()
              f.linkRelative("best", 3);
              return f.root();
          }},
+        {"root seen through a symlinked folder",
+         [](const fs::path& b) {
+             healthy(b / "real" / "run");
+             fs::create_directory_symlink(b / "real", b / "alias");
+             return b / "alias" / "run";
+         }},
         {"link loop",
          [](const fs::path& b) {
              auto f = healthy(b / "run");
@@ -331,6 +337,7 @@ void tst_CandleLayout::loadRun_data()
     row("link to missing epoch", "1,2,3", "?", "3", "link_to_missing_epoch@7");
     row("dangling link", "1,2,3", "?", "3", "dangling_link");
     row("relative links", "1,2,3", "3", "3", "");
+    row("root seen through a symlinked folder", "1,2,3", "3", "3", "");
     row("link loop", "1,2,3", "?", "3", "link_loop");
     row("plain directory as last", "1,2,3", "3", "3", "link_not_epoch@3");
     row("link to non-epoch inside run", "1,2,3", "?", "3", "link_not_epoch");
