@@ -40,9 +40,8 @@ bool isInside(const fs::path& p, const fs::path& root)
 
 bool sameFile(const std::string& a, const std::string& b)
 {
-    struct stat sa
-    {
-    }, sb{};
+    struct stat sa = {};
+    struct stat sb = {};
     return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
            sa.st_ino == sb.st_ino;
 }
@@ -74,8 +73,7 @@ public:
 
     CandleLinks::Outcome resolve()
     {
-        struct stat lst
-        {};
+        struct stat lst = {};
         if (::lstat(m_path.c_str(), &lst) != 0) {
             if (errno != ENOENT)
                 add(ProblemKind::Unreadable, "cannot read " + osError(m_path, errno) +
@@ -148,8 +146,7 @@ private:
             localDigits = it->string();
         const std::optional<std::string> tailDigits = trailingEpoch(resolved);
 
-        struct stat st
-        {};
+        struct stat st = {};
         if (::stat(resolved.c_str(), &st) == 0) {
             if (localDigits && S_ISDIR(st.st_mode)) {
                 link.epoch = toNumber(*localDigits);
@@ -200,8 +197,7 @@ private:
         }
         if (tailDigits) {
             const std::string local = epochsDir(*tailDigits);
-            struct stat lst
-            {};
+            struct stat lst = {};
             if (::stat(local.c_str(), &lst) == 0 && S_ISDIR(lst.st_mode)) {
                 link.epoch = toNumber(*tailDigits);
                 link.relocated = true;

@@ -54,8 +54,7 @@ int readEntries(int fd, std::vector<DirEntry>& out,
             entry.type = DirEntry::Type::Symlink;
             break;
         case DT_UNKNOWN: {
-            struct stat st
-            {};
+            struct stat st = {};
             if (::fstatat(::dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0)
                 entry.type = fromMode(st.st_mode);
             break;
@@ -139,8 +138,7 @@ int DirReader::readFileAt(int dirFd, const char* name, std::string& out)
 
 DirEntry::Type DirReader::typeAt(int dirFd, const char* name)
 {
-    struct stat st
-    {};
+    struct stat st = {};
     if (::fstatat(dirFd, name, &st, 0) != 0)
         return DirEntry::Type::Other;
     return fromMode(st.st_mode);
