@@ -111,7 +111,10 @@ bool CandleLayout::ownsSubdirectory(std::string_view name) const
 bool CandleLayout::isRunRoot(const DirListing& listing) const
 {
     const DirEntry* epochs = listing.find("epochs");
-    if (!epochs || epochs->type != DirEntry::Type::Directory)
+    // epochs/ may be a symlink to scratch storage: read through it (it is only
+    // listed here, never walked).
+    if (!epochs ||
+        (epochs->type != DirEntry::Type::Directory && epochs->type != DirEntry::Type::Symlink))
         return false;
     // A first save that was interrupted leaves epochs/ empty and work/ behind.
     if (const DirEntry* work = listing.find("work");
