@@ -29,14 +29,14 @@ ours_out="$("$bench" time "$data/tree" "$reps")"
 py_out="$(python3 "$here/python_scan.py" "$data/tree" "$(( reps < 3 ? reps : 3 ))")"
 
 get() { awk -v k="$1" '$1 == k { print $2 }' <<<"$2"; }
-python3 - "$reps" "$(get files "$ours_out")" \
+python3 - "$reps" "$runs" "$(get files "$ours_out")" \
   "$(get baseline_s "$ours_out")" "$(get baseline_cpu_s "$ours_out")" \
   "$(get python_s "$py_out")" "$(get python_cpu_s "$py_out")" \
   "$(get ours_s "$ours_out")" "$(get ours_cpu_s "$ours_out")" <<'PY'
 import os, sys
-reps, files = int(sys.argv[1]), int(sys.argv[2])
-a, a_cpu, b, b_cpu, c, c_cpu = map(float, sys.argv[3:9])
-print(f"discovery of {files} epochs (20 runs), warm cache, median of {reps} passes "
+reps, runs, files = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+a, a_cpu, b, b_cpu, c, c_cpu = map(float, sys.argv[4:10])
+print(f"discovery of {files} epochs ({runs} runs), warm cache, median of {reps} passes "
       f"(Python: {min(reps, 3)}), {os.cpu_count()} cores, load {os.getloadavg()[0]:.1f}")
 print(f"{'scanner':<40}{'wall s':>9}{'us/epoch':>10}{'cpu s':>9}")
 for name, t, cpu in (("(a) C++ readdir+open+read, no parsing", a, a_cpu),
