@@ -38,12 +38,10 @@ bool isInside(const fs::path& p, const fs::path& root)
     return !rel.empty() && *rel.begin() != "..";
 }
 
-bool sameFile(const std::string& a, const std::string& b)
+bool sameFile(const struct stat& a, const std::string& b)
 {
-    struct stat sa = {};
     struct stat sb = {};
-    return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
+    return ::stat(b.c_str(), &sb) == 0 && a.st_dev == sb.st_dev && a.st_ino == sb.st_ino;
 }
 
 std::string readLinkText(const std::string& path, int& err)
@@ -146,16 +144,17 @@ private:
             localDigits = it->string();
         const std::optional<std::string> tailDigits = trailingEpoch(resolved);
 
+        // Existence is the kernel's answer for the link itself (what a restart
+        // would open); the lexical `resolved` only classifies where it points.
         struct stat st = {};
-        if (::stat(resolved.c_str(), &st) == 0) {
+        if (::stat(m_path.c_str(), &st) == 0) {
             if (localDigits && S_ISDIR(st.st_mode)) {
                 link.epoch = toNumber(*localDigits);
                 return;
             }
             // The same directory reached through another path (the run root
             // seen through a symlinked ancestor, a bind mount).
-            if (tailDigits && S_ISDIR(st.st_mode) &&
-                sameFile(resolved.string(), epochsDir(*tailDigits))) {
+            if (tailDigits && S_ISDIR(st.st_mode) && sameFile(st, epochsDir(*tailDigits))) {
                 link.epoch = toNumber(*tailDigits);
                 return;
             }
