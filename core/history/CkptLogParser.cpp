@@ -225,7 +225,11 @@ private:
 
     void onMetrics(std::string_view body)
     {
-        // "<name>: current=<value> <sym> last=<value>"
+        // "<name>: current=<value> <sym> last=<value>". A line we cannot read
+        // still marks an epoch: counting it keeps the next epochs right.
+        Process& p = current();
+        ++p.position;
+        p.open = true;
         const auto sep = body.find(": current=");
         if (sep == std::string_view::npos) {
             m_problems.add(m_line, "metrics line without \"<name>: current=<value>\"");
@@ -239,9 +243,6 @@ private:
                            "metrics value \"" + std::string(valueText) + "\" is not a number");
             return;
         }
-        Process& p = current();
-        ++p.position;
-        p.open = true;
         addSample(std::string(NumberText::trim(body.substr(0, sep))), *value);
     }
 

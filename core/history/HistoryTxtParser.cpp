@@ -58,8 +58,12 @@ public:
                 return false;
             onEntry(key, v);
             skipSpace();
-            if (take(','))
+            if (take(',')) {
+                skipSpace();
+                if (take('}'))
+                    return true;
                 continue;
+            }
             if (take('}'))
                 return true;
             return fail("expected ',' or '}'");

@@ -64,11 +64,41 @@ std::string NumberText::format(double value)
         return "nan";
     if (std::isinf(value))
         return value > 0 ? "inf" : "-inf";
-    char buf[32];
-    const auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, value);
+    // Shortest digits that read back, laid out as Python's repr() does: plain
+    // decimals for exponents -4..15, "1e-05" style outside.
+    char buf[40];
+    const auto [ptr, ec] =
+        std::to_chars(buf, buf + sizeof buf, value, std::chars_format::scientific);
     if (ec != std::errc())
         return "nan";
-    return std::string(buf, ptr);
+    const std::string_view sci(buf, static_cast<std::size_t>(ptr - buf));
+    const auto e = sci.find('e');
+    const int exponent = NumberText::toInt(sci.substr(e + 1)).value_or(0);
+    if (exponent < -4 || exponent >= 16)
+        return std::string(sci);
+    std::string_view mantissa = sci.substr(0, e);
+    std::string out;
+    if (mantissa.front() == '-') {
+        out += '-';
+        mantissa.remove_prefix(1);
+    }
+    std::string digits;
+    for (const char c : mantissa)
+        if (c != '.')
+            digits += c;
+    if (exponent < 0) {
+        out += "0.";
+        out.append(static_cast<std::size_t>(-exponent - 1), '0');
+        out += digits;
+    } else if (static_cast<std::size_t>(exponent) + 1 >= digits.size()) {
+        out += digits;
+        out.append(static_cast<std::size_t>(exponent) + 1 - digits.size(), '0');
+    } else {
+        out += digits.substr(0, static_cast<std::size_t>(exponent) + 1);
+        out += '.';
+        out += digits.substr(static_cast<std::size_t>(exponent) + 1);
+    }
+    return out;
 }
 
 } // namespace ckpt
