@@ -7,7 +7,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
+#include <cstdint>
+#include <unordered_map>
 #include <utility>
 
 namespace ckpt {
@@ -50,6 +51,8 @@ struct Cell
 class Merger
 {
 public:
+    explicit Merger(std::size_t samples) { m_cells.reserve(samples / 2); }
+
     void addSkeleton(const HistoryFragment& f)
     {
         std::vector<int> ids;
@@ -149,16 +152,16 @@ public:
             h.segments.push_back(std::move(s));
         }
         h.rows.reserve(m_cells.size());
-        for (auto& [key, cell] : m_cells) {
+        for (auto& [k, cell] : m_cells) {
             HistoryRow row;
-            row.segment = indexOf[static_cast<std::size_t>(key.first)];
-            row.epoch = key.second;
+            row.segment = indexOf[static_cast<std::size_t>(k >> 32)];
+            row.epoch = static_cast<int>(static_cast<std::uint32_t>(k));
             row.wallTime = cell.wall;
-            std::stable_sort(cell.samples.begin(), cell.samples.end(),
-                             [](const MetricSample& a, const MetricSample& b) {
-                                 return a.metric != b.metric ? a.metric < b.metric
-                                                             : a.source < b.source;
-                             });
+            // (metric, source) is unique within a cell: a plain sort is deterministic.
+            std::sort(cell.samples.begin(), cell.samples.end(),
+                      [](const MetricSample& a, const MetricSample& b) {
+                          return a.metric != b.metric ? a.metric < b.metric : a.source < b.source;
+                      });
             row.samples = std::move(cell.samples);
             h.rows.push_back(std::move(row));
         }
@@ -183,6 +186,12 @@ public:
     }
 
 private:
+    static std::uint64_t key(int id, int epoch)
+    {
+        return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(id)) << 32) |
+               static_cast<std::uint32_t>(epoch);
+    }
+
     int newCanon(const FragmentSegment& s, std::size_t at)
     {
         const int id = static_cast<int>(m_canon.size());
@@ -227,7 +236,7 @@ private:
         int score = 0;
         const std::size_t n = std::min(samples.size(), kScoredSamples);
         for (std::size_t i = 0; i < n; ++i) {
-            const auto it = m_cells.find({id, samples[i]->epoch + shift});
+            const auto it = m_cells.find(key(id, samples[i]->epoch + shift));
             if (it == m_cells.end())
                 continue;
             for (const auto& known : it->second.samples) {
@@ -242,7 +251,9 @@ private:
 
     void put(int id, int epoch, const FragmentSample& s)
     {
-        Cell& cell = m_cells[{id, epoch}];
+        Cell& cell = m_cells[key(id, epoch)];
+        if (cell.samples.empty())
+            cell.samples.reserve(8);
         if (s.wallTime && (!cell.wall || s.sample.source < cell.wallSource)) {
             cell.wall = s.wallTime;
             cell.wallSource = s.sample.source;
@@ -256,9 +267,9 @@ private:
         cell.samples.push_back(s.sample);
     }
 
-    std::vector<FragmentSegment> m_canon; // by id
-    std::vector<int> m_order;             // ids in time order
-    std::map<std::pair<int, int>, Cell> m_cells;
+    std::vector<FragmentSegment> m_canon;            // by id
+    std::vector<int> m_order;                        // ids in time order
+    std::unordered_map<std::uint64_t, Cell> m_cells; // by key(id, epoch)
 };
 
 const HistoryFragment* find(const std::vector<HistoryFragment>& fragments, MetricSource source)
@@ -284,7 +295,10 @@ MetricHistory HistoryBuilder::merge(std::vector<HistoryFragment> fragments)
             skeleton = f;
     }
 
-    Merger merger;
+    std::size_t samples = 0;
+    for (const auto& f : fragments)
+        samples += f.samples.size();
+    Merger merger(samples);
     if (skeleton)
         merger.addSkeleton(*skeleton);
     for (const auto source :

@@ -5,6 +5,7 @@
 #include "history/TextLines.h"
 #include "io/AtomicFile.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,7 @@ HistoryFragment TrainingLogParser::parse(std::string_view text, std::string_view
     std::vector<std::string_view> fields;
     std::string bad;
 
+    const auto lineCount = static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n'));
     TextLines lines(text);
     std::string_view line;
     while (lines.next(line)) {
@@ -75,6 +77,8 @@ HistoryFragment TrainingLogParser::parse(std::string_view text, std::string_view
                 keys.emplace_back(NumberText::trim(fields[i]));
             haveHeader = true;
             blockStart = true;
+            if (out.samples.empty()) // one sample per cell: grow once, not by doubling
+                out.samples.reserve(lineCount * keys.size());
             continue;
         }
         if (!haveHeader) {
