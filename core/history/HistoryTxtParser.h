@@ -12,11 +12,10 @@ namespace ckpt {
 // {"loss": [...], "val_loss": [...]}. Index i is epoch i+1 of the process that
 // wrote it (the builder shifts it when that process resumed later).
 //
-// Read leniently, as Python writes it: JSON with bare NaN/Infinity/-Infinity,
-// or repr() text with single quotes, nan/inf, None, True/False and numpy
-// wrappers such as np.float64(0.5). null/None entries are skipped (their index
-// still counts); keys whose value is not a list are ignored. A syntax error is a
-// BadLog problem "file:line:column: ..."; lists completed before it are kept.
+// Read with LenientJson: JSON plus Python's bare NaN/Infinity/-Infinity.
+// null entries are skipped (their index still counts); keys whose value is not
+// a list are ignored. A file that does not parse is one BadLog problem naming
+// the file and line:column.
 class HistoryTxtParser
 {
 public:
