@@ -1,4 +1,5 @@
 #include "CandleFixture.h"
+#include "candle/CandleLayout.h"
 #include "history/HistoryBuilder.h"
 #include "history/LocalTime.h"
 
@@ -23,6 +24,7 @@ private slots:
     void trainingLogThatFitsNoProcessGetsItsOwnSegment();
     void unreadableFilesAreProblems();
     void parseProblemsAreCollected();
+    void buildsFromALoadedCandleTree();
 
 private:
     QTemporaryDir m_dir;
@@ -363,6 +365,66 @@ void tst_HistoryBuilder::parseProblemsAreCollected()
     QVERIFY(h.problems[0].message.find("training.log:2:") != std::string::npos);
     QVERIFY(h.problems[1].message.find("history.txt: ") != std::string::npos);
     QCOMPARE(h.rows.size(), std::size_t(1));
+}
+
+void tst_HistoryBuilder::buildsFromALoadedCandleTree()
+{
+    // Oldest layout: <out>/save/ckpts/epochs/NNN, <out>/save/ckpt.log, <out>/training.log.
+    // Process 1 ran 1..6; `last` was rolled back to 2; process 2 resumed there,
+    // saved 3..8 over process 1's epochs and overwrote training.log.
+    const std::filesystem::path out = m_dir.filePath("tree/out").toStdString();
+    CandleFixture fx(out / "save" / "ckpts");
+    const auto best = [](int e) { return e <= 2 ? 1.0 - 0.1 * e : 0.7 - 0.05 * e; };
+    for (int e = 1; e <= 2; ++e)
+        fx.addEpoch(e, best(e), 64, e == 1); // stamped 2026-11-22 13:00:0e
+    for (int e = 3; e <= 8; ++e)
+        fx.addEpoch(e, best(e), 128, e == 3);
+    fx.linkAbsolute("last", 8);
+
+    auto line = [](const char* time, const std::string& message) {
+        return "2026-11-22 " + std::string(time) + " CandleCheckpoint: " + message + "\n";
+    };
+    std::string log = line("12:00:00,000", "Callback initialized.");
+    for (int e = 1; e <= 6; ++e)
+        log += line("12:00:30,000", fmt("metrics: val_loss: current=%f < last=1.0", 1.0 - 0.1 * e));
+    log += line("13:00:03,000", "Callback initialized.") +
+           line("13:00:03,000", "restarting from epoch: 2");
+    std::string training = "epoch,loss,val_loss\n";
+    for (int e = 3; e <= 8; ++e) {
+        log += line("13:00:09,000", fmt("metrics: val_loss: current=%f < last=%f", 0.5 - 0.01 * e,
+                                        0.5 - 0.01 * (e - 1)));
+        training += std::to_string(e - 1) + fmt(",%.12g,%.12g\n", 1.0 - 0.01 * e, 0.5 - 0.01 * e);
+    }
+    CandleFixture::writeText(out / "save" / "ckpt.log", log);
+    CandleFixture::writeText(out / "training.log", training);
+
+    const Run run = CandleLayout::instance().loadRun(out / "save" / "ckpts");
+    QCOMPARE(run.epochs.size(), std::size_t(8));
+    QVERIFY(!run.ckptLog.empty());
+    QVERIFY(!run.trainingLog.empty());
+
+    const MetricHistory h = HistoryBuilder::build(run);
+    QVERIFY2(h.problems.empty(), h.problems.empty() ? "" : h.problems[0].message.c_str());
+    QCOMPARE(h.segments.size(), std::size_t(2));
+    QCOMPARE(h.segments[0].lastEpoch, std::optional<int>(6));
+    QCOMPARE(h.segments[1].resumedFrom, std::optional<int>(2));
+    QCOMPARE(h.segments[1].firstEpoch, std::optional<int>(3));
+    QCOMPARE(h.segments[1].lastEpoch, std::optional<int>(8));
+
+    QCOMPARE(*row(h, 0, 2).value("best_so_far"), best(2));
+    QCOMPARE(*row(h, 0, 2).value("model_mb"), 64.0 / (1024 * 1024));
+    QCOMPARE(*row(h, 0, 5).value("val_loss"), 0.5);
+    QVERIFY(!row(h, 0, 5).value("best_so_far")); // process 2 overwrote it on disk
+    QCOMPARE(row(h, 1, 5).sourceOf("val_loss"), std::optional(MetricSource::TrainingLog));
+    QCOMPARE(*row(h, 1, 5).value("loss"), 0.95);
+    QCOMPARE(*row(h, 1, 5).value("best_so_far"), best(5));
+    QCOMPARE(*row(h, 1, 5).value("time_elapsed"), 0.5);
+    QVERIFY(!row(h, 1, 3).value("time_elapsed")); // "__FIRST__"
+
+    const auto latest = h.latestPerEpoch();
+    QCOMPARE(latest.size(), std::size_t(8));
+    for (const HistoryRow* r : latest)
+        QCOMPARE(r->segment, r->epoch <= 2 ? 0 : 1);
 }
 
 QTEST_GUILESS_MAIN(tst_HistoryBuilder)
