@@ -130,6 +130,17 @@ void tst_CkptLogParser::parse_data()
         << "0:15:val_loss=0.5 0:15:write_mb_s=1 0:16:val_loss=0.4"
         << "";
 
+    QTest::newRow("Ckpt Studio's own relink and prune lines count no epoch")
+        << at(0, 0, K, "Callback initialized.") +
+               at(1, 0, K, "metrics: loss: current=0.500000 < last=inf") +
+               at(5, 0, "CkptStudio", "linking: 'last' -> 'epochs/001' (roll back)") +
+               at(5, 1, "CkptStudio", "removing: 'epochs/002'") +
+               at(6, 0, K, "Callback initialized.") + at(6, 0, K, "restarting from epoch: 1") +
+               at(7, 0, K, "metrics: loss: current=0.400000 < last=0.500000")
+        << "S0[fresh,stated] S1[1,stated]"
+        << "0:1:loss=0.5 1:2:loss=0.4"
+        << "";
+
     QTest::newRow("all three prefixes, timestamps without milliseconds")
         << QByteArray(
                "2026-11-22 13:00:00 CkptStudio: Callback initialized.\n"

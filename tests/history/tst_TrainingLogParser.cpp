@@ -17,6 +17,7 @@ private slots:
     void parse_data();
     void parse();
     void problemsAreBadLogNamingTheLine();
+    void aFileOfGarbageGivesAListAndASummary();
     void parseFileReadsAndReportsMissingFile();
 };
 
@@ -117,6 +118,20 @@ void tst_TrainingLogParser::problemsAreBadLogNamingTheLine()
     QCOMPARE(f.problems[0].path, std::string("/runs/a/training.log"));
     QVERIFY2(f.problems[0].message.starts_with("/runs/a/training.log:2: expected 2 fields"),
              f.problems[0].message.c_str());
+}
+
+void tst_TrainingLogParser::aFileOfGarbageGivesAListAndASummary()
+{
+    std::string text = "epoch,loss\n";
+    for (int i = 0; i < 80; ++i)
+        text += "garbage,line,here\n";
+    text += "3,0.25\n";
+    const auto f = TrainingLogParser::parse(text, "training.log");
+    QCOMPARE(f.problems.size(), std::size_t(51));
+    QVERIFY(f.problems[49].message.starts_with("training.log:51: "));
+    QCOMPARE(f.problems[50].message,
+             std::string("training.log: 30 more unparseable lines not listed"));
+    QCOMPARE(samplesText(f), QStringLiteral("0:4:loss=0.25"));
 }
 
 void tst_TrainingLogParser::parseFileReadsAndReportsMissingFile()
