@@ -38,19 +38,30 @@ PlotSeries::PlotSeries(const MetricCurve& curve, const SeriesOptions& options,
 std::vector<PlotSeries> PlotSeries::buildAll(const std::vector<MetricCurve>& curves,
                                              const SeriesOptions& options)
 {
+    std::vector<const MetricCurve*> pointers;
+    pointers.reserve(curves.size());
+    for (const auto& curve : curves)
+        pointers.push_back(&curve);
+    return buildAll(pointers, options);
+}
+
+std::vector<PlotSeries> PlotSeries::buildAll(const std::vector<const MetricCurve*>& curves,
+                                             const SeriesOptions& options)
+{
     std::vector<PlotSeries> out;
     out.reserve(curves.size());
-    for (const auto& curve : curves) {
+    for (const MetricCurve* c : curves) {
+        const MetricCurve& curve = *c;
         const DebiasedEma* start = nullptr;
         if (curve.anchored()) {
             for (std::size_t j = 0; j < out.size(); ++j)
-                if (curves[j].segment == *curve.parentSegment)
+                if (curves[j]->segment == *curve.parentSegment)
                     start = out[j].emaAt(curve.points.front().epoch);
         }
         std::vector<int> wanted;
-        for (const auto& other : curves)
-            if (other.parentSegment == curve.segment)
-                wanted.push_back(other.points.front().epoch);
+        for (const MetricCurve* other : curves)
+            if (other->parentSegment == curve.segment)
+                wanted.push_back(other->points.front().epoch);
         out.emplace_back(curve, options, start, wanted);
     }
     return out;

@@ -68,6 +68,9 @@ public:
                const std::vector<int>& snapshotEpochs = {});
 
     // Builds every curve of one metric, each branch continuing its parent's EMA.
+    // Parents come before their branches (CurveBuilder's segment order).
+    static std::vector<PlotSeries> buildAll(const std::vector<const MetricCurve*>& curves,
+                                            const SeriesOptions& options);
     static std::vector<PlotSeries> buildAll(const std::vector<MetricCurve>& curves,
                                             const SeriesOptions& options);
 
@@ -89,10 +92,11 @@ public:
     const DebiasedEma& ema() const { return m_ema; }
     // The EMA state right after the point at `epoch`, when listed in snapshotEpochs.
     const DebiasedEma* emaAt(int epoch) const;
+    // Where `p` goes on the x axis; none on a time axis without a wall time.
+    std::optional<double> keyOf(const CurvePoint& p) const;
 
 private:
     void place(const MetricCurve& curve, std::size_t index, bool addToEma);
-    std::optional<double> keyOf(const CurvePoint& p) const;
 
     SeriesOptions m_options;
     QVector<double> m_keys;

@@ -1,0 +1,565 @@
+#include "plot/MetricPlot.h"
+
+#include "plot/AxisFit.h"
+#include "plot/PlotSeries.h"
+#include "plot/PlotTheme.h"
+#include "plot/PointPicker.h"
+
+#include <QEvent>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QStackedLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace ckpt {
+
+namespace {
+constexpr double kPickRadius = 10.0; // pixels
+constexpr int kClickSlop = 4;        // pixels a click may move and still be a click
+constexpr int kScatterUpTo = 100;    // curves this short show their points
+
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
+
+QString number(double v)
+{
+    return QString::number(v, 'g', 7);
+}
+} // namespace
+
+struct MetricPlot::Pick
+{
+    int curve = -1;
+    PointPicker::Hit hit;
+};
+
+MetricPlot::MetricPlot(QWidget* parent) : QWidget(parent)
+{
+    m_plot = new QCustomPlot(this);
+    m_plot->setMouseTracking(true);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->setNoAntialiasingOnDrag(true);
+    m_plot->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmBuffered);
+
+    // The legend lives in its own row under the axes so it never hides data.
+    auto* legendRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(1, 0, legendRow);
+    legendRow->setMargins(QMargins(6, 0, 6, 6));
+    legendRow->addElement(0, 0, m_plot->legend);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setWrap(3);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+
+    m_tracer = new QCPItemTracer(m_plot);
+    m_tracer->setStyle(QCPItemTracer::tsCircle);
+    m_tracer->setSize(9);
+    m_label = new QCPItemText(m_plot);
+    m_label->position->setType(QCPItemPosition::ptAbsolute);
+    m_label->setPadding(QMargins(6, 4, 6, 4));
+    m_label->setTextAlignment(Qt::AlignLeft);
+    m_selectionLine = new QCPItemStraightLine(m_plot);
+    for (QCPAbstractItem* item :
+         std::initializer_list<QCPAbstractItem*>{m_tracer, m_label, m_selectionLine}) {
+        item->setLayer(QStringLiteral("overlay"));
+        item->setVisible(false);
+    }
+
+    connect(m_plot, &QCustomPlot::mouseMove, this, &MetricPlot::onMouseMove);
+    connect(m_plot, &QCustomPlot::mousePress, this, &MetricPlot::onMousePress);
+    connect(m_plot, &QCustomPlot::mouseRelease, this, &MetricPlot::onMouseRelease);
+    connect(m_plot, &QCustomPlot::mouseWheel, this, [this] { m_userRange = true; });
+    connect(m_plot, &QCustomPlot::mouseDoubleClick, this, &MetricPlot::resetView);
+
+    m_empty = new QLabel(this);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_empty->setAutoFillBackground(true);
+    m_empty->setBackgroundRole(QPalette::Base);
+    m_empty->setForegroundRole(QPalette::PlaceholderText);
+
+    m_stack = new QStackedLayout(this);
+    m_stack->setContentsMargins(0, 0, 0, 0);
+    m_stack->addWidget(m_plot);
+    m_stack->addWidget(m_empty);
+
+    updateAxes();
+    applyTheme();
+    showEmptyStateIfNeeded();
+}
+
+MetricPlot::~MetricPlot() = default;
+
+void MetricPlot::setRuns(std::vector<RunHistory> runs)
+{
+    std::vector<PlotModel::Run> modelRuns;
+    for (auto& r : runs) {
+        PlotModel::Run run;
+        run.id = r.id;
+        run.name = r.name;
+        run.history = std::move(r.history);
+        modelRuns.push_back(std::move(run));
+    }
+    m_model.setRuns(std::move(modelRuns));
+    m_userRange = false;
+    rebuildGraphs();
+}
+
+void MetricPlot::updateRun(const QString& runId, const QString& name, MetricHistory history)
+{
+    apply(m_model.updateRun(runId, name, std::move(history)));
+}
+
+void MetricPlot::appendRow(const QString& runId, const HistoryRow& row)
+{
+    apply(m_model.appendRow(runId, row));
+}
+
+void MetricPlot::apply(const PlotModel::Change& change)
+{
+    if (change.rebuilt) {
+        rebuildGraphs();
+        return;
+    }
+    const bool smoothing = m_smoothing > 0.0;
+    for (const auto& g : change.grown) {
+        const PlotSeries& s = m_model.curves()[std::size_t(g.curve)].series;
+        const int n = s.size() - g.from;
+        const auto keys = s.keys().mid(g.from, n);
+        m_smoothGraphs[std::size_t(g.curve)]->addData(
+            keys, (smoothing ? s.smoothed() : s.raw()).mid(g.from, n), true);
+        if (smoothing)
+            m_rawGraphs[std::size_t(g.curve)]->addData(keys, s.raw().mid(g.from, n), true);
+    }
+    updateRanges();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MetricPlot::removeRun(const QString& runId)
+{
+    if (m_model.removeRun(runId))
+        rebuildGraphs();
+}
+
+QStringList MetricPlot::runIds() const
+{
+    QStringList ids;
+    for (const auto& run : m_model.runs())
+        ids << run.id;
+    return ids;
+}
+
+void MetricPlot::setMetrics(const QStringList& metrics)
+{
+    if (metrics == m_model.metrics())
+        return;
+    m_model.setMetrics(metrics);
+    updateAxes();
+    rebuildGraphs();
+}
+
+QStringList MetricPlot::availableMetrics() const
+{
+    return m_model.availableMetrics();
+}
+
+void MetricPlot::setMarkers(const QString& runId, int lastEpoch, int bestEpoch)
+{
+    if (m_model.setMarkers(runId, lastEpoch, bestEpoch))
+        rebuildGraphs(); // the legend may gain the marker entries
+}
+
+void MetricPlot::setSmoothing(double weight)
+{
+    weight = std::isfinite(weight) ? std::clamp(weight, 0.0, 0.999) : 0.0;
+    if (weight == m_smoothing)
+        return;
+    m_smoothing = weight;
+    refreshData();
+}
+
+void MetricPlot::setLogScale(bool on)
+{
+    if (on == m_logScale)
+        return;
+    m_logScale = on;
+    updateAxes();
+    refreshData();
+}
+
+void MetricPlot::setXAxis(XAxis mode)
+{
+    if (mode == m_xAxis)
+        return;
+    m_xAxis = mode;
+    m_userRange = false;
+    updateAxes();
+    refreshData();
+}
+
+QString MetricPlot::curveTitle(const PlotModel::Curve& c) const
+{
+    QString name = m_model.runs()[std::size_t(c.run)].name + QStringLiteral(" · ") +
+                   m_model.metrics()[c.metric];
+    if (c.curve.segment > 0)
+        name += tr(" (restart %1)").arg(c.curve.segment);
+    return name;
+}
+
+void MetricPlot::rebuildGraphs()
+{
+    m_plot->clearGraphs();
+    m_rawGraphs.clear();
+    m_smoothGraphs.clear();
+    m_bestGraphs.clear();
+    m_lastGraphs.clear();
+    const bool manyRuns = m_model.runs().size() > 1;
+    std::set<std::pair<int, int>> named;
+    for (const auto& c : m_model.curves()) {
+        QCPGraph* raw = m_plot->addGraph();
+        QCPGraph* smooth = m_plot->addGraph();
+        raw->removeFromLegend();
+        const QString& metric = m_model.metrics()[c.metric];
+        smooth->setName(manyRuns ? m_model.runs()[std::size_t(c.run)].name + QStringLiteral(" · ") +
+                                       metric
+                                 : metric);
+        // One legend entry per run and metric, not per restart branch.
+        if (!named.insert({c.run, c.metric}).second)
+            smooth->removeFromLegend();
+        m_rawGraphs.push_back(raw);
+        m_smoothGraphs.push_back(smooth);
+    }
+    // Markers go last so they are drawn on top of every curve.
+    bool legendDone = m_model.curves().empty();
+    for (const auto& run : m_model.runs()) {
+        QCPGraph* best = m_plot->addGraph();
+        QCPGraph* last = m_plot->addGraph();
+        best->setName(tr("best epoch"));
+        last->setName(tr("last epoch"));
+        for (QCPGraph* g : {best, last}) {
+            g->setLineStyle(QCPGraph::lsNone);
+            if (legendDone || (run.best == NoEpoch && run.last == NoEpoch))
+                g->removeFromLegend();
+        }
+        legendDone = legendDone || run.best != NoEpoch || run.last != NoEpoch;
+        m_bestGraphs.push_back(best);
+        m_lastGraphs.push_back(last);
+    }
+    m_plot->legend->setVisible(!m_model.curves().empty());
+    applyTheme();
+    refreshData();
+}
+
+void MetricPlot::refreshData()
+{
+    m_model.setOptions(PlotXAxis(int(m_xAxis)), m_smoothing, m_logScale);
+    const bool smoothing = m_smoothing > 0.0;
+    for (std::size_t i = 0; i < m_model.curves().size(); ++i) {
+        const PlotSeries& s = m_model.curves()[i].series;
+        m_smoothGraphs[i]->setData(s.keys(), smoothing ? s.smoothed() : s.raw(), s.sorted());
+        m_rawGraphs[i]->setVisible(smoothing);
+        if (smoothing)
+            m_rawGraphs[i]->setData(s.keys(), s.raw(), s.sorted());
+        else
+            m_rawGraphs[i]->data()->clear();
+        // Short curves show their points: an epoch between two gaps is otherwise invisible.
+        m_smoothGraphs[i]->setScatterStyle(s.pointCount() <= kScatterUpTo
+                                               ? QCPScatterStyle(QCPScatterStyle::ssDisc, 4)
+                                               : QCPScatterStyle());
+    }
+    updateMarkers();
+    updateSelection();
+    updateRanges();
+    showEmptyStateIfNeeded();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MetricPlot::updateMarkers()
+{
+    for (std::size_t r = 0; r < m_model.runs().size(); ++r) {
+        const auto& run = m_model.runs()[r];
+        for (auto [graph, epoch] :
+             {std::pair{m_bestGraphs[r], run.best}, std::pair{m_lastGraphs[r], run.last}}) {
+            graph->data()->clear();
+            if (epoch != NoEpoch)
+                for (const auto& [key, value] : m_model.markerPoints(int(r), epoch))
+                    graph->addData(key, value);
+        }
+    }
+}
+
+void MetricPlot::updateSelection()
+{
+    std::optional<double> key;
+    if (m_selectedEpoch != NoEpoch)
+        key = m_model.keyOfEpoch(m_model.findRun(m_selectedRun), m_selectedEpoch);
+    m_selectionLine->setVisible(key.has_value());
+    if (key) {
+        // Two points on a vertical line; both positive so a log axis takes them.
+        m_selectionLine->point1->setCoords(*key, 1.0);
+        m_selectionLine->point2->setCoords(*key, 2.0);
+    }
+}
+
+void MetricPlot::updateRanges()
+{
+    if (m_userRange)
+        return;
+    const auto k = AxisFit::keys(m_model.keyRange(), PlotXAxis(int(m_xAxis)));
+    const auto v = AxisFit::values(m_model.valueRange(), m_logScale);
+    m_plot->xAxis->setRange(k.lower, k.upper);
+    m_plot->yAxis->setRange(v.lower, v.upper);
+}
+
+void MetricPlot::updateAxes()
+{
+    QCPAxis* x = m_plot->xAxis;
+    switch (m_xAxis) {
+    case XAxis::Epoch: {
+        auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+        ticker->setTickStep(1.0);
+        ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+        x->setTicker(ticker);
+        x->setLabel(tr("epoch"));
+        break;
+    }
+    case XAxis::WallTime: {
+        auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
+        ticker->setDateTimeFormat(QStringLiteral("MMM d\nhh:mm"));
+        x->setTicker(ticker);
+        x->setLabel(tr("wall time"));
+        break;
+    }
+    case XAxis::RelativeTime:
+        x->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        x->setLabel(tr("hours since run start"));
+        break;
+    }
+    QCPAxis* y = m_plot->yAxis;
+    y->setScaleType(m_logScale ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    y->setTicker(m_logScale ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+                            : QSharedPointer<QCPAxisTicker>::create());
+    y->setLabel(m_model.metrics().size() == 1 ? m_model.metrics().front() : tr("value"));
+}
+
+void MetricPlot::applyTheme()
+{
+    const PlotTheme theme(palette());
+    m_plot->setBackground(theme.background());
+    m_plot->axisRect()->setBackground(theme.background());
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
+        axis->setBasePen(QPen(theme.axis()));
+        axis->setTickPen(QPen(theme.axis()));
+        axis->setSubTickPen(QPen(theme.axis()));
+        axis->setTickLabelColor(theme.text());
+        axis->setLabelColor(theme.text());
+        axis->grid()->setPen(QPen(theme.grid(), 0, Qt::DotLine));
+        axis->grid()->setZeroLinePen(QPen(theme.grid()));
+    }
+    m_plot->legend->setBrush(theme.legendBackground());
+    m_plot->legend->setBorderPen(QPen(theme.legendBorder()));
+    m_plot->legend->setTextColor(theme.text());
+    for (std::size_t i = 0; i < m_model.curves().size(); ++i) {
+        const auto& c = m_model.curves()[i];
+        const QColor colour = theme.runColour(c.run);
+        QColor faint = colour;
+        faint.setAlpha(theme.dark() ? 90 : 70);
+        m_smoothGraphs[i]->setPen(QPen(colour, 1.8, PlotTheme::metricStyle(c.metric)));
+        m_rawGraphs[i]->setPen(QPen(faint, 1.0, PlotTheme::metricStyle(c.metric)));
+    }
+    for (std::size_t r = 0; r < m_bestGraphs.size(); ++r) {
+        const QColor colour = theme.runColour(int(r));
+        m_bestGraphs[r]->setScatterStyle(QCPScatterStyle(
+            QCPScatterStyle::ssDiamond, QPen(theme.text(), 1.2), QBrush(colour), 11));
+        m_lastGraphs[r]->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colour, 2.2), Qt::NoBrush, 13));
+    }
+    m_tracer->setPen(QPen(theme.text(), 1.5));
+    m_label->setColor(theme.text());
+    m_label->setBrush(theme.legendBackground());
+    m_label->setPen(QPen(theme.legendBorder()));
+    m_selectionLine->setPen(QPen(theme.highlight(), 1.5, Qt::DashLine));
+}
+
+void MetricPlot::showEmptyStateIfNeeded()
+{
+    if (m_model.runs().empty())
+        m_empty->setText(tr("No metrics yet — drop a folder or pick a run"));
+    else if (m_model.metrics().isEmpty())
+        m_empty->setText(tr("Pick a metric to plot"));
+    else
+        m_empty->setText(
+            tr("No values yet for %1").arg(m_model.metrics().join(QStringLiteral(", "))));
+    m_stack->setCurrentWidget(m_model.hasPoints() ? static_cast<QWidget*>(m_plot) : m_empty);
+}
+
+bool MetricPlot::showsEmptyState() const
+{
+    return m_stack->currentWidget() == m_empty;
+}
+
+MetricPlot::Pick MetricPlot::pickAt(QPoint pos) const
+{
+    Pick best;
+    const QCPAxis* x = m_plot->xAxis;
+    const QCPAxis* y = m_plot->yAxis;
+    const double k1 = x->pixelToCoord(pos.x() - kPickRadius);
+    const double k2 = x->pixelToCoord(pos.x() + kPickRadius);
+    const auto toPixel = [&](double key, double value) {
+        return QPointF(x->coordToPixel(key), y->coordToPixel(value));
+    };
+    const auto& curves = m_model.curves();
+    for (std::size_t i = 0; i < curves.size(); ++i) {
+        const auto hit = PointPicker::nearest(curves[i].series, pos, kPickRadius, std::min(k1, k2),
+                                              std::max(k1, k2), toPixel, m_smoothing > 0.0);
+        if (hit.entry >= 0 && (best.curve < 0 || hit.distance < best.hit.distance))
+            best = Pick{int(i), hit};
+    }
+    return best;
+}
+
+void MetricPlot::onMouseMove(QMouseEvent* event)
+{
+    Pick pick;
+    if (event->buttons() != Qt::NoButton)
+        m_userRange = true; // panning
+    else
+        pick = pickAt(event->position().toPoint());
+    m_hoverText.clear();
+    if (pick.curve >= 0) {
+        const auto& c = m_model.curves()[std::size_t(pick.curve)];
+        const PlotSeries& s = c.series;
+        const int i = pick.hit.entry;
+        const CurvePoint& p = c.curve.points[std::size_t(s.curvePoint(i))];
+        m_hoverText = curveTitle(c) + QLatin1Char('\n') +
+                      tr("epoch %1: %2 (%3)")
+                          .arg(p.epoch)
+                          .arg(number(p.value), qs(std::string(toString(p.source))));
+        if (m_smoothing > 0.0)
+            m_hoverText += QLatin1Char('\n') + tr("smoothed: %1").arg(number(s.smoothed()[i]));
+        const double value = pick.hit.onSmoothed ? s.smoothed()[i] : s.raw()[i];
+        m_tracer->position->setCoords(s.keys()[i], value);
+        const QPointF px(m_plot->xAxis->coordToPixel(s.keys()[i]),
+                         m_plot->yAxis->coordToPixel(value));
+        // Keep the label inside the axes: open it towards the emptier quadrant.
+        const QRect area = m_plot->axisRect()->rect();
+        const bool left = px.x() > area.center().x();
+        const bool below = px.y() < area.center().y();
+        m_label->setPositionAlignment((left ? Qt::AlignRight : Qt::AlignLeft) |
+                                      (below ? Qt::AlignTop : Qt::AlignBottom));
+        m_label->position->setCoords(px.x() + (left ? -12 : 12), px.y() + (below ? 12 : -12));
+        m_label->setText(m_hoverText);
+    }
+    m_tracer->setVisible(pick.curve >= 0);
+    m_label->setVisible(pick.curve >= 0);
+    m_plot->layer(QStringLiteral("overlay"))->replot();
+}
+
+void MetricPlot::onMousePress(QMouseEvent* event)
+{
+    m_pressPos = event->position().toPoint();
+}
+
+void MetricPlot::onMouseRelease(QMouseEvent* event)
+{
+    const QPoint pos = event->position().toPoint();
+    if (event->button() != Qt::LeftButton || (pos - m_pressPos).manhattanLength() > kClickSlop)
+        return;
+    const Pick pick = pickAt(pos);
+    if (pick.curve < 0)
+        return;
+    const auto& c = m_model.curves()[std::size_t(pick.curve)];
+    const int epoch = c.curve.points[std::size_t(c.series.curvePoint(pick.hit.entry))].epoch;
+    const QString runId = m_model.runs()[std::size_t(c.run)].id;
+    selectEpoch(runId, epoch);
+    emit epochClicked(runId, epoch);
+}
+
+void MetricPlot::selectEpoch(const QString& runId, int epoch)
+{
+    m_selectedRun = runId;
+    m_selectedEpoch = epoch;
+    updateSelection();
+    m_plot->layer(QStringLiteral("overlay"))->replot();
+}
+
+void MetricPlot::clearSelection()
+{
+    selectEpoch(QString(), NoEpoch);
+}
+
+void MetricPlot::resetView()
+{
+    m_userRange = false;
+    updateRanges();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MetricPlot::replotNow()
+{
+    m_plot->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+void MetricPlot::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
+        applyTheme();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+bool MetricPlot::savePng(const QString& fileName, QSize size)
+{
+    return m_plot->savePng(fileName, size.width(), size.height());
+}
+
+bool MetricPlot::savePdf(const QString& fileName, QSize size)
+{
+    return m_plot->savePdf(fileName, size.width(), size.height());
+}
+
+int MetricPlot::graphCount() const
+{
+    return int(m_model.curves().size());
+}
+
+int MetricPlot::pointCount(int graph) const
+{
+    return graph >= 0 && graph < graphCount()
+               ? m_model.curves()[std::size_t(graph)].series.pointCount()
+               : 0;
+}
+
+QString MetricPlot::graphName(int graph) const
+{
+    return graph >= 0 && graph < graphCount() ? curveTitle(m_model.curves()[std::size_t(graph)])
+                                              : QString();
+}
+
+QPoint MetricPlot::pointPosition(int graph, int point) const
+{
+    if (graph < 0 || graph >= graphCount())
+        return {-1, -1};
+    m_plot->replot(QCustomPlot::rpImmediateRefresh); // lays the axes out
+    const PlotSeries& s = m_model.curves()[std::size_t(graph)].series;
+    int seen = -1;
+    for (int i = 0; i < s.size(); ++i) {
+        if (s.curvePoint(i) == PlotSeries::Gap || ++seen != point)
+            continue;
+        if (!std::isfinite(s.raw()[i]))
+            return {-1, -1};
+        const QPointF px(m_plot->xAxis->coordToPixel(s.keys()[i]),
+                         m_plot->yAxis->coordToPixel(s.raw()[i]));
+        return m_plot->mapTo(this, px.toPoint());
+    }
+    return {-1, -1};
+}
+
+} // namespace ckpt
