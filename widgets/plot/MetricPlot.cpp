@@ -1,6 +1,7 @@
 #include "plot/MetricPlot.h"
 
 #include "plot/AxisFit.h"
+#include "plot/Decimator.h"
 #include "plot/PlotSeries.h"
 #include "plot/PlotTheme.h"
 #include "plot/PointPicker.h"
@@ -22,6 +23,11 @@ namespace {
 constexpr double kPickRadius = 10.0; // pixels
 constexpr int kClickSlop = 4;        // pixels a click may move and still be a click
 constexpr int kScatterUpTo = 100;    // curves this short show their points
+// Longer series are handed to QCustomPlot reduced to the visible window (see
+// Decimator), so that a replot costs the same for 1e4 and 1e6 points.
+constexpr int kDecimateAbove = 4000;
+// Wide antialiased pens are slow on dense polylines and do not help there.
+constexpr int kThickUpTo = 1000;
 
 QString qs(const std::string& s)
 {
@@ -76,6 +82,10 @@ MetricPlot::MetricPlot(QWidget* parent) : QWidget(parent)
     connect(m_plot, &QCustomPlot::mouseRelease, this, &MetricPlot::onMouseRelease);
     connect(m_plot, &QCustomPlot::mouseWheel, this, [this] { m_userRange = true; });
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, &MetricPlot::resetView);
+    connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
+        if (!m_applyingRange)
+            redecimate();
+    });
 
     m_empty = new QLabel(this);
     m_empty->setAlignment(Qt::AlignCenter);
@@ -259,25 +269,53 @@ void MetricPlot::rebuildGraphs()
 void MetricPlot::refreshData()
 {
     m_model.setOptions(PlotXAxis(int(m_xAxis)), m_smoothing, m_logScale);
-    const bool smoothing = m_smoothing > 0.0;
+    updateRanges(); // first: the reduction of long series depends on the window
     for (std::size_t i = 0; i < m_model.curves().size(); ++i) {
         const PlotSeries& s = m_model.curves()[i].series;
-        m_smoothGraphs[i]->setData(s.keys(), smoothing ? s.smoothed() : s.raw(), s.sorted());
-        m_rawGraphs[i]->setVisible(smoothing);
-        if (smoothing)
-            m_rawGraphs[i]->setData(s.keys(), s.raw(), s.sorted());
-        else
-            m_rawGraphs[i]->data()->clear();
+        setGraphData(i);
         // Short curves show their points: an epoch between two gaps is otherwise invisible.
         m_smoothGraphs[i]->setScatterStyle(s.pointCount() <= kScatterUpTo
                                                ? QCPScatterStyle(QCPScatterStyle::ssDisc, 4)
                                                : QCPScatterStyle());
+        QPen pen = m_smoothGraphs[i]->pen();
+        pen.setWidthF(s.pointCount() <= kThickUpTo ? 1.8 : 1.0);
+        m_smoothGraphs[i]->setPen(pen);
     }
     updateMarkers();
     updateSelection();
-    updateRanges();
     showEmptyStateIfNeeded();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MetricPlot::setGraphData(std::size_t i)
+{
+    const PlotSeries& s = m_model.curves()[i].series;
+    const bool smoothing = m_smoothing > 0.0;
+    const QVector<double>& shown = smoothing ? s.smoothed() : s.raw();
+    m_rawGraphs[i]->setVisible(smoothing);
+    if (!smoothing)
+        m_rawGraphs[i]->data()->clear();
+    if (s.size() <= kDecimateAbove || !s.sorted()) {
+        m_smoothGraphs[i]->setData(s.keys(), shown, s.sorted());
+        if (smoothing)
+            m_rawGraphs[i]->setData(s.keys(), s.raw(), s.sorted());
+        return;
+    }
+    const QCPRange window = m_plot->xAxis->range();
+    const int buckets = std::max({200, m_plot->axisRect()->width(), m_plot->width()});
+    const auto reduced = Decimator::m4(s.keys(), shown, window.lower, window.upper, buckets);
+    m_smoothGraphs[i]->setData(reduced.keys, reduced.values, true);
+    if (smoothing) {
+        const auto raw = Decimator::m4(s.keys(), s.raw(), window.lower, window.upper, buckets);
+        m_rawGraphs[i]->setData(raw.keys, raw.values, true);
+    }
+}
+
+void MetricPlot::redecimate()
+{
+    for (std::size_t i = 0; i < m_model.curves().size(); ++i)
+        if (m_model.curves()[i].series.size() > kDecimateAbove)
+            setGraphData(i);
 }
 
 void MetricPlot::updateMarkers()
@@ -313,8 +351,12 @@ void MetricPlot::updateRanges()
         return;
     const auto k = AxisFit::keys(m_model.keyRange(), PlotXAxis(int(m_xAxis)));
     const auto v = AxisFit::values(m_model.valueRange(), m_logScale);
+    // A live append widens the window by one epoch: the points it adds are
+    // appended to the reduced data as they are instead of reducing all again.
+    m_applyingRange = true;
     m_plot->xAxis->setRange(k.lower, k.upper);
     m_plot->yAxis->setRange(v.lower, v.upper);
+    m_applyingRange = false;
 }
 
 void MetricPlot::updateAxes()
@@ -498,6 +540,7 @@ void MetricPlot::resetView()
 {
     m_userRange = false;
     updateRanges();
+    redecimate();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -513,6 +556,12 @@ void MetricPlot::changeEvent(QEvent* event)
         applyTheme();
         m_plot->replot(QCustomPlot::rpQueuedReplot);
     }
+}
+
+void MetricPlot::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    redecimate(); // one bucket per pixel
 }
 
 bool MetricPlot::savePng(const QString& fileName, QSize size)

@@ -123,12 +123,15 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     struct Pick;
 
     void rebuildGraphs();
     void refreshData();
+    void setGraphData(std::size_t curve);
+    void redecimate();
     void apply(const PlotModel::Change& change);
     void updateMarkers();
     void updateSelection();
@@ -157,6 +160,7 @@ private:
     bool m_logScale = false;
     XAxis m_xAxis = XAxis::Epoch;
     bool m_userRange = false;
+    bool m_applyingRange = false; // our own axis fit, not a zoom or pan
     QPoint m_pressPos;
     QString m_hoverText;
     QString m_selectedRun;
