@@ -259,10 +259,10 @@ std::vector<std::pair<double, double>> PlotModel::markerPoints(int run, int epoc
 
 std::optional<double> PlotModel::keyOfEpoch(int run, int epoch) const
 {
-    if (m_xAxis == PlotXAxis::Epoch)
-        return double(epoch);
     if (run < 0 || run >= int(m_runs.size()))
         return std::nullopt;
+    if (m_xAxis == PlotXAxis::Epoch)
+        return double(epoch);
     const Run& r = m_runs[std::size_t(run)];
     std::optional<double> t; // the newest row of that epoch that has a time
     for (const auto& row : r.history.rows)

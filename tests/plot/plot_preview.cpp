@@ -6,6 +6,7 @@
 
 #include <QApplication>
 #include <QDir>
+#include <QMouseEvent>
 #include <QPalette>
 #include <QPixmap>
 #include <QStyleFactory>
@@ -76,6 +77,23 @@ int main(int argc, char** argv)
         plot.setLogScale(false);
         plot.setXAxis(ckpt::MetricPlot::XAxis::RelativeTime);
         render(plot, out.filePath(QStringLiteral("relative") + suffix + QStringLiteral(".png")));
+
+        // Hover over a point near the right edge: the label must stay inside.
+        plot.setXAxis(ckpt::MetricPlot::XAxis::Epoch);
+        const QPoint at = plot.pointPosition(1, 11);
+        QWidget* canvas = plot.childAt(at);
+        QMouseEvent move(QEvent::MouseMove, canvas->mapFrom(&plot, at),
+                         canvas->mapToGlobal(canvas->mapFrom(&plot, at)), Qt::NoButton,
+                         Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(canvas, &move);
+        render(plot, out.filePath(QStringLiteral("hover") + suffix + QStringLiteral(".png")));
+
+        std::vector<ckpt::MetricPlot::RunHistory> big;
+        big.push_back({QStringLiteral("big"), QStringLiteral("big"),
+                       ckpt::test::longHistory(200'000, {"loss", "val_loss"})});
+        plot.setRuns(std::move(big));
+        plot.setSmoothing(0.9);
+        render(plot, out.filePath(QStringLiteral("large") + suffix + QStringLiteral(".png")));
     }
     return 0;
 }

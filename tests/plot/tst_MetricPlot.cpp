@@ -147,6 +147,12 @@ void tst_MetricPlot::hoverShowsExactValues()
     // Far from every point: nothing to show.
     QTest::mouseMove(target, target->mapFrom(m_plot.get(), QPoint(790, 5)));
     QTRY_VERIFY(m_plot->hoverText().isEmpty());
+
+    // New data drops a hover that pointed into the old graphs.
+    QTest::mouseMove(target, local);
+    QTRY_VERIFY(!m_plot->hoverText().isEmpty());
+    m_plot->setRuns(oneRun(decades()));
+    QVERIFY(m_plot->hoverText().isEmpty());
 }
 
 void tst_MetricPlot::clickEmitsTheEpoch_data()
@@ -201,6 +207,11 @@ void tst_MetricPlot::selectEpochFromOutside()
     QCOMPARE(spy.count(), 0); // no echo back to the table
     m_plot->clearSelection();
     QCOMPARE(m_plot->selectedEpoch(), int(MetricPlot::NoEpoch));
+    // A click on the vertical line's epoch selects it in the plot too.
+    auto [target, local] = under(*m_plot, m_plot->pointPosition(0, 4));
+    QTest::mouseClick(target, Qt::LeftButton, Qt::NoModifier, local);
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(m_plot->selectedEpoch(), 5);
 }
 
 void tst_MetricPlot::logScaleToggles()

@@ -175,6 +175,7 @@ void tst_PlotModel::keyOfEpochFollowsTheAxis()
     model.setRuns({runOf(QStringLiteral("a"), test::twoSegmentHistory(12, 8, 20))});
     model.setMetrics(loss());
     QCOMPARE(model.keyOfEpoch(0, 10), std::optional<double>(10.0));
+    QCOMPARE(model.keyOfEpoch(1, 10), std::nullopt); // no such run
     model.setOptions(PlotXAxis::WallTime, 0.0, false);
     // The restart's epoch 10: after 12 epochs, 10 minutes down, 2 more epochs.
     const double t = 1'700'000'000.0 + 60.0 * 12 + 600.0 + 120.0;

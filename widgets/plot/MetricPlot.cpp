@@ -224,6 +224,10 @@ QString MetricPlot::curveTitle(const PlotModel::Curve& c) const
 
 void MetricPlot::rebuildGraphs()
 {
+    // The hover belongs to graphs that are about to go.
+    m_hoverText.clear();
+    m_tracer->setVisible(false);
+    m_label->setVisible(false);
     m_plot->clearGraphs();
     m_rawGraphs.clear();
     m_smoothGraphs.clear();
