@@ -72,8 +72,16 @@ std::vector<MetricCurve> CurveBuilder::build(const MetricHistory& history, std::
     }
 
     const int step = joinStep(curves);
-    for (auto& curve : curves)
+    for (auto& curve : curves) {
         curve.joinStep = step;
+        if (!curve.anchored())
+            continue;
+        const int from = curve.points.front().epoch;
+        for (auto& parent : curves)
+            if (parent.segment == *curve.parentSegment &&
+                (!parent.supersededAfter || from < *parent.supersededAfter))
+                parent.supersededAfter = from;
+    }
     return curves;
 }
 

@@ -30,6 +30,9 @@ struct MetricCurve
     // Two consecutive points are joined by a line only when their epochs are at
     // most `joinStep` apart; see CurveBuilder::joinStep for the rule.
     int joinStep = 1;
+    // Epochs after this one were trained again by a restart that branched off
+    // here: the rest of this curve is a dead end (drawn faded).
+    std::optional<int> supersededAfter;
     std::vector<CurvePoint> points;
 
     bool anchored() const { return parentSegment.has_value(); }

@@ -2,6 +2,8 @@
 
 #include "plot/CurveBuilder.h"
 
+#include <QCoreApplication>
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -17,6 +19,16 @@ std::optional<double> earliestWallTime(const MetricHistory& history)
         if (row.wallTime && (!t || *row.wallTime < *t))
             t = row.wallTime;
     return t;
+}
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("ckpt::PlotModel", text);
+}
+
+QString number(double v)
+{
+    return QString::number(v, 'g', 7);
 }
 
 bool drawable(double v, bool logY)
@@ -255,6 +267,63 @@ std::vector<std::pair<double, double>> PlotModel::markerPoints(int run, int epoc
     for (const auto& [metric, point] : perMetric)
         out.push_back(point);
     return out;
+}
+
+PlotModel::Pick PlotModel::pick(QPointF pos, double radius, double keyLower, double keyUpper,
+                                const PointPicker::ToPixel& toPixel) const
+{
+    Pick best;
+    for (std::size_t i = 0; i < m_curves.size(); ++i) {
+        const auto hit = PointPicker::nearest(m_curves[i].series, pos, radius, keyLower, keyUpper,
+                                              toPixel, m_smoothing > 0.0);
+        if (hit.entry >= 0 && (best.curve < 0 || hit.distance < best.hit.distance))
+            best = Pick{int(i), hit};
+    }
+    return best;
+}
+
+QString PlotModel::emptyMessage() const
+{
+    if (m_runs.empty())
+        return tr("No metrics yet — drop a folder or pick a run");
+    if (m_metrics.isEmpty())
+        return tr("Pick a metric to plot");
+    if (!hasPoints())
+        return tr("No values yet for %1").arg(m_metrics.join(QStringLiteral(", ")));
+    return {};
+}
+
+QStringList PlotModel::runIds() const
+{
+    QStringList ids;
+    for (const auto& run : m_runs)
+        ids << run.id;
+    return ids;
+}
+
+QString PlotModel::curveTitle(int curve) const
+{
+    const Curve& c = m_curves[std::size_t(curve)];
+    QString name = m_runs[std::size_t(c.run)].name + QStringLiteral(" · ") + m_metrics[c.metric];
+    if (c.curve.segment > 0)
+        name += tr(" (restart %1)").arg(c.curve.segment);
+    return name;
+}
+
+QString PlotModel::describe(int curve, int entry) const
+{
+    const Curve& c = m_curves[std::size_t(curve)];
+    const PlotSeries& s = c.series;
+    const CurvePoint& p = c.curve.points[std::size_t(s.curvePoint(entry))];
+    QString text = curveTitle(curve) + QLatin1Char('\n') +
+                   tr("epoch %1: %2 (%3)")
+                       .arg(p.epoch)
+                       .arg(number(p.value), QString::fromUtf8(toString(p.source)));
+    if (m_smoothing > 0.0)
+        text += QLatin1Char('\n') + tr("smoothed: %1").arg(number(s.smoothed()[entry]));
+    if (s.supersededFrom() >= 0 && entry >= s.supersededFrom())
+        text += QLatin1Char('\n') + tr("trained again after a restart");
+    return text;
 }
 
 std::optional<double> PlotModel::keyOfEpoch(int run, int epoch) const

@@ -3,6 +3,7 @@
 #include "model/MetricHistory.h"
 #include "plot/MetricCurve.h"
 #include "plot/PlotSeries.h"
+#include "plot/PointPicker.h"
 
 #include <QString>
 #include <QStringList>
@@ -85,6 +86,23 @@ public:
     // Where to mark `epoch` of run `run`: per metric, the (key, value) of the
     // newest segment that recorded it, when drawable.
     std::vector<std::pair<double, double>> markerPoints(int run, int epoch) const;
+    struct Pick
+    {
+        int curve = -1; // none when negative
+        PointPicker::Hit hit;
+    };
+    // The drawn entry nearest to `pos` over all curves (see PointPicker::nearest).
+    Pick pick(QPointF pos, double radius, double keyLower, double keyUpper,
+              const PointPicker::ToPixel& toPixel) const;
+
+    // What to show instead of empty axes.
+    QString emptyMessage() const;
+    QStringList runIds() const;
+
+    // "run · metric (restart N)": names a curve in the legend and the hover.
+    QString curveTitle(int curve) const;
+    // The exact values behind data entry `entry` of a curve, for the hover.
+    QString describe(int curve, int entry) const;
     // The x position of `epoch` of a run in the current axis mode.
     std::optional<double> keyOfEpoch(int run, int epoch) const;
 

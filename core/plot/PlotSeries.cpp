@@ -73,6 +73,15 @@ const DebiasedEma* PlotSeries::emaAt(int epoch) const
     return it == m_snapshots.end() ? nullptr : &it->second;
 }
 
+int PlotSeries::entryOfPoint(int point) const
+{
+    int seen = -1;
+    for (int i = 0; i < size(); ++i)
+        if (m_point[std::size_t(i)] != Gap && ++seen == point)
+            return i;
+    return -1;
+}
+
 std::optional<double> PlotSeries::keyOf(const CurvePoint& p) const
 {
     switch (m_options.xAxis) {
@@ -114,6 +123,8 @@ void PlotSeries::place(const MetricCurve& curve, std::size_t index, bool addToEm
             m_point.push_back(Gap);
         }
     }
+    if (m_supersededFrom < 0 && curve.supersededAfter && p.epoch > *curve.supersededAfter)
+        m_supersededFrom = int(m_keys.size());
     m_lastEpoch = p.epoch;
     const bool ok = drawable(p.value, m_options.logY);
     m_keys.push_back(*key);

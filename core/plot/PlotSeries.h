@@ -85,7 +85,11 @@ public:
     // Index into the curve's points for data entry `i`, or Gap.
     int curvePoint(int i) const { return m_point[i]; }
     int size() const { return int(m_keys.size()); }
+    // The data entry of the `point`-th placed point (gaps skipped), or -1.
+    int entryOfPoint(int point) const;
     int pointCount() const { return m_placed; }
+    // First data entry of the dead end (see MetricCurve::supersededAfter), or -1.
+    int supersededFrom() const { return m_supersededFrom; }
     bool sorted() const { return m_sorted; }
     const SeriesRange& keyRange() const { return m_keyRange; }
     const SeriesRange& valueRange() const { return m_valueRange; }
@@ -107,6 +111,7 @@ private:
     std::map<int, DebiasedEma> m_snapshots; // epoch -> state, for branches
     std::optional<int> m_lastEpoch;
     int m_placed = 0;
+    int m_supersededFrom = -1;
     bool m_sorted = true;
     SeriesRange m_keyRange;
     SeriesRange m_valueRange;

@@ -30,7 +30,8 @@ MetricHistory parse(const QString& rows, const QString& resumes)
     return h;
 }
 
-// "segment[<parent]:epoch,epoch,...;..." with "|" before points that follow a gap.
+// "segment[<parent][~supersededAfter]:epoch,epoch,...;..." with "|" before
+// points that follow a gap.
 QString describe(const std::vector<MetricCurve>& curves)
 {
     QStringList out;
@@ -38,6 +39,8 @@ QString describe(const std::vector<MetricCurve>& curves)
         QString s = QString::number(c.segment);
         if (c.parentSegment)
             s += QLatin1Char('<') + QString::number(*c.parentSegment);
+        if (c.supersededAfter)
+            s += QLatin1Char('~') + QString::number(*c.supersededAfter);
         QStringList epochs;
         for (std::size_t i = 0; i < c.points.size(); ++i)
             epochs << (c.gapBefore(i) ? QStringLiteral("|") : QString()) +
@@ -86,7 +89,7 @@ void tst_CurveBuilder::build_data()
     QTest::newRow("restart branches from the resume epoch")
         << "0.1=5 0.2=4 0.3=3 0.4=2 1.3=2.5 1.4=2.4"
         << "1@2"
-        << "0:1,2,3,4;1<0:2,3,4" << 1;
+        << "0~2:1,2,3,4;1<0:2,3,4" << 1;
     QTest::newRow("restart resumed at a pruned epoch has no anchor")
         << "0.1=5 0.4=2 1.3=2.5 1.4=2.4"
         << "1@2"
@@ -98,11 +101,11 @@ void tst_CurveBuilder::build_data()
     QTest::newRow("second restart branches from the first")
         << "0.1=5 0.2=4 0.3=3 1.3=2.9 1.4=2.8 2.5=2 2.6=1"
         << "1@2 2@4"
-        << "0:1,2,3;1<0:2,3,4;2<1:4,5,6" << 1;
+        << "0~2:1,2,3;1<0~4:2,3,4;2<1:4,5,6" << 1;
     QTest::newRow("restart reaching back past its parent")
         << "0.1=5 0.2=4 0.3=3 1.6=2 1.7=1 2.2=3.5"
         << "1@3 2@1"
-        << "0:1,2,3;1<0:3,|6,7;2<0:1,2" << 1;
+        << "0~1:1,2,3;1<0:3,|6,7;2<0:1,2" << 1;
     QTest::newRow("fresh restart without resume point") << "0.1=5 0.2=4 1.1=6 1.2=5"
                                                         << ""
                                                         << "0:1,2;1:1,2" << 1;

@@ -50,6 +50,7 @@ private slots:
     void graphsPerChosenMetric_data();
     void graphsPerChosenMetric();
     void hoverShowsExactValues();
+    void hoverMarksTheDeadEnd();
     void clickEmitsTheEpoch_data();
     void clickEmitsTheEpoch();
     void dragIsNotAClick();
@@ -153,6 +154,20 @@ void tst_MetricPlot::hoverShowsExactValues()
     QTRY_VERIFY(!m_plot->hoverText().isEmpty());
     m_plot->setRuns(oneRun(decades()));
     QVERIFY(m_plot->hoverText().isEmpty());
+}
+
+void tst_MetricPlot::hoverMarksTheDeadEnd()
+{
+    m_plot->setRuns(oneRun());
+    m_plot->setMetrics({QStringLiteral("loss")});
+    auto [target, local] = under(*m_plot, m_plot->pointPosition(0, 10)); // epoch 11, retrained
+    QTest::mouseMove(target, local);
+    QTRY_VERIFY(m_plot->hoverText().contains(QStringLiteral("epoch 11: ")));
+    QVERIFY(m_plot->hoverText().contains(QStringLiteral("trained again after a restart")));
+    auto [target2, local2] = under(*m_plot, m_plot->pointPosition(1, 3)); // epoch 11 again
+    QTest::mouseMove(target2, local2);
+    QTRY_VERIFY(m_plot->hoverText().contains(QStringLiteral("(restart 1)")));
+    QVERIFY(!m_plot->hoverText().contains(QStringLiteral("trained again")));
 }
 
 void tst_MetricPlot::clickEmitsTheEpoch_data()

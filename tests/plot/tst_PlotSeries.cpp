@@ -45,6 +45,7 @@ private slots:
     void appendMatchesFullBuild();
     void appendRefusesWhatItCannotExtend();
     void unsortedWallTimesAreReported();
+    void deadEndAfterTheBranchPoint();
 };
 
 void tst_PlotSeries::gapsAndUndrawableValues_data()
@@ -165,6 +166,18 @@ void tst_PlotSeries::unsortedWallTimesAreReported()
     QVERIFY(!PlotSeries(c, options, nullptr).sorted());
     options.xAxis = PlotXAxis::Epoch;
     QVERIFY(PlotSeries(c, options, nullptr).sorted());
+}
+
+void tst_PlotSeries::deadEndAfterTheBranchPoint()
+{
+    const auto curves = CurveBuilder::build(test::twoSegmentHistory(12, 8, 20), "loss");
+    const auto series = PlotSeries::buildAll(curves, SeriesOptions{});
+    QCOMPARE(series[0].supersededFrom(), 8); // epochs 9..12 were trained again
+    QCOMPARE(series[1].supersededFrom(), -1);
+    QCOMPARE(series[0].entryOfPoint(3), 3);
+    QCOMPARE(series[0].entryOfPoint(12), -1);
+    const PlotSeries gappy(curveOf({{1, 1.0}, {2, 2.0}, {5, 3.0}}), SeriesOptions{}, nullptr);
+    QCOMPARE(gappy.entryOfPoint(2), 3); // past the gap entry
 }
 
 QTEST_GUILESS_MAIN(tst_PlotSeries)

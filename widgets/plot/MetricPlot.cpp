@@ -4,7 +4,6 @@
 #include "plot/Decimator.h"
 #include "plot/PlotSeries.h"
 #include "plot/PlotTheme.h"
-#include "plot/PointPicker.h"
 
 #include <QEvent>
 #include <QLabel>
@@ -26,25 +25,9 @@ constexpr int kScatterUpTo = 100;    // curves this short show their points
 // Longer series are handed to QCustomPlot reduced to the visible window (see
 // Decimator), so that a replot costs the same for 1e4 and 1e6 points.
 constexpr int kDecimateAbove = 4000;
-// Wide antialiased pens are slow on dense polylines and do not help there.
-constexpr int kThickUpTo = 1000;
+constexpr int kThickUpTo = 1000; // curves this short get a wide pen
 
-QString qs(const std::string& s)
-{
-    return QString::fromStdString(s);
-}
-
-QString number(double v)
-{
-    return QString::number(v, 'g', 7);
-}
 } // namespace
-
-struct MetricPlot::Pick
-{
-    int curve = -1;
-    PointPicker::Hit hit;
-};
 
 MetricPlot::MetricPlot(QWidget* parent) : QWidget(parent)
 {
@@ -109,13 +92,8 @@ MetricPlot::~MetricPlot() = default;
 void MetricPlot::setRuns(std::vector<RunHistory> runs)
 {
     std::vector<PlotModel::Run> modelRuns;
-    for (auto& r : runs) {
-        PlotModel::Run run;
-        run.id = r.id;
-        run.name = r.name;
-        run.history = std::move(r.history);
-        modelRuns.push_back(std::move(run));
-    }
+    for (auto& r : runs)
+        modelRuns.push_back({r.id, r.name, std::move(r.history), NoEpoch, NoEpoch, {}});
     m_model.setRuns(std::move(modelRuns));
     m_userRange = false;
     rebuildGraphs();
@@ -142,8 +120,9 @@ void MetricPlot::apply(const PlotModel::Change& change)
         const PlotSeries& s = m_model.curves()[std::size_t(g.curve)].series;
         const int n = s.size() - g.from;
         const auto keys = s.keys().mid(g.from, n);
-        m_smoothGraphs[std::size_t(g.curve)]->addData(
-            keys, (smoothing ? s.smoothed() : s.raw()).mid(g.from, n), true);
+        QCPGraph* line = s.supersededFrom() >= 0 ? m_tailGraphs[std::size_t(g.curve)]
+                                                 : m_smoothGraphs[std::size_t(g.curve)];
+        line->addData(keys, (smoothing ? s.smoothed() : s.raw()).mid(g.from, n), true);
         if (smoothing)
             m_rawGraphs[std::size_t(g.curve)]->addData(keys, s.raw().mid(g.from, n), true);
     }
@@ -159,10 +138,7 @@ void MetricPlot::removeRun(const QString& runId)
 
 QStringList MetricPlot::runIds() const
 {
-    QStringList ids;
-    for (const auto& run : m_model.runs())
-        ids << run.id;
-    return ids;
+    return m_model.runIds();
 }
 
 void MetricPlot::setMetrics(const QStringList& metrics)
@@ -213,15 +189,6 @@ void MetricPlot::setXAxis(XAxis mode)
     refreshData();
 }
 
-QString MetricPlot::curveTitle(const PlotModel::Curve& c) const
-{
-    QString name = m_model.runs()[std::size_t(c.run)].name + QStringLiteral(" · ") +
-                   m_model.metrics()[c.metric];
-    if (c.curve.segment > 0)
-        name += tr(" (restart %1)").arg(c.curve.segment);
-    return name;
-}
-
 void MetricPlot::rebuildGraphs()
 {
     // The hover belongs to graphs that are about to go.
@@ -231,14 +198,20 @@ void MetricPlot::rebuildGraphs()
     m_plot->clearGraphs();
     m_rawGraphs.clear();
     m_smoothGraphs.clear();
+    m_tailGraphs.clear();
     m_bestGraphs.clear();
     m_lastGraphs.clear();
     const bool manyRuns = m_model.runs().size() > 1;
     std::set<std::pair<int, int>> named;
     for (const auto& c : m_model.curves()) {
         QCPGraph* raw = m_plot->addGraph();
+        QCPGraph* tail = m_plot->addGraph();
         QCPGraph* smooth = m_plot->addGraph();
+        for (QCPGraph* g : {raw, tail, smooth})
+            g->setAdaptiveSampling(true); // QCustomPlot's default; the reduction relies on it
         raw->removeFromLegend();
+        tail->removeFromLegend();
+        m_tailGraphs.push_back(tail);
         const QString& metric = m_model.metrics()[c.metric];
         smooth->setName(manyRuns ? m_model.runs()[std::size_t(c.run)].name + QStringLiteral(" · ") +
                                        metric
@@ -266,7 +239,6 @@ void MetricPlot::rebuildGraphs()
         m_lastGraphs.push_back(last);
     }
     m_plot->legend->setVisible(!m_model.curves().empty());
-    applyTheme();
     refreshData();
 }
 
@@ -274,17 +246,9 @@ void MetricPlot::refreshData()
 {
     m_model.setOptions(PlotXAxis(int(m_xAxis)), m_smoothing, m_logScale);
     updateRanges(); // first: the reduction of long series depends on the window
-    for (std::size_t i = 0; i < m_model.curves().size(); ++i) {
-        const PlotSeries& s = m_model.curves()[i].series;
+    for (std::size_t i = 0; i < m_model.curves().size(); ++i)
         setGraphData(i);
-        // Short curves show their points: an epoch between two gaps is otherwise invisible.
-        m_smoothGraphs[i]->setScatterStyle(s.pointCount() <= kScatterUpTo
-                                               ? QCPScatterStyle(QCPScatterStyle::ssDisc, 4)
-                                               : QCPScatterStyle());
-        QPen pen = m_smoothGraphs[i]->pen();
-        pen.setWidthF(s.pointCount() <= kThickUpTo ? 1.8 : 1.0);
-        m_smoothGraphs[i]->setPen(pen);
-    }
+    applyTheme(); // pen widths and dots depend on the point counts
     updateMarkers();
     updateSelection();
     showEmptyStateIfNeeded();
@@ -296,23 +260,32 @@ void MetricPlot::setGraphData(std::size_t i)
     const PlotSeries& s = m_model.curves()[i].series;
     const bool smoothing = m_smoothing > 0.0;
     const QVector<double>& shown = smoothing ? s.smoothed() : s.raw();
-    m_rawGraphs[i]->setVisible(smoothing);
-    if (!smoothing)
-        m_rawGraphs[i]->data()->clear();
-    if (s.size() <= kDecimateAbove || !s.sorted()) {
-        m_smoothGraphs[i]->setData(s.keys(), shown, s.sorted());
-        if (smoothing)
-            m_rawGraphs[i]->setData(s.keys(), s.raw(), s.sorted());
-        return;
-    }
+    // Long series go in reduced to the visible window, one bucket per pixel.
+    const bool reduce = s.size() > kDecimateAbove && s.sorted();
     const QCPRange window = m_plot->xAxis->range();
     const int buckets = std::max({200, m_plot->axisRect()->width(), m_plot->width()});
-    const auto reduced = Decimator::m4(s.keys(), shown, window.lower, window.upper, buckets);
-    m_smoothGraphs[i]->setData(reduced.keys, reduced.values, true);
-    if (smoothing) {
-        const auto raw = Decimator::m4(s.keys(), s.raw(), window.lower, window.upper, buckets);
-        m_rawGraphs[i]->setData(raw.keys, raw.values, true);
-    }
+    const auto put = [&](QCPGraph* graph, int from, int to, const QVector<double>& values) {
+        const QVector<double> keys = s.keys().mid(from, to - from);
+        const QVector<double> part = values.mid(from, to - from);
+        if (!reduce) {
+            graph->setData(keys, part, s.sorted());
+            return;
+        }
+        const auto reduced = Decimator::m4(keys, part, window.lower, window.upper, buckets);
+        graph->setData(reduced.keys, reduced.values, true);
+    };
+    // The dead end starts at the branch point so that it visibly leaves the curve there.
+    const int split = s.supersededFrom() >= 0 ? s.supersededFrom() : s.size();
+    put(m_smoothGraphs[i], 0, split, shown);
+    if (split < s.size())
+        put(m_tailGraphs[i], std::max(0, split - 1), s.size(), shown);
+    else
+        m_tailGraphs[i]->data()->clear();
+    m_rawGraphs[i]->setVisible(smoothing);
+    if (smoothing)
+        put(m_rawGraphs[i], 0, s.size(), s.raw());
+    else
+        m_rawGraphs[i]->data()->clear();
 }
 
 void MetricPlot::redecimate()
@@ -414,10 +387,17 @@ void MetricPlot::applyTheme()
     for (std::size_t i = 0; i < m_model.curves().size(); ++i) {
         const auto& c = m_model.curves()[i];
         const QColor colour = theme.runColour(c.run);
-        QColor faint = colour;
-        faint.setAlpha(theme.dark() ? 90 : 70);
-        m_smoothGraphs[i]->setPen(QPen(colour, 1.8, PlotTheme::metricStyle(c.metric)));
-        m_rawGraphs[i]->setPen(QPen(faint, 1.0, PlotTheme::metricStyle(c.metric)));
+        const Qt::PenStyle style = PlotTheme::metricStyle(c.metric);
+        const int points = c.series.pointCount();
+        // Wide antialiased pens are slow on dense polylines and do not help there.
+        m_smoothGraphs[i]->setPen(QPen(colour, points <= kThickUpTo ? 1.8 : 1.0, style));
+        m_tailGraphs[i]->setPen(QPen(theme.faded(colour), 1.2, style));
+        m_rawGraphs[i]->setPen(QPen(theme.faint(colour), 1.0, style));
+        // Short curves show their points: an epoch between two gaps is otherwise invisible.
+        const auto dots = points <= kScatterUpTo ? QCPScatterStyle(QCPScatterStyle::ssDisc, 4)
+                                                 : QCPScatterStyle();
+        m_smoothGraphs[i]->setScatterStyle(dots);
+        m_tailGraphs[i]->setScatterStyle(dots);
     }
     for (std::size_t r = 0; r < m_bestGraphs.size(); ++r) {
         const QColor colour = theme.runColour(int(r));
@@ -435,13 +415,7 @@ void MetricPlot::applyTheme()
 
 void MetricPlot::showEmptyStateIfNeeded()
 {
-    if (m_model.runs().empty())
-        m_empty->setText(tr("No metrics yet — drop a folder or pick a run"));
-    else if (m_model.metrics().isEmpty())
-        m_empty->setText(tr("Pick a metric to plot"));
-    else
-        m_empty->setText(
-            tr("No values yet for %1").arg(m_model.metrics().join(QStringLiteral(", "))));
+    m_empty->setText(m_model.emptyMessage());
     m_stack->setCurrentWidget(m_model.hasPoints() ? static_cast<QWidget*>(m_plot) : m_empty);
 }
 
@@ -450,45 +424,30 @@ bool MetricPlot::showsEmptyState() const
     return m_stack->currentWidget() == m_empty;
 }
 
-MetricPlot::Pick MetricPlot::pickAt(QPoint pos) const
+PlotModel::Pick MetricPlot::pickAt(QPoint pos) const
 {
-    Pick best;
     const QCPAxis* x = m_plot->xAxis;
     const QCPAxis* y = m_plot->yAxis;
     const double k1 = x->pixelToCoord(pos.x() - kPickRadius);
     const double k2 = x->pixelToCoord(pos.x() + kPickRadius);
-    const auto toPixel = [&](double key, double value) {
-        return QPointF(x->coordToPixel(key), y->coordToPixel(value));
-    };
-    const auto& curves = m_model.curves();
-    for (std::size_t i = 0; i < curves.size(); ++i) {
-        const auto hit = PointPicker::nearest(curves[i].series, pos, kPickRadius, std::min(k1, k2),
-                                              std::max(k1, k2), toPixel, m_smoothing > 0.0);
-        if (hit.entry >= 0 && (best.curve < 0 || hit.distance < best.hit.distance))
-            best = Pick{int(i), hit};
-    }
-    return best;
+    return m_model.pick(pos, kPickRadius, std::min(k1, k2), std::max(k1, k2),
+                        [&](double key, double value) {
+                            return QPointF(x->coordToPixel(key), y->coordToPixel(value));
+                        });
 }
 
 void MetricPlot::onMouseMove(QMouseEvent* event)
 {
-    Pick pick;
+    PlotModel::Pick pick;
     if (event->buttons() != Qt::NoButton)
         m_userRange = true; // panning
     else
         pick = pickAt(event->position().toPoint());
     m_hoverText.clear();
     if (pick.curve >= 0) {
-        const auto& c = m_model.curves()[std::size_t(pick.curve)];
-        const PlotSeries& s = c.series;
+        const PlotSeries& s = m_model.curves()[std::size_t(pick.curve)].series;
         const int i = pick.hit.entry;
-        const CurvePoint& p = c.curve.points[std::size_t(s.curvePoint(i))];
-        m_hoverText = curveTitle(c) + QLatin1Char('\n') +
-                      tr("epoch %1: %2 (%3)")
-                          .arg(p.epoch)
-                          .arg(number(p.value), qs(std::string(toString(p.source))));
-        if (m_smoothing > 0.0)
-            m_hoverText += QLatin1Char('\n') + tr("smoothed: %1").arg(number(s.smoothed()[i]));
+        m_hoverText = m_model.describe(pick.curve, i);
         const double value = pick.hit.onSmoothed ? s.smoothed()[i] : s.raw()[i];
         m_tracer->position->setCoords(s.keys()[i], value);
         const QPointF px(m_plot->xAxis->coordToPixel(s.keys()[i]),
@@ -517,7 +476,7 @@ void MetricPlot::onMouseRelease(QMouseEvent* event)
     const QPoint pos = event->position().toPoint();
     if (event->button() != Qt::LeftButton || (pos - m_pressPos).manhattanLength() > kClickSlop)
         return;
-    const Pick pick = pickAt(pos);
+    const PlotModel::Pick pick = pickAt(pos);
     if (pick.curve < 0)
         return;
     const auto& c = m_model.curves()[std::size_t(pick.curve)];
@@ -592,8 +551,7 @@ int MetricPlot::pointCount(int graph) const
 
 QString MetricPlot::graphName(int graph) const
 {
-    return graph >= 0 && graph < graphCount() ? curveTitle(m_model.curves()[std::size_t(graph)])
-                                              : QString();
+    return graph >= 0 && graph < graphCount() ? m_model.curveTitle(graph) : QString();
 }
 
 QPoint MetricPlot::pointPosition(int graph, int point) const
@@ -602,17 +560,12 @@ QPoint MetricPlot::pointPosition(int graph, int point) const
         return {-1, -1};
     m_plot->replot(QCustomPlot::rpImmediateRefresh); // lays the axes out
     const PlotSeries& s = m_model.curves()[std::size_t(graph)].series;
-    int seen = -1;
-    for (int i = 0; i < s.size(); ++i) {
-        if (s.curvePoint(i) == PlotSeries::Gap || ++seen != point)
-            continue;
-        if (!std::isfinite(s.raw()[i]))
-            return {-1, -1};
-        const QPointF px(m_plot->xAxis->coordToPixel(s.keys()[i]),
-                         m_plot->yAxis->coordToPixel(s.raw()[i]));
-        return m_plot->mapTo(this, px.toPoint());
-    }
-    return {-1, -1};
+    const int i = s.entryOfPoint(point);
+    if (i < 0 || !std::isfinite(s.raw()[i]))
+        return {-1, -1};
+    const QPointF px(m_plot->xAxis->coordToPixel(s.keys()[i]),
+                     m_plot->yAxis->coordToPixel(s.raw()[i]));
+    return m_plot->mapTo(this, px.toPoint());
 }
 
 } // namespace ckpt

@@ -29,7 +29,7 @@ class PlotTheme;
 //
 // One graph per chosen metric, per run, per segment: a restarted run grows a new
 // branch out of the epoch it resumed from, and the abandoned epochs of the
-// previous process stay visible as a dead end. Runs differ by colour, metrics by
+// previous process stay visible as a faded dead end. Runs differ by colour, metrics by
 // line style; the legend sits below the plot so it never covers data.
 // Epochs missing from a metric are not bridged (see CurveBuilder::joinStep), and
 // values that cannot be drawn (NaN, infinities, <= 0 on a log axis) break the
@@ -126,8 +126,6 @@ protected:
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    struct Pick;
-
     void rebuildGraphs();
     void refreshData();
     void setGraphData(std::size_t curve);
@@ -142,8 +140,7 @@ private:
     void onMouseMove(QMouseEvent* event);
     void onMousePress(QMouseEvent* event);
     void onMouseRelease(QMouseEvent* event);
-    Pick pickAt(QPoint pos) const;
-    QString curveTitle(const PlotModel::Curve& curve) const;
+    PlotModel::Pick pickAt(QPoint pos) const;
 
     PlotModel m_model;
     QCustomPlot* m_plot = nullptr;
@@ -154,6 +151,7 @@ private:
     QCPItemStraightLine* m_selectionLine = nullptr;
     std::vector<QCPGraph*> m_rawGraphs;    // parallel to m_model.curves()
     std::vector<QCPGraph*> m_smoothGraphs; // parallel to m_model.curves()
+    std::vector<QCPGraph*> m_tailGraphs;   // the faded dead end after a restart's branch
     std::vector<QCPGraph*> m_bestGraphs;   // parallel to m_model.runs()
     std::vector<QCPGraph*> m_lastGraphs;   // parallel to m_model.runs()
     double m_smoothing = 0.0;

@@ -43,6 +43,18 @@ QColor PlotTheme::runColour(int run) const
     return QColor::fromRgb(hues[std::size_t(((run % n) + n) % n)]);
 }
 
+QColor PlotTheme::faint(QColor colour) const
+{
+    colour.setAlpha(m_dark ? 90 : 70);
+    return colour;
+}
+
+QColor PlotTheme::faded(QColor colour) const
+{
+    colour.setAlpha(m_dark ? 120 : 100);
+    return colour;
+}
+
 Qt::PenStyle PlotTheme::metricStyle(int metric)
 {
     static constexpr std::array<Qt::PenStyle, 5> styles = {Qt::SolidLine, Qt::DashLine, Qt::DotLine,

@@ -24,6 +24,10 @@ public:
 
     // Distinct, colour-blind-friendly hues for overlaid runs; lighter on dark.
     QColor runColour(int run) const;
+    // The raw curve behind a smoothed one: present but not competing.
+    QColor faint(QColor colour) const;
+    // A dead end (epochs a restart trained again): readable, clearly secondary.
+    QColor faded(QColor colour) const;
     // Runs are told apart by colour, metrics by line style.
     static Qt::PenStyle metricStyle(int metric);
 
