@@ -144,6 +144,9 @@ void tst_MetricPlot::hoverShowsExactValues()
     m_plot->setSmoothing(0.6);
     QTest::mouseMove(target, local + QPoint(0, 1));
     QTRY_VERIFY(m_plot->hoverText().contains(QStringLiteral("smoothed: ")));
+    // Markers, set after every live update, leave the graphs (and the hover) alone.
+    m_plot->setMarkers(QStringLiteral("a"), 20, 14);
+    QVERIFY(m_plot->hoverText().contains(QStringLiteral("smoothed: ")));
 
     // Far from every point: nothing to show.
     QTest::mouseMove(target, target->mapFrom(m_plot.get(), QPoint(790, 5)));

@@ -157,8 +157,10 @@ QStringList MetricPlot::availableMetrics() const
 
 void MetricPlot::setMarkers(const QString& runId, int lastEpoch, int bestEpoch)
 {
-    if (m_model.setMarkers(runId, lastEpoch, bestEpoch))
-        rebuildGraphs(); // the legend may gain the marker entries
+    if (m_model.setMarkers(runId, lastEpoch, bestEpoch)) {
+        updateMarkers();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
 }
 
 void MetricPlot::setSmoothing(double weight)
@@ -223,18 +225,16 @@ void MetricPlot::rebuildGraphs()
         m_smoothGraphs.push_back(smooth);
     }
     // Markers go last so they are drawn on top of every curve.
-    bool legendDone = m_model.curves().empty();
-    for (const auto& run : m_model.runs()) {
+    for (std::size_t r = 0; r <= m_model.runs().size(); ++r) {
         QCPGraph* best = m_plot->addGraph();
         QCPGraph* last = m_plot->addGraph();
         best->setName(tr("best epoch"));
         last->setName(tr("last epoch"));
         for (QCPGraph* g : {best, last}) {
             g->setLineStyle(QCPGraph::lsNone);
-            if (legendDone || (run.best == NoEpoch && run.last == NoEpoch))
-                g->removeFromLegend();
+            g->removeFromLegend();
         }
-        legendDone = legendDone || run.best != NoEpoch || run.last != NoEpoch;
+        // One neutral pair more, without data, stands for all runs in the legend.
         m_bestGraphs.push_back(best);
         m_lastGraphs.push_back(last);
     }
@@ -306,6 +306,15 @@ void MetricPlot::updateMarkers()
                 for (const auto& [key, value] : m_model.markerPoints(int(r), epoch))
                     graph->addData(key, value);
         }
+    }
+    bool any = false;
+    for (const auto& run : m_model.runs())
+        any = any || run.best != NoEpoch || run.last != NoEpoch;
+    for (QCPGraph* legendOnly : {m_bestGraphs.back(), m_lastGraphs.back()}) {
+        if (any && !m_model.curves().empty())
+            legendOnly->addToLegend();
+        else
+            legendOnly->removeFromLegend();
     }
 }
 
@@ -400,7 +409,7 @@ void MetricPlot::applyTheme()
         m_tailGraphs[i]->setScatterStyle(dots);
     }
     for (std::size_t r = 0; r < m_bestGraphs.size(); ++r) {
-        const QColor colour = theme.runColour(int(r));
+        const QColor colour = r < m_model.runs().size() ? theme.runColour(int(r)) : theme.axis();
         m_bestGraphs[r]->setScatterStyle(QCPScatterStyle(
             QCPScatterStyle::ssDiamond, QPen(theme.text(), 1.2), QBrush(colour), 11));
         m_lastGraphs[r]->setScatterStyle(

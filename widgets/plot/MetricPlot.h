@@ -23,8 +23,6 @@ class QStackedLayout;
 
 namespace ckpt {
 
-class PlotTheme;
-
 // Plots the metric histories of one or more runs (QCustomPlot underneath).
 //
 // One graph per chosen metric, per run, per segment: a restarted run grows a new
@@ -66,12 +64,13 @@ public:
 
     // Replaces every run; the order gives the colours.
     void setRuns(std::vector<RunHistory> runs);
-    // The live path. Appends are O(new points): the graphs are extended in place.
     // Adds a run or replaces its history. When the new history only extends the
     // old one (rows appended to the last segment) the graphs are extended in place.
     void updateRun(const QString& runId, const QString& name, MetricHistory history);
     // The live path: one more row for a run already shown, appended without
-    // rebuilding the graphs when it extends the run's last segment.
+    // rebuilding the graphs when it extends the run's last segment (O(new points)).
+    // A restart (a new segment) should come through updateRun(), which knows
+    // the epoch it resumed from.
     void appendRow(const QString& runId, const HistoryRow& row);
     void removeRun(const QString& runId);
     QStringList runIds() const;
@@ -82,7 +81,9 @@ public:
     // Every metric of the shown runs, sorted (for a metric picker).
     QStringList availableMetrics() const;
 
-    // Marks the run's `last` and `best` epochs on every shown curve; NoEpoch hides one.
+    // Marks the run's `last` and `best` epochs on every shown curve, at the value
+    // of the newest segment that trained that epoch; NoEpoch hides one. Cheap:
+    // call it after every live update.
     void setMarkers(const QString& runId, int lastEpoch, int bestEpoch);
 
     double smoothing() const { return m_smoothing; }
@@ -113,12 +114,14 @@ public slots:
     void setSmoothing(double weight);
     void setLogScale(bool on);
     void setXAxis(XAxis mode);
+    // Marks the epoch with a vertical line (the table selected it); no signal back.
     void selectEpoch(const QString& runId, int epoch);
     void clearSelection();
     // Fits the axes to the data again after zooming or panning.
     void resetView();
 
 signals:
+    // A click on a point of a curve (that epoch is then selected here too).
     void epochClicked(const QString& runId, int epoch);
 
 protected:
@@ -152,8 +155,8 @@ private:
     std::vector<QCPGraph*> m_rawGraphs;    // parallel to m_model.curves()
     std::vector<QCPGraph*> m_smoothGraphs; // parallel to m_model.curves()
     std::vector<QCPGraph*> m_tailGraphs;   // the faded dead end after a restart's branch
-    std::vector<QCPGraph*> m_bestGraphs;   // parallel to m_model.runs()
-    std::vector<QCPGraph*> m_lastGraphs;   // parallel to m_model.runs()
+    std::vector<QCPGraph*> m_bestGraphs;   // per run, then one for the legend
+    std::vector<QCPGraph*> m_lastGraphs;   // per run, then one for the legend
     double m_smoothing = 0.0;
     bool m_logScale = false;
     XAxis m_xAxis = XAxis::Epoch;
