@@ -126,7 +126,15 @@ void MetricPlot::apply(const PlotModel::Change& change)
         if (smoothing)
             m_rawGraphs[std::size_t(g.curve)]->addData(keys, s.raw().mid(g.from, n), true);
     }
-    updateRanges();
+    // Refit only when the new points fall outside the view: the axes do not creep
+    // by a fraction of an epoch with every update.
+    const auto keys = m_model.keyRange();
+    const auto values = m_model.valueRange();
+    const QCPRange x = m_plot->xAxis->range();
+    const QCPRange y = m_plot->yAxis->range();
+    if (!x.contains(keys.lower) || !x.contains(keys.upper) || !y.contains(values.lower) ||
+        !y.contains(values.upper))
+        updateRanges();
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
