@@ -99,16 +99,6 @@ void MetricPlot::setRuns(std::vector<RunHistory> runs)
     rebuildGraphs();
 }
 
-void MetricPlot::updateRun(const QString& runId, const QString& name, MetricHistory history)
-{
-    apply(m_model.updateRun(runId, name, std::move(history)));
-}
-
-void MetricPlot::appendRow(const QString& runId, const HistoryRow& row)
-{
-    apply(m_model.appendRow(runId, row));
-}
-
 void MetricPlot::apply(const PlotModel::Change& change)
 {
     if (change.rebuilt) {
@@ -135,6 +125,7 @@ void MetricPlot::apply(const PlotModel::Change& change)
     if (!x.contains(keys.lower) || !x.contains(keys.upper) || !y.contains(values.lower) ||
         !y.contains(values.upper))
         updateRanges();
+    showEmptyStateIfNeeded(); // the first drawable point may just have come
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
@@ -144,11 +135,6 @@ void MetricPlot::removeRun(const QString& runId)
         rebuildGraphs();
 }
 
-QStringList MetricPlot::runIds() const
-{
-    return m_model.runIds();
-}
-
 void MetricPlot::setMetrics(const QStringList& metrics)
 {
     if (metrics == m_model.metrics())
@@ -156,11 +142,6 @@ void MetricPlot::setMetrics(const QStringList& metrics)
     m_model.setMetrics(metrics);
     updateAxes();
     rebuildGraphs();
-}
-
-QStringList MetricPlot::availableMetrics() const
-{
-    return m_model.availableMetrics();
 }
 
 void MetricPlot::setMarkers(const QString& runId, int lastEpoch, int bestEpoch)
@@ -552,23 +533,6 @@ bool MetricPlot::savePng(const QString& fileName, QSize size)
 bool MetricPlot::savePdf(const QString& fileName, QSize size)
 {
     return m_plot->savePdf(fileName, size.width(), size.height());
-}
-
-int MetricPlot::graphCount() const
-{
-    return int(m_model.curves().size());
-}
-
-int MetricPlot::pointCount(int graph) const
-{
-    return graph >= 0 && graph < graphCount()
-               ? m_model.curves()[std::size_t(graph)].series.pointCount()
-               : 0;
-}
-
-QString MetricPlot::graphName(int graph) const
-{
-    return graph >= 0 && graph < graphCount() ? m_model.curveTitle(graph) : QString();
 }
 
 QPoint MetricPlot::pointPosition(int graph, int point) const

@@ -66,20 +66,26 @@ public:
     void setRuns(std::vector<RunHistory> runs);
     // Adds a run or replaces its history. When the new history only extends the
     // old one (rows appended to the last segment) the graphs are extended in place.
-    void updateRun(const QString& runId, const QString& name, MetricHistory history);
+    void updateRun(const QString& runId, const QString& name, MetricHistory history)
+    {
+        apply(m_model.updateRun(runId, name, std::move(history)));
+    }
     // The live path: one more row for a run already shown, appended without
     // rebuilding the graphs when it extends the run's last segment (O(new points)).
     // A restart (a new segment) should come through updateRun(), which knows
     // the epoch it resumed from.
-    void appendRow(const QString& runId, const HistoryRow& row);
+    void appendRow(const QString& runId, const HistoryRow& row)
+    {
+        apply(m_model.appendRow(runId, row));
+    }
     void removeRun(const QString& runId);
-    QStringList runIds() const;
+    QStringList runIds() const { return m_model.runIds(); }
 
     // Metrics to show, in legend order. Metrics a run lacks are skipped for it.
     void setMetrics(const QStringList& metrics);
     QStringList metrics() const { return m_model.metrics(); }
     // Every metric of the shown runs, sorted (for a metric picker).
-    QStringList availableMetrics() const;
+    QStringList availableMetrics() const { return m_model.availableMetrics(); }
 
     // Marks the run's `last` and `best` epochs on every shown curve, at the value
     // of the newest segment that trained that epoch; NoEpoch hides one. Cheap:
@@ -97,9 +103,17 @@ public:
     // Inspection, for tests and tools. Graphs are the data curves (run x metric x
     // segment), in run, metric, segment order; faint raw copies and markers are
     // not counted. Points are epochs drawn (a branch's anchor included).
-    int graphCount() const;
-    int pointCount(int graph) const;
-    QString graphName(int graph) const;
+    int graphCount() const { return int(m_model.curves().size()); }
+    int pointCount(int graph) const
+    {
+        return graph >= 0 && graph < graphCount()
+                   ? m_model.curves()[std::size_t(graph)].series.pointCount()
+                   : 0;
+    }
+    QString graphName(int graph) const
+    {
+        return graph >= 0 && graph < graphCount() ? m_model.curveTitle(graph) : QString();
+    }
     // Where the `point`-th epoch of `graph` is drawn (its raw value), in this
     // widget's coordinates; (-1, -1) when it is not drawn.
     QPoint pointPosition(int graph, int point) const;
