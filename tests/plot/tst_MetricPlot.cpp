@@ -278,7 +278,11 @@ void tst_MetricPlot::liveAppendExtendsTheGraph()
     m_plot->setRuns(oneRun());
     m_plot->setMetrics({QStringLiteral("loss")});
     m_plot->setSmoothing(0.5);
+    auto [target, local] = under(*m_plot, m_plot->pointPosition(0, 2));
+    QTest::mouseMove(target, local);
+    QTRY_VERIFY(!m_plot->hoverText().isEmpty());
     m_plot->appendRow(QStringLiteral("a"), test::makeRow(1, 21, {{"loss", 0.2}}, 1'700'002'000.0));
+    QVERIFY(!m_plot->hoverText().isEmpty()); // extended in place: no rebuild dropped it
     QCOMPARE(m_plot->graphCount(), 2);
     QCOMPARE(m_plot->pointCount(1), 14);
     const QPoint newest = m_plot->pointPosition(1, 13);
