@@ -19,5 +19,6 @@ std::span<const Command> commands();
 int runScan(const QStringList& arguments);
 int runRelink(const QStringList& arguments);
 int runPrune(const QStringList& arguments);
+int runHistory(const QStringList& arguments);
 
 } // namespace ckpt::cli

@@ -11,11 +11,13 @@ namespace ckpt::cli {
 
 std::span<const Command> commands()
 {
-    static const std::array<Command, 3> kCommands{{
+    static const std::array<Command, 4> kCommands{{
         {"scan", "find every run below a folder and report its epochs, links and problems",
          &runScan},
         {"relink", "point last or best at an epoch (rollback), atomically; --undo reverts",
          &runRelink},
+        {"history", "the metric history of a run: one row per epoch, a column per metric",
+         &runHistory},
         {"prune", "preview or apply a keep policy (linear or exponential)", &runPrune},
     }};
     return kCommands;
