@@ -79,13 +79,25 @@ private:
 Status BlockPipeline::run(const H5File& a, const H5File* b, const std::vector<Job>& jobs,
                           const Consumer& consume, const Progress& progress, const Options& options)
 {
-    const std::uint64_t slotBytes = std::max<std::uint64_t>(options.slotBytes, 64);
+    // Buffers no larger than the data: a small file costs small buffers.
+    std::uint64_t need = 64;
+    {
+        std::uint64_t sumA = 0;
+        std::uint64_t sumB = 0;
+        for (const Job& job : jobs) {
+            sumA += job.infoA.bytes + 8;
+            sumB += job.infoB.bytes + 8;
+        }
+        need = std::max({need, sumA, sumB});
+    }
+    const std::uint64_t slotBytes = std::min(std::max<std::uint64_t>(options.slotBytes, 64), need);
     std::vector<Slot> slots(static_cast<std::size_t>(std::max(options.slots, 2)));
     SlotQueue queue;
     for (Slot& s : slots) {
-        s.a = std::make_unique<std::byte[]>(slotBytes);
+        // Not value-initialised: every byte is written by H5Dread before use.
+        s.a.reset(new std::byte[slotBytes]);
         if (b)
-            s.b = std::make_unique<std::byte[]>(slotBytes);
+            s.b.reset(new std::byte[slotBytes]);
         queue.giveFree(&s);
     }
 
