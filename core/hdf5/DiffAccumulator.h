@@ -27,9 +27,13 @@ public:
     };
 
     void add(const double* a, const double* b, std::size_t n);
+    // The same for two float32 (or two float64) tensors, straight from the raw
+    // buffers: no decoding pass, SIMD-friendly. Mixed or other types use add().
+    void add(const float* a, const float* b, std::size_t n);
     Sums result() const;
 
 private:
+    template <typename T> bool fastBlock(const T* a, const T* b, std::size_t n, double part[4]);
     void addSlow(const double* a, const double* b, std::size_t n, double part[4]);
     void fold(const double part[4]);
 

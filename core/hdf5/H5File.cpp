@@ -262,7 +262,8 @@ H5Handle H5File::memoryType(std::int64_t fileType, DTypeKind kind)
     return t;
 }
 
-Result<H5DatasetInfo> H5File::datasetInfo(std::int64_t dataset, const std::string& objectPath) const
+Result<H5DatasetInfo> H5File::datasetInfo(std::int64_t dataset, const std::string& objectPath,
+                                          bool light) const
 {
     H5Lock lock;
     H5DatasetInfo info;
@@ -271,13 +272,14 @@ Result<H5DatasetInfo> H5File::datasetInfo(std::int64_t dataset, const std::strin
     H5Handle dcpl(H5Dget_create_plist(dataset));
     if (!type || !space || !dcpl)
         return error("dataset " + objectPath, "cannot read its header");
-    const bool bf16 = hasStringAttr(dataset, "dtype", "bfloat16");
+    const bool bf16 = H5Tget_size(type.get()) == 2 && hasStringAttr(dataset, "dtype", "bfloat16");
     info.dtype = dtypeOf(type.get(), bf16);
     info.shape = spaceDims(space.get());
     const hssize_t points = H5Sget_simple_extent_npoints(space.get());
     info.elements = points > 0 ? static_cast<std::uint64_t>(points) : 0;
     info.bytes = info.elements * H5Tget_size(type.get());
-    info.storageBytes = H5Dget_storage_size(dataset);
+    if (!light)
+        info.storageBytes = H5Dget_storage_size(dataset);
     switch (H5Pget_layout(dcpl.get())) {
     case H5D_CONTIGUOUS:
         info.layout = "contiguous";
@@ -302,7 +304,7 @@ Result<H5DatasetInfo> H5File::datasetInfo(std::int64_t dataset, const std::strin
         info.layout = "unknown";
         break;
     }
-    const int nfilters = H5Pget_nfilters(dcpl.get());
+    const int nfilters = light ? 0 : H5Pget_nfilters(dcpl.get());
     for (int i = 0; i < nfilters; ++i) {
         unsigned flags = 0;
         std::size_t nelmts = 0;
@@ -332,7 +334,7 @@ Result<std::vector<H5Attribute>> H5File::attributes(std::int64_t object,
     return out;
 }
 
-Result<std::vector<H5File::DatasetEntry>> H5File::datasets() const
+Result<std::vector<H5File::DatasetEntry>> H5File::datasets(bool light) const
 {
     H5Lock lock;
     NameList names;
@@ -345,7 +347,7 @@ Result<std::vector<H5File::DatasetEntry>> H5File::datasets() const
         H5Handle dataset(H5Dopen2(id(), name.c_str(), H5P_DEFAULT));
         if (!dataset)
             return error("dataset " + objectPath, "cannot open");
-        auto info = datasetInfo(dataset.get(), objectPath);
+        auto info = datasetInfo(dataset.get(), objectPath, light);
         if (!info)
             return info.error();
         out.push_back(DatasetEntry{objectPath, std::move(info.value())});

@@ -31,10 +31,12 @@ public:
     Error error(const std::string& object, const std::string& what) const;
 
     // Every dataset reachable from the root, each object once, depth-first in
-    // name order.
-    Result<std::vector<DatasetEntry>> datasets() const;
+    // name order. `light` leaves out what reading values does not need (storage
+    // size, filter names), which matters for files of thousands of tensors.
+    Result<std::vector<DatasetEntry>> datasets(bool light = false) const;
 
-    Result<H5DatasetInfo> datasetInfo(std::int64_t dataset, const std::string& objectPath) const;
+    Result<H5DatasetInfo> datasetInfo(std::int64_t dataset, const std::string& objectPath,
+                                      bool light = false) const;
     Result<std::vector<H5Attribute>> attributes(std::int64_t object,
                                                 const std::string& objectPath) const;
 

@@ -185,10 +185,10 @@ Result<ModelDiff> TensorDiff::diff(const std::string& fileA, const std::string& 
     auto b = H5File::open(fileB);
     if (!b)
         return b.error();
-    auto listA = a->datasets();
+    auto listA = a->datasets(true);
     if (!listA)
         return listA.error();
-    auto listB = b->datasets();
+    auto listB = b->datasets(true);
     if (!listB)
         return listB.error();
 
@@ -252,6 +252,16 @@ Result<ModelDiff> TensorDiff::diff(const std::string& fileA, const std::string& 
         const auto sizeB = static_cast<std::uint64_t>(ElementDecoder::memorySize(seg.kindB));
         const auto* rawA = static_cast<const unsigned char*>(seg.a);
         const auto* rawB = static_cast<const unsigned char*>(seg.b);
+        if (seg.kindA == DTypeKind::Float32 && seg.kindB == DTypeKind::Float32) {
+            acc[seg.job].add(static_cast<const float*>(seg.a), static_cast<const float*>(seg.b),
+                             static_cast<std::size_t>(seg.elements));
+            return;
+        }
+        if (seg.kindA == DTypeKind::Float64 && seg.kindB == DTypeKind::Float64) {
+            acc[seg.job].add(static_cast<const double*>(seg.a), static_cast<const double*>(seg.b),
+                             static_cast<std::size_t>(seg.elements));
+            return;
+        }
         for (std::uint64_t done = 0; done < seg.elements;) {
             const auto n =
                 static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, seg.elements - done));

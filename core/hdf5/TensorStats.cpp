@@ -52,7 +52,7 @@ Result<std::vector<TensorStats::Entry>> TensorStats::ofFile(const std::string& f
     auto h5 = H5File::open(file);
     if (!h5)
         return h5.error();
-    auto datasets = h5->datasets();
+    auto datasets = h5->datasets(true);
     if (!datasets)
         return datasets.error();
     return run(*h5, std::move(datasets.value()), progress);
@@ -64,7 +64,7 @@ Result<TensorStats::Entry> TensorStats::ofDataset(const std::string& file,
     auto h5 = H5File::open(file);
     if (!h5)
         return h5.error();
-    auto datasets = h5->datasets();
+    auto datasets = h5->datasets(true);
     if (!datasets)
         return datasets.error();
     const std::string wanted = datasetPath.starts_with('/') ? datasetPath : "/" + datasetPath;
