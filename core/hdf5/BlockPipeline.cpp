@@ -121,14 +121,14 @@ Status BlockPipeline::run(const H5File& a, const H5File* b, const std::vector<Jo
     Slot* current = queue.takeFree();
     for (std::size_t j = 0; j < jobs.size() && status.ok(); ++j) {
         const Job& job = jobs[j];
-        auto readerA = DatasetReader::open(a, job.pathA, job.infoA);
+        auto readerA = DatasetReader::open(a, job.pathA, job.infoA, job.handleA.get());
         if (!readerA) {
             status = readerA.error();
             break;
         }
         std::optional<DatasetReader> readerB;
         if (b) {
-            auto rb = DatasetReader::open(*b, job.pathB, job.infoB);
+            auto rb = DatasetReader::open(*b, job.pathB, job.infoB, job.handleB.get());
             if (!rb) {
                 status = rb.error();
                 break;

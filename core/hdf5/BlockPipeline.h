@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,8 @@ public:
         H5DatasetInfo infoA;
         std::string pathB; // empty in single-file mode
         H5DatasetInfo infoB;
+        std::shared_ptr<H5Handle> handleA; // already open datasets, if any
+        std::shared_ptr<H5Handle> handleB;
     };
 
     // A run of consecutive elements of one job (flat indices offset..offset+elements).

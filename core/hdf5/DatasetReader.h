@@ -14,8 +14,9 @@ namespace ckpt {
 class DatasetReader
 {
 public:
+    // `open` (optional) is the dataset already open; it is shared, not taken.
     static Result<DatasetReader> open(const H5File& file, const std::string& objectPath,
-                                      const H5DatasetInfo& info);
+                                      const H5DatasetInfo& info, const H5Handle* open = nullptr);
 
     DTypeKind kind() const { return m_kind; }
     int elementSize() const { return m_elementSize; }
@@ -30,8 +31,9 @@ private:
     const H5File* m_file = nullptr;
     std::string m_path;
     H5Handle m_dataset;
-    H5Handle m_memType;
-    H5Handle m_fileSpace;
+    H5Handle m_memType;            // owned memory type, when one is needed
+    std::int64_t m_memTypeId = -1; // m_memType or a predefined native type
+    mutable H5Handle m_fileSpace;  // fetched on the first partial read
     DTypeKind m_kind = DTypeKind::Other;
     int m_elementSize = 0;
 };

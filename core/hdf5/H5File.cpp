@@ -6,6 +6,7 @@
 #include <cstring>
 #include <filesystem>
 #include <hdf5.h>
+#include <set>
 #include <system_error>
 
 namespace ckpt {
@@ -74,10 +75,16 @@ herr_t collectAttrName(hid_t, const char* name, const H5A_info_t*, void* data)
     return 0;
 }
 
+struct LinkEntry
+{
+    std::string name;
+    haddr_t address = HADDR_UNDEF; // hard links only
+};
+
 herr_t collectDataset(hid_t, const char* name, const H5O_info_t* info, void* data)
 {
     if (info->type == H5O_TYPE_DATASET)
-        static_cast<NameList*>(data)->names.emplace_back(name);
+        static_cast<std::vector<LinkEntry>*>(data)->push_back(LinkEntry{name, info->addr});
     return 0;
 }
 
@@ -269,8 +276,7 @@ Result<H5DatasetInfo> H5File::datasetInfo(std::int64_t dataset, const std::strin
     H5DatasetInfo info;
     H5Handle type(H5Dget_type(dataset));
     H5Handle space(H5Dget_space(dataset));
-    H5Handle dcpl(H5Dget_create_plist(dataset));
-    if (!type || !space || !dcpl)
+    if (!type || !space)
         return error("dataset " + objectPath, "cannot read its header");
     const bool bf16 = H5Tget_size(type.get()) == 2 && hasStringAttr(dataset, "dtype", "bfloat16");
     info.dtype = dtypeOf(type.get(), bf16);
@@ -280,6 +286,13 @@ Result<H5DatasetInfo> H5File::datasetInfo(std::int64_t dataset, const std::strin
     info.bytes = info.elements * H5Tget_size(type.get());
     if (!light)
         info.storageBytes = H5Dget_storage_size(dataset);
+    // The creation property list (layout, chunks, filters) is a copy HDF5 makes
+    // per call; a light listing skips it for tensors read in one block anyway.
+    if (light && info.bytes <= kLightLayoutBytes)
+        return info;
+    H5Handle dcpl(H5Dget_create_plist(dataset));
+    if (!dcpl)
+        return error("dataset " + objectPath, "cannot read its creation properties");
     switch (H5Pget_layout(dcpl.get())) {
     case H5D_CONTIGUOUS:
         info.layout = "contiguous";
@@ -337,20 +350,28 @@ Result<std::vector<H5Attribute>> H5File::attributes(std::int64_t object,
 Result<std::vector<H5File::DatasetEntry>> H5File::datasets(bool light) const
 {
     H5Lock lock;
-    NameList names;
-    if (H5Ovisit2(id(), H5_INDEX_NAME, H5_ITER_INC, collectDataset, &names, H5O_INFO_BASIC) < 0)
+    // H5Ovisit walks inside the library without creating an identifier per group,
+    // and the address it reports opens the dataset without a path traversal:
+    // for files of thousands of small tensors that is what the listing costs.
+    std::vector<LinkEntry> found;
+    if (H5Ovisit2(id(), H5_INDEX_NAME, H5_ITER_INC, collectDataset, &found, H5O_INFO_BASIC) < 0)
         return error("/", "cannot walk the file (corrupted?)");
     std::vector<DatasetEntry> out;
-    out.reserve(names.names.size());
-    for (const std::string& name : names.names) {
-        const std::string objectPath = "/" + name;
-        H5Handle dataset(H5Dopen2(id(), name.c_str(), H5P_DEFAULT));
+    out.reserve(found.size());
+    for (const LinkEntry& entry : found) {
+        const std::string objectPath = "/" + entry.name;
+        H5Handle dataset(H5Oopen_by_addr(id(), entry.address));
+        if (!dataset)
+            dataset.reset(H5Dopen2(id(), entry.name.c_str(), H5P_DEFAULT));
         if (!dataset)
             return error("dataset " + objectPath, "cannot open");
         auto info = datasetInfo(dataset.get(), objectPath, light);
         if (!info)
             return info.error();
-        out.push_back(DatasetEntry{objectPath, std::move(info.value())});
+        std::shared_ptr<H5Handle> handle;
+        if (light && out.size() < kKeepOpen)
+            handle = std::make_shared<H5Handle>(std::move(dataset));
+        out.push_back(DatasetEntry{objectPath, std::move(info.value()), std::move(handle)});
     }
     return out;
 }

@@ -5,6 +5,7 @@
 #include "hdf5/H5Tree.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,14 @@ public:
     {
         std::string path; // absolute, "/layers/dense/vars/0"
         H5DatasetInfo info;
+        // The dataset kept open by a light listing (see datasets()), so that
+        // reading it does not pay for opening it again; may be invalid.
+        std::shared_ptr<H5Handle> handle;
     };
+
+    static constexpr std::size_t kKeepOpen = 50000;
+    // Light listings leave `layout` and `chunk` empty below this size.
+    static constexpr std::uint64_t kLightLayoutBytes = 1ull << 20;
 
     static Result<H5File> open(const std::string& path);
 
@@ -32,7 +40,8 @@ public:
 
     // Every dataset reachable from the root, each object once, depth-first in
     // name order. `light` leaves out what reading values does not need (storage
-    // size, filter names), which matters for files of thousands of tensors.
+    // size, filter names) and keeps up to kKeepOpen datasets open for the reader:
+    // with thousands of small tensors, opening is what costs.
     Result<std::vector<DatasetEntry>> datasets(bool light = false) const;
 
     Result<H5DatasetInfo> datasetInfo(std::int64_t dataset, const std::string& objectPath,

@@ -193,8 +193,8 @@ Result<ModelDiff> TensorDiff::diff(const std::string& fileA, const std::string& 
         return listB.error();
 
     std::map<std::string, TensorDiffEntry> byKey;
-    std::map<std::string, H5DatasetInfo> infoA;
-    std::map<std::string, H5DatasetInfo> infoB;
+    std::map<std::string, H5File::DatasetEntry> infoA;
+    std::map<std::string, H5File::DatasetEntry> infoB;
     for (H5File::DatasetEntry& d : listA.value()) {
         const std::string key = matchKey(d.path);
         if (!options.includeOptimizer && isOptimizerKey(key))
@@ -204,7 +204,7 @@ Result<ModelDiff> TensorDiff::diff(const std::string& fileA, const std::string& 
         e.pathA = d.path;
         e.shapeA = d.info.shape;
         e.dtypeA = d.info.dtype;
-        infoA[key] = std::move(d.info);
+        infoA[key] = std::move(d);
     }
     for (H5File::DatasetEntry& d : listB.value()) {
         const std::string key = matchKey(d.path);
@@ -215,7 +215,7 @@ Result<ModelDiff> TensorDiff::diff(const std::string& fileA, const std::string& 
         e.pathB = d.path;
         e.shapeB = d.info.shape;
         e.dtypeB = d.info.dtype;
-        infoB[key] = std::move(d.info);
+        infoB[key] = std::move(d);
     }
 
     ModelDiff result;
@@ -237,8 +237,12 @@ Result<ModelDiff> TensorDiff::diff(const std::string& fileA, const std::string& 
         } else {
             e.status = e.dtypeA == e.dtypeB ? S::Same : S::DtypeMismatch;
             jobEntry.push_back(result.tensors.size());
-            jobs.push_back(BlockPipeline::Job{e.pathA, infoA[key], e.pathB, infoB[key]});
-            result.bytesRead += infoA[key].bytes + infoB[key].bytes;
+            H5File::DatasetEntry& da = infoA[key];
+            H5File::DatasetEntry& db = infoB[key];
+            result.bytesRead += da.info.bytes + db.info.bytes;
+            jobs.push_back(BlockPipeline::Job{e.pathA, std::move(da.info), e.pathB,
+                                              std::move(db.info), std::move(da.handle),
+                                              std::move(db.handle)});
         }
         result.tensors.push_back(std::move(e));
     }

@@ -19,7 +19,7 @@ run(const H5File& file, std::vector<H5File::DatasetEntry> datasets, const Progre
     for (H5File::DatasetEntry& d : datasets) {
         if (!d.info.dtype.numeric())
             continue;
-        jobs.push_back(BlockPipeline::Job{d.path, d.info, {}, {}});
+        jobs.push_back(BlockPipeline::Job{d.path, d.info, {}, {}, std::move(d.handle), {}});
         entries.push_back(TensorStats::Entry{std::move(d.path), std::move(d.info), {}});
     }
     std::vector<StatsAccumulator> acc(jobs.size());

@@ -1,6 +1,7 @@
 // bench_diff make <dir> <big_tensors> <big_elements> <small_tensors> <small_elements>
 // bench_diff ours <a.h5> <b.h5> <reps>     median seconds of TensorDiff::diff
 // bench_diff bare <a.h5> <b.h5> <reps>     median seconds of H5Dread of every dataset
+// bench_diff list <a.h5> <b.h5> <reps>     median seconds of listing both files (diagnosis)
 // Prints one line "<median seconds> <bytes>" for the timing modes.
 #include "hdf5/H5File.h"
 #include "hdf5/H5Lock.h"
