@@ -45,8 +45,8 @@ public:
 
     struct Options
     {
-        std::uint64_t slotBytes = 8ull << 20;
-        int slots = 3;
+        std::uint64_t slotBytes = 1ull << 20;
+        int slots = 4;
     };
 
     // Runs every job; the consumer sees each job's segments in order, on one

@@ -1,0 +1,19 @@
+#pragma once
+
+#include "common/Result.h"
+
+#include <QString>
+
+#include <string>
+
+namespace ckpt::cli {
+
+// Resolves a MODEL argument: a model file, or an epoch directory (the file its
+// ckpt-info.json names in model_file, else model.h5).
+Result<std::string> resolveModelArgument(const QString& argument);
+
+// `RUN --epochs N M`: the model files of two epochs of one run.
+Result<std::pair<std::string, std::string>> resolveRunEpochs(const QString& run, int first,
+                                                             int second);
+
+} // namespace ckpt::cli
