@@ -6,6 +6,8 @@
 #include "hdf5/TensorDiff.h"
 #include "report/ModelJson.h"
 
+#include <QTemporaryDir>
+
 #include <cmath>
 #include <cstdio>
 
@@ -144,14 +146,30 @@ int runDiff(const QStringList& arguments)
         fileB = *b;
     }
 
+    // Keras 3 .keras archives: compare the weights file inside each.
+    QTemporaryDir tmp;
+    auto hdf5A = hdf5ForModel(fileA, tmp, "a.weights.h5");
+    auto hdf5B = hdf5ForModel(fileB, tmp, "b.weights.h5");
+    if (!hdf5A || !hdf5B) {
+        Console::err("ckpt diff: " + (!hdf5A ? hdf5A.error() : hdf5B.error()).message + "\n");
+        return ExitUsage;
+    }
+
     TensorDiff::Options options;
     options.includeOptimizer = !cl.isSet(QStringLiteral("no-optimizer"));
     TerminalProgress progress("comparing");
-    auto diff = TensorDiff::diff(fileA, fileB, options, progress.progress());
+    auto diff = TensorDiff::diff(*hdf5A, *hdf5B, options, progress.progress());
     if (!diff) {
-        Console::err("ckpt diff: " + diff.error().message + "\n");
+        std::string message = diff.error().message;
+        for (const auto& [from, to] : {std::pair{*hdf5A, fileA}, std::pair{*hdf5B, fileB}}) {
+            if (from != to && message.starts_with(from))
+                message.replace(0, from.size(), to + "!model.weights.h5");
+        }
+        Console::err("ckpt diff: " + message + "\n");
         return ExitUsage;
     }
+    diff->fileA = fileA;
+    diff->fileB = fileB;
     bool problems = false;
     for (const TensorDiffEntry& t : diff->tensors) {
         problems = problems || t.nonFiniteAppeared ||

@@ -8,6 +8,8 @@
 #include "modelfile/ModelSniffer.h"
 #include "report/ModelJson.h"
 
+#include <QTemporaryDir>
+
 #include <cmath>
 #include <cstdio>
 
@@ -132,31 +134,55 @@ int runInspect(const QStringList& arguments)
                      "): neither HDF5 nor zip\n");
         return ExitUsage;
     }
+    std::string hdf5 = *model;
+    std::string display = *model;
+    QTemporaryDir tmp;
+    std::string zipText;
     if (sniff->format == ModelSniff::Format::Zip) {
-        if (cl.json()) {
-            Console::json(ModelJson::inspect(*sniff, nullptr, nullptr));
-            return ExitOk;
-        }
-        std::string out = *model + ": zip archive (" + ModelSniffer::zipKindName(sniff->zipKind) +
-                          "), " + humanBytes(static_cast<double>(sniff->fileBytes)) + "\n";
+        zipText = *model + ": zip archive (" + ModelSniffer::zipKindName(sniff->zipKind) + "), " +
+                  humanBytes(static_cast<double>(sniff->fileBytes)) + "\n";
         TextTable table({"entry", "size", "compressed"}, {false, true, true});
         for (const ZipEntry& e : sniff->entries)
             table.addRow({e.name, humanBytes(static_cast<double>(e.size)),
                           humanBytes(static_cast<double>(e.compressedSize))});
-        Console::out(out + table.render("  "));
-        return ExitOk;
+        zipText += table.render("  ");
+        if (sniff->zipKind != ModelSniff::ZipKind::Keras3) {
+            if (cl.json())
+                Console::json(ModelJson::inspect(*sniff, nullptr, nullptr));
+            else
+                Console::out(zipText);
+            return ExitOk;
+        }
+        // A Keras 3 .keras archive: its weights are an HDF5 file inside.
+        auto extracted = hdf5ForModel(*model, tmp, "model.weights.h5");
+        if (!extracted) {
+            Console::err("ckpt inspect: " + extracted.error().message + "\n");
+            return ExitUsage;
+        }
+        hdf5 = *extracted;
+        display = *model + "!model.weights.h5";
     }
-    auto report = H5Inspector::inspect(*model);
+    // Errors and output name the file as the user knows it, not the extracted copy.
+    const auto named = [&](std::string text) {
+        if (hdf5 != display) {
+            for (std::size_t at = text.find(hdf5); at != std::string::npos;
+                 at = text.find(hdf5, at + display.size()))
+                text.replace(at, hdf5.size(), display);
+        }
+        return text;
+    };
+    auto report = H5Inspector::inspect(hdf5);
     if (!report) {
-        Console::err("ckpt inspect: " + report.error().message + "\n");
+        Console::err("ckpt inspect: " + named(report.error().message) + "\n");
         return ExitUsage;
     }
+    report->file = display;
     std::optional<std::vector<TensorStats::Entry>> stats;
     if (!cl.isSet(QStringLiteral("no-stats"))) {
         TerminalProgress progress("reading tensors");
-        auto computed = TensorStats::ofFile(*model, progress.progress());
+        auto computed = TensorStats::ofFile(hdf5, progress.progress());
         if (!computed) {
-            Console::err("ckpt inspect: " + computed.error().message + "\n");
+            Console::err("ckpt inspect: " + named(computed.error().message) + "\n");
             return ExitUsage;
         }
         stats = std::move(computed.value());
@@ -167,10 +193,26 @@ int runInspect(const QStringList& arguments)
             problems = problems || e.stats.nan > 0 || e.stats.inf > 0;
     }
     if (cl.json()) {
-        Console::json(ModelJson::inspect(*sniff, &*report, stats ? &*stats : nullptr));
+        if (sniff->format == ModelSniff::Format::Zip) {
+            nlohmann::ordered_json j = ModelJson::inspect(*sniff, nullptr, nullptr);
+            ModelSniff inner;
+            inner.path = display;
+            inner.format = ModelSniff::Format::Hdf5;
+            for (const ZipEntry& e : sniff->entries) {
+                if (e.name == "model.weights.h5")
+                    inner.fileBytes = e.size;
+            }
+            j["weights"] = ModelJson::inspect(inner, &*report, stats ? &*stats : nullptr);
+            Console::json(j);
+        } else {
+            Console::json(ModelJson::inspect(*sniff, &*report, stats ? &*stats : nullptr));
+        }
     } else {
-        Console::out(*model + ": HDF5, " + humanBytes(static_cast<double>(sniff->fileBytes)) +
-                     "\n" + hdf5Text(*report, stats ? &*stats : nullptr));
+        std::string head =
+            zipText.empty()
+                ? *model + ": HDF5, " + humanBytes(static_cast<double>(sniff->fileBytes)) + "\n"
+                : zipText + "\n" + display + ":\n";
+        Console::out(head + hdf5Text(*report, stats ? &*stats : nullptr));
     }
     return problems ? ExitProblems : ExitOk;
 }

@@ -2,6 +2,8 @@
 
 #include "RunArgument.h"
 #include "candle/CkptInfoReader.h"
+#include "modelfile/ModelSniffer.h"
+#include "modelfile/ZipArchive.h"
 
 #include <filesystem>
 #include <system_error>
@@ -29,6 +31,24 @@ Result<std::string> resolveModelArgument(const QString& argument)
     if (!fs::exists(model, ec))
         return Error::at(path.string(), "epoch directory without a model file (" + name + ")");
     return model.string();
+}
+
+Result<std::string> hdf5ForModel(const std::string& model, const QTemporaryDir& tmp,
+                                 const std::string& tag)
+{
+    auto sniff = ModelSniffer::sniff(model);
+    if (!sniff)
+        return sniff.error();
+    if (sniff->format != ModelSniff::Format::Zip)
+        return model; // HDF5, or an error message from the HDF5 reader later
+    if (sniff->zipKind != ModelSniff::ZipKind::Keras3)
+        return Error::at(model, "a " + ModelSniffer::zipKindName(sniff->zipKind) +
+                                    " zip archive: only HDF5 weights (and Keras 3 .keras) "
+                                    "can be read");
+    const std::string dest = tmp.filePath(QString::fromStdString(tag)).toStdString();
+    if (Status st = ZipArchive::extract(model, "model.weights.h5", dest); !st)
+        return st.error();
+    return dest;
 }
 
 Result<std::pair<std::string, std::string>> resolveRunEpochs(const QString& runArgument, int first,

@@ -28,6 +28,7 @@ private slots:
     void inspectEpochDirectory();
     void inspectFlagsNaN();
     void inspectZip();
+    void keras3Archive();
     void inspectBadFiles_data();
     void inspectBadFiles();
     void diffJson();
@@ -136,6 +137,40 @@ void tst_ModelCommands::inspectZip()
     QCOMPARE(human.exitCode, 0);
     QVERIFY(human.out.contains("archive/data/0"));
     QVERIFY(human.out.contains("torch"));
+}
+
+void tst_ModelCommands::keras3Archive()
+{
+    // Two .keras archives whose weights differ (seeds 1 and 2).
+    for (int seed = 1; seed <= 2; ++seed) {
+        const std::string weights = file("w.h5").toStdString();
+        ModelFixtures::keras3Weights(weights, static_cast<std::uint32_t>(seed));
+        ModelFixtures::zip(file(seed == 1 ? "a.keras" : "b.keras").toStdString(),
+                           {{"metadata.json", R"({"keras_version": "3.3.3"})"},
+                            {"config.json", "{}"},
+                            {"model.weights.h5", ModelFixtures::readBytes(weights)}});
+    }
+    const CliResult r = runCli({"inspect", file("a.keras"), "--json"});
+    QCOMPARE(r.exitCode, 0);
+    const auto j = r.json();
+    QCOMPARE(j["zip"]["kind"].get<std::string>(), std::string("keras3"));
+    QCOMPARE(j["weights"]["keras"]["layout"].get<std::string>(), std::string("keras3-weights"));
+    QCOMPARE(j["weights"]["file"].get<std::string>(),
+             file("a.keras").toStdString() + "!model.weights.h5");
+    QCOMPARE(j["weights"]["stats"].size(), 6u);
+
+    const CliResult d = runCli({"diff", file("a.keras"), file("b.keras"), "--json"});
+    QCOMPARE(d.exitCode, 0);
+    QCOMPARE(d.json()["file_a"].get<std::string>(), file("a.keras").toStdString());
+    QCOMPARE(d.json()["tensors"].size(), 6u);
+    QCOMPARE(d.json()["tensors"][0]["status"].get<std::string>(), std::string("changed"));
+
+    // A torch archive cannot be compared: said plainly.
+    ModelFixtures::zip(file("t.pt").toStdString(),
+                       {{"archive/data.pkl", "x"}, {"archive/version", "3\n"}});
+    const CliResult torch = runCli({"diff", file("t.pt"), file("a.keras")});
+    QCOMPARE(torch.exitCode, 2);
+    QVERIFY2(torch.err.contains("torch zip archive"), torch.err.constData());
 }
 
 void tst_ModelCommands::inspectBadFiles_data()

@@ -120,6 +120,12 @@ void tst_TensorStats::initTestCase()
     w.dataset("/gzip", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {1003, 5}, gz.data(), {64, 5}, 6, true);
     m_expected["/gzip"].assign(gz.begin(), gz.end());
 
+    // Larger than one 1 MiB block: streamed in several chunk-aligned blocks.
+    std::vector<float> large = ModelFixtures::values(700 * 500, 24, 7.0f);
+    large[123456] = std::numeric_limits<float>::infinity();
+    w.dataset("/large", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {700, 500}, large.data(), {64, 500}, 1);
+    m_expected["/large"].assign(large.begin(), large.end());
+
     // float64, big-endian in the file, offset so that naive variance would suffer.
     std::vector<double> f64(5000);
     std::normal_distribution<double> normal(1e6, 0.5);
@@ -175,6 +181,8 @@ void tst_TensorStats::matchesReference_data()
                                           << "float32";
     QTest::newRow("chunked gzip") << "/gzip"
                                   << "float32";
+    QTest::newRow("several blocks") << "/large"
+                                    << "float32";
     QTest::newRow("float64 big-endian") << "/f64"
                                         << "float64";
     QTest::newRow("int32") << "/i32"
@@ -191,7 +199,7 @@ void tst_TensorStats::matchesReference()
     QFETCH(QString, dtype);
     const auto all = TensorStats::ofFile(m_file);
     QVERIFY2(all.ok(), all.ok() ? "" : all.error().message.c_str());
-    QCOMPARE(all->size(), std::size_t(6)); // the string dataset is left out
+    QCOMPARE(all->size(), std::size_t(7)); // the string dataset is left out
     const TensorStats::Entry* entry = nullptr;
     for (const auto& e : *all) {
         if (e.path == path.toStdString())
