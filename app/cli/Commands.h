@@ -20,5 +20,7 @@ int runScan(const QStringList& arguments);
 int runRelink(const QStringList& arguments);
 int runPrune(const QStringList& arguments);
 int runHistory(const QStringList& arguments);
+int runInspect(const QStringList& arguments);
+int runDiff(const QStringList& arguments);
 
 } // namespace ckpt::cli
