@@ -28,8 +28,7 @@ public:
     Progress() = default;
     explicit Progress(Callback callback, const std::atomic_bool* cancel = nullptr)
         : m_callback(std::move(callback)), m_cancel(cancel)
-    {
-    }
+    {}
 
     void report(const ProgressUpdate& update) const
     {
@@ -38,6 +37,9 @@ public:
     }
     bool cancelled() const { return m_cancel && m_cancel->load(std::memory_order_relaxed); }
     bool hasCallback() const { return static_cast<bool>(m_callback); }
+    // The flag cancelled() polls, so work done in several passes can relay
+    // progress under one total while keeping the caller's cancel.
+    const std::atomic_bool* cancelFlag() const { return m_cancel; }
 
     static const Progress& none()
     {
