@@ -1,0 +1,38 @@
+#include "model/ModelInspectorDialog.h"
+
+#include "model/ModelInspector.h"
+
+#include <QDialogButtonBox>
+#include <QFileInfo>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+namespace ckpt {
+
+ModelInspectorDialog::ModelInspectorDialog(QWidget* parent)
+    : QDialog(parent), m_inspector(new ModelInspector(this))
+{
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(m_inspector, 1);
+    layout->addWidget(buttons);
+    resize(1000, 640);
+}
+
+void ModelInspectorDialog::openFile(const QString& path)
+{
+    setWindowTitle(tr("Model: %1").arg(QFileInfo(path).fileName()));
+    m_inspector->open(path);
+}
+
+ModelInspectorDialog* ModelInspectorDialog::showFile(const QString& path, QWidget* parent)
+{
+    auto* dialog = new ModelInspectorDialog(parent);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->openFile(path);
+    dialog->show();
+    return dialog;
+}
+
+} // namespace ckpt
