@@ -220,7 +220,7 @@ void ModelInspector::showHeader()
                 facts << tr("Keras %1").arg(QString::fromStdString(k.kerasVersion));
             if (!k.modelClass.empty())
                 facts << QString::fromStdString(k.modelClass);
-            facts << tr("%n layer(s)", nullptr, int(k.layers.size()));
+            facts << (k.layers.size() == 1 ? tr("1 layer") : tr("%1 layers").arg(k.layers.size()));
             facts << tr("%1 parameters").arg(count(k.totalParams));
         } else {
             facts << tr("%1 datasets").arg(count(m_overview->report->datasets));

@@ -1,0 +1,167 @@
+#include "ModelFixtures.h"
+#include "model/ModelInspector.h"
+#include "model/TensorHistogramPlot.h"
+#include "models/AttributeModel.h"
+#include "models/H5TreeModel.h"
+
+#include <QLabel>
+#include <QPlainTextEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeView>
+
+#include <algorithm>
+#include <cmath>
+
+using namespace ckpt;
+using ckpt::test::ModelFixtures;
+
+class tst_ModelInspector : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void showsTreeAndHeader();
+    void clickingADatasetFillsStatistics();
+    void rootAttributesArePrettyJson();
+    void torchArchiveShowsItsListing();
+    void garbageSaysWhy();
+
+private:
+    static void clickIndex(QTreeView* view, const QModelIndex& index);
+    QString m_model;
+    QTemporaryDir m_dir;
+};
+
+void tst_ModelInspector::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    m_model = m_dir.filePath("model.h5");
+    ModelFixtures::keras2Model(m_model.toStdString(), 3);
+}
+
+void tst_ModelInspector::clickIndex(QTreeView* view, const QModelIndex& index)
+{
+    for (QModelIndex p = index.parent(); p.isValid(); p = p.parent())
+        view->expand(p);
+    view->scrollTo(index);
+    const QRect rect = view->visualRect(index);
+    QVERIFY(rect.isValid());
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rect.center());
+}
+
+void tst_ModelInspector::showsTreeAndHeader()
+{
+    ModelInspector inspector;
+    QSignalSpy loaded(&inspector, &ModelInspector::loaded);
+    inspector.open(m_model);
+    QTRY_COMPARE(loaded.count(), 1);
+    QCOMPARE(loaded.at(0).at(0).toBool(), true);
+    const QString header = inspector.header()->text();
+    QVERIFY2(header.contains(QStringLiteral("HDF5")), qPrintable(header));
+    QVERIFY2(header.contains(QStringLiteral("Keras ")), qPrintable(header));
+    QVERIFY2(header.contains(QStringLiteral("3 layers")), qPrintable(header));
+    // dense 4x3+3, dense_1 3x2+2.
+    QVERIFY2(header.contains(QStringLiteral("23 parameters")), qPrintable(header));
+    auto* tree = inspector.treeView();
+    QCOMPARE(tree->model()->rowCount(), 1);
+    const QModelIndex root = tree->model()->index(0, 0);
+    QVERIFY(tree->model()->rowCount(root) >= 2);
+    QVERIFY(tree->isExpanded(root));
+}
+
+void tst_ModelInspector::clickingADatasetFillsStatistics()
+{
+    ModelInspector inspector;
+    inspector.resize(1000, 700);
+    inspector.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+    QSignalSpy loaded(&inspector, &ModelInspector::loaded);
+    inspector.open(m_model);
+    QTRY_COMPARE(loaded.count(), 1);
+    auto* model = qobject_cast<H5TreeModel*>(inspector.treeView()->model());
+    QVERIFY(model);
+    const QModelIndex kernel =
+        model->indexOfPath(QStringLiteral("/model_weights/dense/dense/kernel:0"));
+    QVERIFY(kernel.isValid());
+    QSignalSpy ready(&inspector, &ModelInspector::statisticsReady);
+    clickIndex(inspector.treeView(), kernel);
+    QCOMPARE(inspector.treeView()->currentIndex(), kernel);
+    QTRY_COMPARE(ready.count(), 1);
+    QCOMPARE(ready.at(0).at(0).toString(), QStringLiteral("/model_weights/dense/dense/kernel:0"));
+    QCOMPARE(inspector.statistic(QStringLiteral("count")), QStringLiteral("12"));
+    const auto values = ModelFixtures::values(12, 3);
+    const auto [lo, hi] = std::minmax_element(values.begin(), values.end());
+    // Shown with 7 significant digits.
+    QVERIFY(std::abs(inspector.statistic(QStringLiteral("min")).toDouble() - *lo) < 1e-6);
+    QVERIFY(std::abs(inspector.statistic(QStringLiteral("max")).toDouble() - *hi) < 1e-6);
+    QCOMPARE(inspector.statistic(QStringLiteral("nan")), QStringLiteral("0"));
+    QCOMPARE(inspector.histogram()->seriesCount(), 1);
+
+    // A group has no statistics: they are cleared, not left stale.
+    clickIndex(inspector.treeView(), kernel.parent());
+    QTRY_VERIFY(inspector.statistic(QStringLiteral("count")).isEmpty());
+    QCOMPARE(inspector.histogram()->seriesCount(), 0);
+}
+
+void tst_ModelInspector::rootAttributesArePrettyJson()
+{
+    ModelInspector inspector;
+    inspector.resize(1000, 700);
+    inspector.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+    QSignalSpy loaded(&inspector, &ModelInspector::loaded);
+    inspector.open(m_model);
+    QTRY_COMPARE(loaded.count(), 1);
+    QTableView* attrs = inspector.attributeView();
+    QVERIFY(attrs->model()->rowCount() >= 3); // keras_version, backend, model_config, ...
+    int configRow = -1;
+    for (int r = 0; r < attrs->model()->rowCount(); ++r)
+        if (attrs->model()->index(r, 0).data().toString() == QLatin1String("model_config"))
+            configRow = r;
+    QVERIFY(configRow >= 0);
+    const QModelIndex value = attrs->model()->index(configRow, AttributeModel::ValueColumn);
+    attrs->scrollTo(value);
+    QTest::mouseClick(attrs->viewport(), Qt::LeftButton, {}, attrs->visualRect(value).center());
+    const QString text = inspector.attributeText()->toPlainText();
+    QVERIFY2(text.startsWith(QStringLiteral("{\n  \"")), qPrintable(text.left(80)));
+    QVERIFY(text.contains(QStringLiteral("\"class_name\"")));
+    QVERIFY(inspector.attributeText()->font().fixedPitch() ||
+            QFontInfo(inspector.attributeText()->font()).fixedPitch());
+}
+
+void tst_ModelInspector::torchArchiveShowsItsListing()
+{
+    const QString torch = m_dir.filePath("model.pt");
+    ModelFixtures::zip(torch.toStdString(), {{"archive/data.pkl", "pickle"},
+                                             {"archive/version", "3\n"},
+                                             {"archive/data/0", std::string(64, 'x')}});
+    ModelInspector inspector;
+    QSignalSpy loaded(&inspector, &ModelInspector::loaded);
+    inspector.open(torch);
+    QTRY_COMPARE(loaded.count(), 1);
+    QCOMPARE(loaded.at(0).at(0).toBool(), true);
+    QVERIFY2(inspector.header()->text().contains(QStringLiteral("PyTorch")),
+             qPrintable(inspector.header()->text()));
+    QVERIFY(inspector.header()->text().contains(QStringLiteral("3 entries")));
+    QCOMPARE(inspector.treeView()->model()->rowCount(), 0);
+}
+
+void tst_ModelInspector::garbageSaysWhy()
+{
+    const QString junk = m_dir.filePath("junk.h5");
+    ModelFixtures::writeBytes(junk.toStdString(), "hello, not a model\n");
+    ModelInspector inspector;
+    QSignalSpy loaded(&inspector, &ModelInspector::loaded);
+    inspector.open(junk);
+    QTRY_COMPARE(loaded.count(), 1);
+    QCOMPARE(loaded.at(0).at(0).toBool(), false);
+    QVERIFY(inspector.header()->text().contains(QStringLiteral("junk.h5")));
+}
+
+QTEST_MAIN(tst_ModelInspector)
+#include "tst_ModelInspector.moc"
