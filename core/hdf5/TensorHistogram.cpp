@@ -78,6 +78,12 @@ Progress relay(const Progress& outer, std::uint64_t base, std::uint64_t total)
 
 } // namespace
 
+int TensorHistogram::autoBins(std::uint64_t elements)
+{
+    const double root = std::ceil(std::sqrt(double(elements)));
+    return int(std::clamp(root, 8.0, 128.0));
+}
+
 Histogram TensorHistogram::empty(double lo, double hi, int bins)
 {
     Histogram h;
@@ -152,6 +158,8 @@ Result<TensorHistogram::Tensor> TensorHistogram::ofDataset(const std::string& fi
     Tensor t{file, d->job.pathA, {}, {}};
     if (Status st = statsPass(*d, t.stats, relay(progress, 0, total)); !st)
         return st.error();
+    if (bins <= 0)
+        bins = autoBins(t.stats.finite);
     t.histogram = empty(t.stats.min, t.stats.max, bins);
     if (Status st = binPass(*d, t.histogram, relay(progress, passBytes(*d), total)); !st)
         return st.error();
@@ -187,6 +195,8 @@ TensorHistogram::ofPair(const std::string& fileA, const std::string& pathA,
     };
     const double lo = lowest(ta.stats.min, tb.stats.min);
     const double hi = highest(ta.stats.max, tb.stats.max);
+    if (bins <= 0)
+        bins = autoBins(std::max(ta.stats.finite, tb.stats.finite));
     for (const auto& [d, t] : sides) {
         t->histogram = empty(lo, hi, bins);
         if (Status st = binPass(*d, t->histogram, relay(progress, base, total)); !st)

@@ -6,6 +6,7 @@
 #include "hdf5/ValueStats.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace ckpt {
@@ -17,6 +18,10 @@ class TensorHistogram
 {
 public:
     static constexpr int kDefaultBins = 64;
+    // Bins = 0 picks sqrt(elements), between 8 and 128: a 12-value bias gets
+    // readable bars, a large kernel a fine shape.
+    static constexpr int kAutoBins = 0;
+    static int autoBins(std::uint64_t elements);
 
     struct Tensor
     {

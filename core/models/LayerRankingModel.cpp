@@ -85,13 +85,13 @@ QVariant LayerRankingModel::data(const QModelIndex& index, int role) const
             return l.elements > 0 ? TensorDiffModel::numberText(l.relChange)
                                   : TensorDiffModel::numberText(std::nan(""));
         case L2DiffColumn:
-            return TensorDiffModel::numberText(l.l2Diff);
+            // A layer on one side only has nothing compared: no distance either.
+            return TensorDiffModel::numberText(l.elements > 0 ? l.l2Diff : std::nan(""));
         case CosineColumn:
             return std::isnan(l.cosine) ? TensorDiffModel::numberText(l.cosine)
                                         : QString::number(l.cosine, 'f', 6);
         case TensorsColumn:
-            return l.changed == l.tensors ? QString::number(l.tensors)
-                                          : tr("%1 of %2 changed").arg(l.changed).arg(l.tensors);
+            return tr("%1 of %2 changed").arg(l.changed).arg(l.tensors);
         case ElementsColumn:
             return QLocale::c().toString(qulonglong(l.elements));
         default:

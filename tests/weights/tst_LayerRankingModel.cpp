@@ -59,6 +59,16 @@ void tst_LayerRankingModel::keepsTheRankingOrder()
     QVERIFY(!model.index(0, 0).data(LayerRankingModel::BadRole).toBool());
     QCOMPARE(model.index(0, LayerRankingModel::TensorsColumn).data().toString(),
              QStringLiteral("1 of 2 changed"));
+    // A layer on one side only: nothing compared, no distance shown.
+    LayerDiff only = layer("extra", 0.0);
+    only.elements = 0;
+    only.onlyB = 1;
+    model.setLayers({only});
+    QCOMPARE(model.index(0, LayerRankingModel::L2DiffColumn).data().toString(),
+             QStringLiteral("\u2014"));
+    QVERIFY(!model.index(0, LayerRankingModel::RelChangeColumn)
+                 .data(LayerRankingModel::BarValueRole)
+                 .isValid());
 }
 
 QTEST_GUILESS_MAIN(tst_LayerRankingModel)

@@ -27,6 +27,8 @@ private slots:
     void ofPairSharesBins();
     void cancelStops();
     void missingDatasetNamesIt();
+    void autoBins_data();
+    void autoBins();
 
 private:
     QTemporaryDir m_dir;
@@ -187,6 +189,35 @@ void tst_TensorHistogram::missingDatasetNamesIt()
     QVERIFY(!t);
     QVERIFY(t.error().message.find("/nope") != std::string::npos);
     QVERIFY(t.error().message.find(file) != std::string::npos);
+}
+
+void tst_TensorHistogram::autoBins_data()
+{
+    QTest::addColumn<qulonglong>("elements");
+    QTest::addColumn<int>("bins");
+    QTest::newRow("empty") << 0ull << 8;
+    QTest::newRow("bias") << 12ull << 8;
+    QTest::newRow("400") << 400ull << 20;
+    QTest::newRow("1000") << 1000ull << 32;
+    QTest::newRow("huge") << 1000000ull << 128;
+}
+
+void tst_TensorHistogram::autoBins()
+{
+    QFETCH(qulonglong, elements);
+    QFETCH(int, bins);
+    QCOMPARE(TensorHistogram::autoBins(elements), bins);
+    if (elements == 0 || elements > 10000)
+        return;
+    const std::string file =
+        m_dir.filePath(QStringLiteral("auto%1.h5").arg(elements)).toStdString();
+    {
+        H5Writer w(file);
+        w.floats("/t", {elements}, std::vector<float>(elements, 1.0f));
+    }
+    auto t = TensorHistogram::ofDataset(file, "/t", TensorHistogram::kAutoBins);
+    QVERIFY(t);
+    QCOMPARE(t->histogram.bins(), bins);
 }
 
 QTEST_GUILESS_MAIN(tst_TensorHistogram)

@@ -53,7 +53,7 @@ TensorOverlayDialog::TensorOverlayDialog(Side a, Side b, QWidget* parent)
     using Pair = Result<std::pair<TensorHistogram::Tensor, TensorHistogram::Tensor>>;
     m_job->start<Pair>(
         [fa, pa, fb, pb](const Progress& progress) {
-            return TensorHistogram::ofPair(fa, pa, fb, pb, TensorHistogram::kDefaultBins, progress);
+            return TensorHistogram::ofPair(fa, pa, fb, pb, TensorHistogram::kAutoBins, progress);
         },
         [this](Pair result) { showResult(std::move(result)); });
 }

@@ -84,13 +84,14 @@ WeightsDiffView::WeightsDiffView(QWidget* parent)
     m_tensors->setItemDelegate(
         new ChangeBarDelegate(TensorDiffModel::BarValueRole, TensorDiffModel::BadRole, m_tensors));
     m_tensors->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_tensors->horizontalHeader()->setStretchLastSection(true);
     m_tensors->setToolTip(tr("Double-click a tensor to see both sides' histograms"));
     m_layers->setModel(m_layerModel);
     setUpTable(m_layers);
     m_layers->setSortingEnabled(false); // the ranking is the order
     m_layers->setItemDelegate(new ChangeBarDelegate(LayerRankingModel::BarValueRole,
                                                     LayerRankingModel::BadRole, m_layers));
-    m_layers->horizontalHeader()->setStretchLastSection(true);
+    m_layers->horizontalHeader()->setStretchLastSection(false);
 
     auto* layerBox = new QWidget;
     auto* layerLayout = new QVBoxLayout(layerBox);

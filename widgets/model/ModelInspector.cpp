@@ -190,8 +190,17 @@ void ModelInspector::showOverview(Result<ModelOverview> overview)
         m_treeModel->setRoot(m_overview->report->root);
         m_left->setCurrentWidget(m_tree);
         m_tree->expandToDepth(1);
-        for (int c = 0; c < H5TreeModel::ColumnCount - 1; ++c)
-            m_tree->resizeColumnToContents(c);
+        // Datasets sit deep and start collapsed: size the columns for typical
+        // values rather than for what happens to be visible.
+        const QFontMetrics fm = m_tree->fontMetrics();
+        m_tree->setColumnWidth(H5TreeModel::NameColumn,
+                               fm.horizontalAdvance(QLatin1Char('x')) * 34);
+        m_tree->setColumnWidth(H5TreeModel::ShapeColumn,
+                               fm.horizontalAdvance(QStringLiteral("(1024, 1024)  ")));
+        m_tree->setColumnWidth(H5TreeModel::DTypeColumn,
+                               fm.horizontalAdvance(QStringLiteral("bfloat16  ")));
+        m_tree->setColumnWidth(H5TreeModel::BytesColumn,
+                               fm.horizontalAdvance(QStringLiteral("1023.9 MB  ")));
         m_tree->setCurrentIndex(m_treeModel->index(0, 0));
     } else {
         showZipListing();
@@ -303,8 +312,7 @@ void ModelInspector::onCurrentChanged()
     const std::string dataset = node->path;
     m_tensorJob->start<Result<TensorHistogram::Tensor>>(
         [file, dataset](const Progress& progress) {
-            return TensorHistogram::ofDataset(file, dataset, TensorHistogram::kDefaultBins,
-                                              progress);
+            return TensorHistogram::ofDataset(file, dataset, TensorHistogram::kAutoBins, progress);
         },
         [this](Result<TensorHistogram::Tensor> tensor) { showTensor(std::move(tensor)); });
 }
