@@ -119,8 +119,9 @@ QVariant TensorDiffModel::data(const QModelIndex& index, int role) const
     case BarValueRole:
         return index.column() == RelChangeColumn && e.compared ? QVariant(e.relChange) : QVariant();
     case Qt::TextAlignmentRole:
-        return index.column() >= L2DiffColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
-                                              : QVariant();
+        return index.column() >= L2DiffColumn && index.column() <= CosineColumn
+                   ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                   : QVariant();
     case Qt::ToolTipRole:
         if (index.column() == PathColumn)
             return QStringLiteral("A: %1\nB: %2")
