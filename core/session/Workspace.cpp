@@ -1,0 +1,253 @@
+#include "session/Workspace.h"
+
+#include "models/EpochTableModel.h"
+#include "models/ProblemsModel.h"
+#include "models/RunTreeModel.h"
+#include "layout/Layout.h"
+#include "scan/Scanner.h"
+
+#include <QDir>
+#include <QFutureWatcher>
+#include <QThreadPool>
+#include <QtConcurrent>
+
+namespace ckpt {
+
+namespace {
+struct ScanResult
+{
+    QString error;
+    std::shared_ptr<Scanner::Outcome> outcome;
+};
+} // namespace
+
+Workspace::Workspace(QObject* parent)
+    : QObject(parent), m_runTree(new RunTreeModel(this)), m_epochTable(new EpochTableModel(this)),
+      m_problems(new ProblemsModel(this)), m_pool(new QThreadPool(this)),
+      m_cancel(std::make_shared<std::atomic_bool>(false))
+{
+    m_pool->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
+}
+
+Workspace::~Workspace()
+{
+    m_cancel->store(true);
+    // Workers post results to `this`; wait so none outlives it.
+    m_pool->waitForDone();
+}
+
+void Workspace::openFolders(const QStringList& folders)
+{
+    for (const QString& f : folders) {
+        const QString folder = QDir::cleanPath(QDir(f).absolutePath());
+        if (m_folders.contains(folder))
+            continue;
+        m_folders << folder;
+        m_runTree->addFolder(folder);
+        scanFolder(folder);
+    }
+}
+
+void Workspace::closeAll()
+{
+    m_cancel->store(true);
+    m_cancel = std::make_shared<std::atomic_bool>(false);
+    ++m_generation;
+    m_activeScans = 0;
+    m_runs.clear();
+    m_folders.clear();
+    m_shown.clear();
+    m_epochTable->clear();
+    m_problems->clear();
+    m_runTree->clear();
+}
+
+QStringList Workspace::folders() const
+{
+    return m_folders;
+}
+
+QStringList Workspace::runRoots() const
+{
+    return m_runTree->runRoots();
+}
+
+const Workspace::RunState* Workspace::state(const QString& root) const
+{
+    auto it = m_runs.find(root);
+    return it == m_runs.end() ? nullptr : &it->second;
+}
+
+const Run* Workspace::run(const QString& root) const
+{
+    const RunState* s = state(root);
+    return s ? &s->run : nullptr;
+}
+
+QString Workspace::runName(const QString& root) const
+{
+    const RunState* s = state(root);
+    return s ? RunTreeModel::displayName(s->folder, root) : root;
+}
+
+void Workspace::scanFolder(const QString& folder)
+{
+    ++m_activeScans;
+    emit scanStarted(folder);
+    emit message(tr("Scanning %1…").arg(folder));
+    const quint64 generation = m_generation;
+    auto cancel = m_cancel;
+    auto* watcher = new QFutureWatcher<ScanResult>(this);
+    connect(
+        watcher, &QFutureWatcher<ScanResult>::finished, this, [this, watcher, folder, generation] {
+            watcher->deleteLater();
+            if (generation != m_generation)
+                return;
+            const ScanResult result = watcher->result();
+            int count = 0;
+            if (result.outcome) {
+                // Runs the callback did not deliver (none, normally).
+                for (auto& r : result.outcome->runs)
+                    if (!m_runs.count(QString::fromStdString(r.root)))
+                        applyLoadedRun(generation, folder, std::make_shared<Run>(r));
+                count = static_cast<int>(result.outcome->runs.size());
+                if (!result.outcome->walkProblems.empty())
+                    m_problems->setProblems(folder, QDir(folder).dirName(),
+                                            result.outcome->walkProblems);
+            }
+            --m_activeScans;
+            emit scanFinished(folder, result.error, count);
+            emit message(result.error.isEmpty() ? tr("%1: %n run(s)", nullptr, count).arg(folder)
+                                                : result.error);
+            if (m_activeScans == 0)
+                emit allScansFinished();
+        });
+    watcher->setFuture(QtConcurrent::run(m_pool, [this, folder, generation, cancel] {
+        const Progress progress({}, cancel.get());
+        auto onRun = [this, folder, generation](const Run& loaded) {
+            auto copy = std::make_shared<Run>(loaded);
+            QMetaObject::invokeMethod(
+                this,
+                [this, folder, generation, copy] { applyLoadedRun(generation, folder, copy); },
+                Qt::QueuedConnection);
+        };
+        auto outcome = Scanner::scan(folder.toStdString(), Scanner::Options{}, progress, onRun);
+        ScanResult result;
+        if (outcome)
+            result.outcome = std::make_shared<Scanner::Outcome>(std::move(outcome.value()));
+        else
+            result.error = QString::fromStdString(outcome.error().message);
+        return result;
+    }));
+}
+
+void Workspace::applyLoadedRun(quint64 generation, const QString& folder, std::shared_ptr<Run> run)
+{
+    if (generation != m_generation)
+        return;
+    const QString root = QString::fromStdString(run->root);
+    auto [it, added] = m_runs.try_emplace(root);
+    RunState& state = it->second;
+    if (added)
+        state.folder = folder;
+    state.run = std::move(*run);
+    refreshSummary(root);
+    m_problems->setProblems(root, runName(root), state.run.allProblems());
+    // A reload replaces the run wholesale; keep the other shown runs.
+    if (m_epochTable->showsRun(root))
+        showRuns(m_shown);
+    scheduleHistory(root);
+    if (added)
+        emit runAdded(root);
+    else
+        emit runChanged(root);
+}
+
+void Workspace::reloadRun(const QString& root)
+{
+    const RunState* s = state(root);
+    if (!s)
+        return;
+    const QString folder = s->folder;
+    const quint64 generation = m_generation;
+    const std::string layoutName = s->run.layout;
+    (void)QtConcurrent::run(m_pool, [this, root, folder, generation, layoutName] {
+        const Layout* layout = findLayout(layoutName);
+        if (!layout)
+            return;
+        auto loaded = std::make_shared<Run>(layout->loadRun(root.toStdString()));
+        QMetaObject::invokeMethod(
+            this,
+            [this, folder, generation, loaded] { applyLoadedRun(generation, folder, loaded); },
+            Qt::QueuedConnection);
+    });
+}
+
+void Workspace::showRuns(const QStringList& roots)
+{
+    std::vector<const Run*> runs;
+    QStringList names;
+    QStringList shown;
+    for (const QString& root : roots) {
+        if (const RunState* s = state(root)) {
+            runs.push_back(&s->run);
+            names << runName(root);
+            shown << root;
+        }
+    }
+    m_shown = shown;
+    m_epochTable->setRuns(runs, names);
+    for (const QString& root : shown) {
+        const RunState& s = m_runs.at(root);
+        if (s.history)
+            m_epochTable->setHistory(root, *s.history);
+        if (!s.checks.empty())
+            m_epochTable->setChecksumStates(root, s.checks);
+    }
+}
+
+void Workspace::scheduleHistory(const QString& root)
+{
+    // Filled in when the history builder lands on main.
+    (void)root;
+}
+
+void Workspace::applyHistory(const QString& root, quint64 generation,
+                             std::shared_ptr<MetricHistory> history)
+{
+    auto it = m_runs.find(root);
+    if (it == m_runs.end() || it->second.historyGeneration != generation)
+        return;
+    it->second.history = std::move(*history);
+    m_epochTable->setHistory(root, *it->second.history);
+    emit historyChanged(root);
+}
+
+void Workspace::refreshSummary(const QString& root)
+{
+    const RunState& s = m_runs.at(root);
+    RunSummary summary;
+    summary.root = root;
+    summary.folder = s.folder;
+    summary.epochs = static_cast<int>(s.run.epochs.size());
+    summary.diskBytes = s.run.totalModelBytes();
+    summary.problems = static_cast<int>(s.run.allProblems().size());
+    summary.live = s.live;
+    summary.lastEpoch = s.run.last ? s.run.last->epoch : std::nullopt;
+    summary.bestEpoch = s.run.best ? s.run.best->epoch : std::nullopt;
+    bool first = true;
+    for (const auto& e : s.run.epochs) {
+        if (e.modelPath.empty())
+            continue;
+        ChecksumState st = ChecksumState::Unknown;
+        if (auto c = s.checks.find(e.number); c != s.checks.end())
+            st = c->second;
+        else if (e.info && e.info->checksumDisabled())
+            st = ChecksumState::Disabled;
+        summary.checksum = first ? st : combineChecksumStates(summary.checksum, st);
+        first = false;
+    }
+    m_runTree->upsertRun(summary);
+}
+
+} // namespace ckpt

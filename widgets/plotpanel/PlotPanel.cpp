@@ -1,0 +1,84 @@
+#include "plotpanel/PlotPanel.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+namespace ckpt {
+
+PlotPanel::PlotPanel(QWidget* parent)
+    : QWidget(parent), m_metrics(new QListWidget(this)), m_plotLayout(new QVBoxLayout)
+{
+    auto* layout = new QHBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* side = new QVBoxLayout;
+    auto* title = new QLabel(tr("Metrics"), this);
+    QFont f = title->font();
+    f.setBold(true);
+    title->setFont(f);
+    side->addWidget(title);
+    side->addWidget(m_metrics, 1);
+    m_metrics->setFixedWidth(170);
+    m_metrics->setAccessibleName(tr("Metrics to plot"));
+    m_metrics->setToolTip(tr("Check the metrics to plot; runs selected in the sidebar are "
+                             "overlaid"));
+    layout->addLayout(side);
+    m_plotLayout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(m_plotLayout, 1);
+    connect(m_metrics, &QListWidget::itemChanged, this, [this] {
+        m_userChose = true;
+        emit checkedMetricsChanged(checkedMetrics());
+    });
+}
+
+void PlotPanel::setMetrics(const QStringList& metrics, const QStringList& preferred)
+{
+    QStringList checked = checkedMetrics();
+    if (!m_userChose && checked.isEmpty())
+        checked = preferred;
+    {
+        const QSignalBlocker block(m_metrics);
+        m_metrics->clear();
+        for (const QString& m : metrics) {
+            auto* item = new QListWidgetItem(m, m_metrics);
+            item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsUserCheckable | Qt::ItemIsSelectable);
+            item->setCheckState(checked.contains(m) ? Qt::Checked : Qt::Unchecked);
+        }
+    }
+    emit checkedMetricsChanged(checkedMetrics());
+}
+
+QStringList PlotPanel::checkedMetrics() const
+{
+    QStringList out;
+    for (int i = 0; i < m_metrics->count(); ++i)
+        if (m_metrics->item(i)->checkState() == Qt::Checked)
+            out << m_metrics->item(i)->text();
+    return out;
+}
+
+void PlotPanel::setCheckedMetrics(const QStringList& metrics)
+{
+    {
+        const QSignalBlocker block(m_metrics);
+        for (int i = 0; i < m_metrics->count(); ++i)
+            m_metrics->item(i)->setCheckState(
+                metrics.contains(m_metrics->item(i)->text()) ? Qt::Checked : Qt::Unchecked);
+    }
+    m_userChose = true;
+    emit checkedMetricsChanged(checkedMetrics());
+}
+
+void PlotPanel::setPlotWidget(QWidget* plot)
+{
+    if (m_plot) {
+        m_plotLayout->removeWidget(m_plot);
+        m_plot->deleteLater();
+    }
+    m_plot = plot;
+    m_plotLayout->addWidget(plot);
+}
+
+} // namespace ckpt
