@@ -24,10 +24,18 @@ RunTreeModel::RunTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
 
 QString RunTreeModel::displayName(const QString& folder, const QString& root)
 {
-    const QString rel = QDir(folder).relativeFilePath(root);
+    QString rel = QDir(folder).relativeFilePath(root);
+    // CANDLE roots end in ckpts/ or save/ckpts/: the run is the folder above.
+    for (const QString& tail : {QStringLiteral("/save/ckpts"), QStringLiteral("/ckpts"),
+                                QStringLiteral("/save")})
+        if (rel.endsWith(tail) && rel.size() > tail.size()) {
+            rel.chop(tail.size());
+            break;
+        }
     // A run at the folder itself is named after the folder.
-    if (rel.isEmpty() || rel == QLatin1String("."))
-        return QDir(root).dirName();
+    if (rel.isEmpty() || rel == QLatin1String(".") || rel == QLatin1String("ckpts") ||
+        rel == QLatin1String("save/ckpts"))
+        return QDir(rel == QLatin1String(".") || rel.isEmpty() ? root : folder).dirName();
     return rel;
 }
 

@@ -54,6 +54,8 @@ public:
     void closeAll();
     QStringList folders() const;
     bool isScanning() const { return m_activeScans > 0; }
+    // Nothing scanning, loading or merging in the background.
+    bool isIdle() const { return m_activeScans == 0 && m_pendingJobs == 0; }
 
     QStringList runRoots() const;
     const RunState* state(const QString& root) const;
@@ -93,6 +95,7 @@ private:
     QStringList m_shown;
     quint64 m_generation = 1;
     int m_activeScans = 0;
+    int m_pendingJobs = 0;
     // Shared with workers so closing or quitting stops their work early.
     std::shared_ptr<std::atomic_bool> m_cancel;
 };

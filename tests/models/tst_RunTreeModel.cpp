@@ -38,8 +38,11 @@ void tst_RunTreeModel::runsGoUnderTheirFolderSorted()
     QCOMPARE(model.rowCount(), 2);
     const QModelIndex exp = model.indexOfFolder("/exp");
     QCOMPARE(model.rowCount(exp), 2);
-    QCOMPARE(model.index(0, 0, exp).data().toString(), QString("a/ckpts"));
-    QCOMPARE(model.index(1, 0, exp).data().toString(), QString("b/ckpts"));
+    // CANDLE's ckpts/ suffix is dropped: the run is the folder above it.
+    QCOMPARE(model.index(0, 0, exp).data().toString(), QString("a"));
+    QCOMPARE(model.index(1, 0, exp).data().toString(), QString("b"));
+    QCOMPARE(RunTreeModel::displayName("/x/run", "/x/run/save/ckpts"), QString("run"));
+    QCOMPARE(RunTreeModel::displayName("/x/run", "/x/run"), QString("run"));
     QCOMPARE(model.index(0, 0, exp).parent(), exp);
     QCOMPARE(model.runRoots(), QStringList({"/exp/a/ckpts", "/exp/b/ckpts", "/other/ckpts"}));
     QCOMPARE(model.indexOfRun("/exp/b/ckpts").data(roles::RunRootRole).toString(),

@@ -42,9 +42,6 @@ RunSidebar::RunSidebar(QWidget* parent)
     m_view->setContextMenuPolicy(Qt::ActionsContextMenu);
     m_view->setAccessibleName(tr("Runs"));
     m_view->header()->setStretchLastSection(false);
-    m_view->header()->setSectionResizeMode(0, QHeaderView::Stretch);
-    m_view->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
-    m_view->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             [this] { emit selectedRunsChanged(selectedRuns()); });
 }
@@ -53,6 +50,9 @@ void RunSidebar::setModel(RunTreeModel* model)
 {
     m_model = model;
     m_proxy->setSourceModel(model);
+    m_view->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    m_view->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    m_view->header()->setSectionResizeMode(2, QHeaderView::ResizeToContents);
     connect(model, &QAbstractItemModel::rowsInserted, this,
             [this](const QModelIndex& parent, int first, int last) {
                 // New folders open expanded so their runs are visible at once.
