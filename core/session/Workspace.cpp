@@ -1,9 +1,9 @@
 #include "session/Workspace.h"
 
+#include "layout/Layout.h"
 #include "models/EpochTableModel.h"
 #include "models/ProblemsModel.h"
 #include "models/RunTreeModel.h"
-#include "layout/Layout.h"
 #include "scan/Scanner.h"
 
 #include <QDir>
@@ -11,13 +11,18 @@
 #include <QThreadPool>
 #include <QtConcurrent>
 
+#include <set>
+
 namespace ckpt {
 
 namespace {
 struct ScanResult
 {
     QString error;
-    std::shared_ptr<Scanner::Outcome> outcome;
+    int runCount = 0;
+    Problems walkProblems;
+    // Runs the callback did not deliver (none, normally).
+    std::vector<std::shared_ptr<Run>> undelivered;
 };
 } // namespace
 
@@ -27,6 +32,8 @@ Workspace::Workspace(QObject* parent)
       m_cancel(std::make_shared<std::atomic_bool>(false))
 {
     m_pool->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
+    // Background work yields to the GUI thread.
+    m_pool->setThreadPriority(QThread::LowPriority);
 }
 
 Workspace::~Workspace()
@@ -104,17 +111,11 @@ void Workspace::scanFolder(const QString& folder)
             if (generation != m_generation)
                 return;
             const ScanResult result = watcher->result();
-            int count = 0;
-            if (result.outcome) {
-                // Runs the callback did not deliver (none, normally).
-                for (auto& r : result.outcome->runs)
-                    if (!m_runs.count(QString::fromStdString(r.root)))
-                        applyLoadedRun(generation, folder, std::make_shared<Run>(r));
-                count = static_cast<int>(result.outcome->runs.size());
-                if (!result.outcome->walkProblems.empty())
-                    m_problems->setProblems(folder, QDir(folder).dirName(),
-                                            result.outcome->walkProblems);
-            }
+            const int count = result.runCount;
+            for (const auto& r : result.undelivered)
+                applyLoadedRun(generation, folder, r);
+            if (!result.walkProblems.empty())
+                m_problems->setProblems(folder, QDir(folder).dirName(), result.walkProblems);
             --m_activeScans;
             emit scanFinished(folder, result.error, count);
             emit message(result.error.isEmpty() ? tr("%1: %n run(s)", nullptr, count).arg(folder)
@@ -124,19 +125,31 @@ void Workspace::scanFolder(const QString& folder)
         });
     watcher->setFuture(QtConcurrent::run(m_pool, [this, folder, generation, cancel] {
         const Progress progress({}, cancel.get());
-        auto onRun = [this, folder, generation](const Run& loaded) {
+        auto delivered = std::make_shared<std::set<std::string>>();
+        auto onRun = [this, folder, generation, delivered](const Run& loaded) {
+            delivered->insert(loaded.root);
             auto copy = std::make_shared<Run>(loaded);
             QMetaObject::invokeMethod(
                 this,
                 [this, folder, generation, copy] { applyLoadedRun(generation, folder, copy); },
                 Qt::QueuedConnection);
         };
-        auto outcome = Scanner::scan(folder.toStdString(), Scanner::Options{}, progress, onRun);
+        // Leave a core to the GUI thread so it never waits for one.
+        Scanner::Options options;
+        options.threads = std::max(1, QThread::idealThreadCount() - 1);
+        auto outcome = Scanner::scan(folder.toStdString(), options, progress, onRun);
         ScanResult result;
-        if (outcome)
-            result.outcome = std::make_shared<Scanner::Outcome>(std::move(outcome.value()));
-        else
+        if (!outcome) {
             result.error = QString::fromStdString(outcome.error().message);
+            return result;
+        }
+        // The outcome's runs die here, on the worker: freeing 100k epochs
+        // would stall the GUI thread.
+        result.runCount = static_cast<int>(outcome->runs.size());
+        result.walkProblems = std::move(outcome->walkProblems);
+        for (auto& r : outcome->runs)
+            if (!delivered->count(r.root))
+                result.undelivered.push_back(std::make_shared<Run>(std::move(r)));
         return result;
     }));
 }

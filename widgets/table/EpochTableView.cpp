@@ -60,6 +60,8 @@ EpochTableView::EpochTableView(QWidget* parent)
     m_view->horizontalHeader()->setSectionsMovable(true);
     m_view->horizontalHeader()->setHighlightSections(false);
     m_view->horizontalHeader()->setStretchLastSection(true);
+    // Fitting columns looks at a sample of rows, not at 100k of them.
+    m_view->horizontalHeader()->setResizeContentsPrecision(64);
     m_view->setAccessibleName(tr("Epochs"));
     connect(m_filter, &QLineEdit::textChanged, m_proxy,
             &QSortFilterProxyModel::setFilterFixedString);
