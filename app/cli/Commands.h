@@ -1,0 +1,21 @@
+#pragma once
+
+#include <QStringList>
+
+#include <span>
+
+namespace ckpt::cli {
+
+// One subcommand of `ckpt`: `arguments` excludes the program and command names.
+struct Command
+{
+    const char* name;
+    const char* summary;
+    int (*run)(const QStringList& arguments);
+};
+
+std::span<const Command> commands();
+
+int runScan(const QStringList& arguments);
+
+} // namespace ckpt::cli

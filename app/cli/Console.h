@@ -1,0 +1,51 @@
+#pragma once
+
+#include "common/Progress.h"
+
+#include <QString>
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace ckpt::cli {
+
+// stdout/stderr for the commands: UTF-8, flushed, and a progress line on
+// stderr only when it is a terminal (never in pipes, CI logs or --json runs).
+class Console
+{
+public:
+    static void out(const QString& text);
+    static void out(const std::string& text);
+    static void err(const QString& text);
+    static void err(const std::string& text);
+    static void json(const nlohmann::ordered_json& value);
+    static bool stderrIsTerminal();
+};
+
+// A Progress whose callback draws "\r<label> 45% 123 MB of 270 MB, 1.2 GB/s" on
+// a terminal, at most ten times a second, and erases it when destroyed.
+class TerminalProgress
+{
+public:
+    explicit TerminalProgress(std::string label);
+    ~TerminalProgress();
+    TerminalProgress(const TerminalProgress&) = delete;
+    TerminalProgress& operator=(const TerminalProgress&) = delete;
+
+    const Progress& progress() const { return m_progress; }
+
+private:
+    void draw(const ProgressUpdate& update);
+
+    std::string m_label;
+    Progress m_progress;
+    bool m_enabled;
+    bool m_drawn = false;
+    std::chrono::steady_clock::time_point m_start;
+    std::chrono::steady_clock::time_point m_lastDraw;
+};
+
+std::string humanBytes(double bytes);
+
+} // namespace ckpt::cli

@@ -1,0 +1,58 @@
+#include "CommandLine.h"
+#include "Commands.h"
+#include "Console.h"
+#include "RunPrinter.h"
+#include "report/RunJson.h"
+#include "scan/Scanner.h"
+
+#include <QDir>
+
+namespace ckpt::cli {
+
+int runScan(const QStringList& arguments)
+{
+    CommandLine cl(QStringLiteral("scan"), QStringLiteral("[--json] [--summary] DIR..."),
+                   QStringLiteral("Finds every checkpoint run below each DIR (any folder above "
+                                  "runs) and lists its epochs, links and problems.\nExit status "
+                                  "1 when a run has problems."));
+    cl.addOption({QStringLiteral("summary"), QStringLiteral("One line per run, no epoch table.")});
+    if (auto exit = cl.parse(arguments, 1, -1))
+        return *exit;
+
+    nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+    bool problems = false;
+    std::size_t found = 0;
+    for (const QString& dir : cl.positional()) {
+        const std::filesystem::path path = QDir(dir).absolutePath().toStdString();
+        TerminalProgress progress("scanning " + path.string());
+        auto outcome = Scanner::scan(path, Scanner::Options{}, progress.progress());
+        if (!outcome) {
+            Console::err("ckpt scan: " + outcome.error().message + "\n");
+            return ExitUsage;
+        }
+        for (const auto& p : outcome->walkProblems) {
+            problems = problems || !isWarningOnly(p.kind);
+            if (!cl.json())
+                Console::err("warning: " + p.message + "\n");
+        }
+        found += outcome->runs.size();
+        for (const Run& run : outcome->runs) {
+            for (const auto& p : run.allProblems())
+                problems = problems || !isWarningOnly(p.kind);
+            if (cl.json())
+                runs.push_back(RunJson::toJson(run));
+            else
+                Console::out(RunPrinter::describe(run, !cl.isSet(QStringLiteral("summary"))));
+        }
+        if (!cl.json() && outcome->runs.empty())
+            Console::err("no checkpoint runs found below " + path.string() +
+                         " (looked for epochs/<NNN>/ckpt-info.json)\n");
+    }
+    if (cl.json())
+        Console::json({{"runs", std::move(runs)}});
+    else if (found > 1)
+        Console::out(std::to_string(found) + " runs\n");
+    return problems ? ExitProblems : ExitOk;
+}
+
+} // namespace ckpt::cli

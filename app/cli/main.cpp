@@ -1,0 +1,65 @@
+#include "CommandLine.h"
+#include "Commands.h"
+#include "Console.h"
+
+#include <QCoreApplication>
+
+#include <array>
+#include <cstring>
+
+namespace ckpt::cli {
+
+std::span<const Command> commands()
+{
+    static const std::array<Command, 1> kCommands{{
+        {"scan", "find every run below a folder and report its epochs, links and problems",
+         &runScan},
+    }};
+    return kCommands;
+}
+
+namespace {
+
+void printUsage()
+{
+    QString text = QStringLiteral(
+        "Usage: ckpt COMMAND [OPTIONS] [ARGS]\n\n"
+        "Inspect, verify and steer training checkpoints (CANDLE save directories).\n\n"
+        "Commands:\n");
+    for (const auto& c : commands())
+        text +=
+            QStringLiteral("  %1  %2\n")
+                .arg(QString::fromLatin1(c.name).leftJustified(9), QString::fromUtf8(c.summary));
+    text +=
+        QStringLiteral("\nEvery command takes --help and --json. Exit status: 0 fine, 1 problems "
+                       "found, 2 usage or I/O error.\n");
+    Console::out(text);
+}
+
+} // namespace
+} // namespace ckpt::cli
+
+int main(int argc, char** argv)
+{
+    using namespace ckpt::cli;
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("ckpt"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(CKPT_VERSION));
+    QStringList args = QCoreApplication::arguments();
+    args.removeFirst();
+    if (args.isEmpty() || args.first() == QLatin1String("--help") ||
+        args.first() == QLatin1String("-h") || args.first() == QLatin1String("help")) {
+        printUsage();
+        return args.isEmpty() ? ExitUsage : ExitOk;
+    }
+    if (args.first() == QLatin1String("--version")) {
+        Console::out(QStringLiteral("ckpt %1\n").arg(QCoreApplication::applicationVersion()));
+        return ExitOk;
+    }
+    const QString name = args.takeFirst();
+    for (const auto& c : commands())
+        if (name == QLatin1String(c.name))
+            return c.run(args);
+    Console::err(QStringLiteral("ckpt: unknown command '%1'. Try 'ckpt --help'.\n").arg(name));
+    return ExitUsage;
+}

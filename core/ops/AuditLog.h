@@ -1,0 +1,40 @@
+#pragma once
+
+#include "common/Result.h"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+namespace ckpt {
+
+// Where Ckpt Studio's changes to a run are recorded for people: the run's own
+// ckpt.log, in CANDLE's line format with the tag "CkptStudio", so that one file
+// tells the whole story of the run (training saves and user actions alike).
+class AuditLog
+{
+public:
+    static constexpr std::string_view kTag = "CkptStudio";
+
+    explicit AuditLog(const std::filesystem::path& runRoot);
+
+    // CANDLE's places: <root>/ckpt.log; else <root>/../ckpt.log when it exists
+    // (the save/ckpts generations); else <root>/ckpt.log (created on first write).
+    static std::filesystem::path locate(const std::filesystem::path& runRoot);
+
+    const std::filesystem::path& path() const { return m_path; }
+
+    // Opens the log for appending (creating it when needed) without writing:
+    // actions call it before they change anything, so that a change is never
+    // made that cannot be recorded.
+    Status checkWritable() const;
+    Status write(std::string_view message) const;
+
+    // "user@host" of this process, for the "by ..." part of messages.
+    static std::string defaultActor();
+
+private:
+    std::filesystem::path m_path;
+};
+
+} // namespace ckpt

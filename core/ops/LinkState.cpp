@@ -1,0 +1,98 @@
+#include "ops/LinkState.h"
+
+#include "candle/CandleLayout.h"
+#include "io/AtomicFile.h"
+
+#include <cerrno>
+#include <sys/stat.h>
+#include <system_error>
+#include <unistd.h>
+#include <vector>
+
+namespace ckpt {
+
+namespace fs = std::filesystem;
+
+std::set<int> LinkState::designatedEpochs() const
+{
+    std::set<int> out;
+    if (resolvedEpoch)
+        out.insert(*resolvedEpoch);
+    if (namedEpoch)
+        out.insert(*namedEpoch);
+    return out;
+}
+
+std::optional<std::string> LinkState::textOrAbsent() const
+{
+    if (kind == Kind::Symlink)
+        return text;
+    return std::nullopt;
+}
+
+Status LinkState::checkName(std::string_view name)
+{
+    if (name == "last" || name == "best")
+        return {};
+    return Error{"'" + std::string(name) +
+                     "' is not a link Ckpt Studio changes: only 'last' and "
+                     "'best' can be relinked",
+                 {}};
+}
+
+std::optional<int> LinkState::trailingEpoch(std::string_view text)
+{
+    std::vector<std::string> parts;
+    for (const auto& part : fs::path(text)) {
+        const std::string s = part.string();
+        if (!s.empty() && s != "." && s != "/")
+            parts.push_back(s);
+    }
+    if (parts.size() < 2 || parts[parts.size() - 2] != "epochs")
+        return std::nullopt;
+    return CandleLayout::parseEpochDirName(parts.back());
+}
+
+Result<LinkState> LinkState::read(const fs::path& root, std::string_view name)
+{
+    LinkState state;
+    state.name = std::string(name);
+    state.path = root / state.name;
+    struct stat st
+    {};
+    if (::lstat(state.path.c_str(), &st) != 0) {
+        if (errno == ENOENT)
+            return state;
+        return Error{osError(state.path, errno), state.path.string()};
+    }
+    if (!S_ISLNK(st.st_mode)) {
+        state.kind = Kind::Other;
+        return state;
+    }
+    state.kind = Kind::Symlink;
+    std::string buf(static_cast<std::size_t>(st.st_size > 0 ? st.st_size : 255) + 1, '\0');
+    for (;;) {
+        const ssize_t n = ::readlink(state.path.c_str(), buf.data(), buf.size());
+        if (n < 0)
+            return Error{"cannot read link " + osError(state.path, errno), state.path.string()};
+        if (static_cast<std::size_t>(n) < buf.size()) {
+            buf.resize(static_cast<std::size_t>(n));
+            break;
+        }
+        buf.resize(buf.size() * 2); // the link grew between lstat and readlink
+    }
+    state.text = std::move(buf);
+    state.namedEpoch = trailingEpoch(state.text);
+
+    std::error_code ec;
+    const fs::path target = fs::canonical(state.path, ec);
+    if (ec)
+        return state;
+    state.resolves = true;
+    const fs::path epochs = fs::canonical(root / "epochs", ec);
+    if (!ec && target.parent_path() == epochs && fs::is_directory(target, ec))
+        state.resolvedEpoch = CandleLayout::parseEpochDirName(target.filename().string());
+    return state;
+}
+
+} // namespace ckpt

@@ -1,0 +1,383 @@
+#include "ops/Pruner.h"
+
+#include "candle/CandleLayout.h"
+#include "io/AtomicFile.h"
+#include "ops/AuditLog.h"
+#include "ops/EpochDirs.h"
+#include "ops/LinkState.h"
+#include "ops/RunLock.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <fcntl.h>
+#include <map>
+#include <random>
+#include <set>
+#include <sys/stat.h>
+#include <system_error>
+
+namespace ckpt {
+
+namespace fs = std::filesystem;
+
+std::string_view toString(KeepReason reason)
+{
+    switch (reason) {
+    case KeepReason::Newest:
+        return "newest";
+    case KeepReason::Last:
+        return "last";
+    case KeepReason::Best:
+        return "best";
+    case KeepReason::Policy:
+        return "policy";
+    }
+    return "policy";
+}
+
+namespace {
+
+constexpr std::string_view kAsideMark = ".deleting-";
+
+std::uint64_t treeBytes(const fs::path& dir)
+{
+    std::uint64_t total = 0;
+    std::error_code ec;
+    for (fs::recursive_directory_iterator
+             it(dir, fs::directory_options::skip_permission_denied, ec),
+         end;
+         !ec && it != end; it.increment(ec)) {
+        std::error_code sizeEc;
+        if (it->is_regular_file(sizeEc) && !it->is_symlink(sizeEc)) {
+            const auto size = it->file_size(sizeEc);
+            if (!sizeEc)
+                total += size;
+        }
+    }
+    return total;
+}
+
+// "epochs/.012.deleting-xxxx" -> 12: a directory an interrupted prune left.
+std::optional<int> asideEpoch(const std::string& name)
+{
+    if (name.size() < 2 || name[0] != '.')
+        return std::nullopt;
+    const auto mark = name.find(kAsideMark);
+    if (mark == std::string::npos)
+        return std::nullopt;
+    return CandleLayout::parseEpochDirName(std::string_view(name).substr(1, mark - 1));
+}
+
+std::string asideName(int epoch)
+{
+    static thread_local std::mt19937_64 rng{std::random_device{}()};
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string s = "." + CandleLayout::epochDirName(epoch) + std::string(kAsideMark);
+    auto bits = rng();
+    for (int i = 0; i < 12; ++i, bits >>= 4)
+        s += kHex[bits & 0xf];
+    return s;
+}
+
+// rename() that never replaces an existing entry, where the filesystem allows.
+int renameNoReplace(const fs::path& from, const fs::path& to)
+{
+    if (::renameat2(AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), RENAME_NOREPLACE) == 0)
+        return 0;
+    if (errno != EINVAL && errno != ENOSYS)
+        return -1;
+    struct stat st
+    {};
+    if (::lstat(to.c_str(), &st) == 0) {
+        errno = EEXIST;
+        return -1;
+    }
+    return ::rename(from.c_str(), to.c_str());
+}
+
+struct Protection
+{
+    std::map<int, std::vector<KeepReason>> epochs;
+    std::vector<std::string> notes;
+    bool unreadable = false; // a link could not be read: nothing is safe to delete
+};
+
+// Epochs that must survive, from the disk as it is now.
+Protection protectionOnDisk(const fs::path& root)
+{
+    Protection p;
+    for (const auto& [name, reason] :
+         {std::pair{"last", KeepReason::Last}, std::pair{"best", KeepReason::Best}}) {
+        auto state = LinkState::read(root, name);
+        if (!state) {
+            p.unreadable = true;
+            p.notes.push_back(state.error().message);
+            continue;
+        }
+        if (state->kind != LinkState::Kind::Symlink)
+            continue;
+        const auto designated = state->designatedEpochs();
+        if (designated.empty())
+            p.notes.push_back(state->path.string() + " -> " + state->text +
+                              " designates no epoch of this run: it protects nothing");
+        for (int e : designated)
+            p.epochs[e].push_back(reason);
+    }
+    auto dirs = EpochDirs::list(root);
+    if (!dirs) {
+        p.unreadable = true;
+        p.notes.push_back(dirs.error().message);
+    } else if (!dirs->empty()) {
+        p.epochs[dirs->rbegin()->first].push_back(KeepReason::Newest);
+    }
+    return p;
+}
+
+std::string reasonsText(const std::vector<KeepReason>& reasons)
+{
+    std::string out;
+    for (auto r : reasons) {
+        std::string s(toString(r));
+        if (r != KeepReason::Newest)
+            s = "the target of " + s;
+        else
+            s = "the newest epoch";
+        out += (out.empty() ? "" : " and ") + s;
+    }
+    return out;
+}
+
+void addReason(std::vector<KeepReason>& reasons, KeepReason r)
+{
+    for (auto have : reasons)
+        if (have == r)
+            return;
+    reasons.push_back(r);
+}
+
+} // namespace
+
+PrunePlan Pruner::plan(const Run& run, const KeepPolicy& policy)
+{
+    PrunePlan plan;
+    plan.root = run.root;
+    plan.policy = policy;
+    const fs::path root(run.root);
+
+    std::vector<int> numbers;
+    for (const auto& e : run.epochs)
+        numbers.push_back(e.number);
+    std::map<int, std::vector<KeepReason>> reasons;
+    if (!run.epochs.empty())
+        addReason(reasons[run.epochs.back().number], KeepReason::Newest);
+    if (run.last && run.last->epoch)
+        addReason(reasons[*run.last->epoch], KeepReason::Last);
+    if (run.best && run.best->epoch)
+        addReason(reasons[*run.best->epoch], KeepReason::Best);
+    // The Run may be older than the disk: what the links say now counts too.
+    Protection now = protectionOnDisk(root);
+    for (const auto& [e, rs] : now.epochs)
+        for (auto r : rs)
+            if (r != KeepReason::Newest)
+                addReason(reasons[e], r);
+    plan.notes = now.notes;
+    if (now.unreadable) {
+        plan.notes.push_back("cannot tell which epochs the links protect: nothing planned");
+        return plan;
+    }
+
+    std::set<int> protectedEpochs;
+    for (const auto& [e, rs] : reasons)
+        protectedEpochs.insert(e);
+    const auto doomed = policy.toDelete(numbers, protectedEpochs);
+    const auto unpicked = policy.toDelete(numbers, {});
+    const std::set<int> doomedSet(doomed.begin(), doomed.end());
+    const std::set<int> unpickedSet(unpicked.begin(), unpicked.end());
+
+    for (const auto& e : run.epochs) {
+        if (!doomedSet.count(e.number)) {
+            KeptEpoch kept{e.number, {}};
+            for (auto r : {KeepReason::Newest, KeepReason::Last, KeepReason::Best})
+                if (auto it = reasons.find(e.number); it != reasons.end())
+                    for (auto have : it->second)
+                        if (have == r)
+                            kept.reasons.push_back(r);
+            if (!unpickedSet.count(e.number))
+                kept.reasons.push_back(KeepReason::Policy);
+            plan.kept.push_back(std::move(kept));
+            continue;
+        }
+        struct stat st
+        {};
+        if (::lstat(e.dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+            // Never delete through a symlinked epoch: the data is elsewhere.
+            plan.notes.push_back(e.dir +
+                                 ": not a real directory (gone, or a symlink); not planned");
+            continue;
+        }
+        PruneCandidate c;
+        c.epoch = e.number;
+        c.dir = e.dir;
+        c.bytes = treeBytes(e.dir);
+        c.device = static_cast<std::uint64_t>(st.st_dev);
+        c.inode = static_cast<std::uint64_t>(st.st_ino);
+        plan.bytesFreed += c.bytes;
+        plan.toDelete.push_back(std::move(c));
+    }
+
+    std::error_code ec;
+    for (fs::directory_iterator it(root / "epochs", ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        std::error_code typeEc;
+        if (asideEpoch(name) && it->is_directory(typeEc) && !it->is_symlink(typeEc)) {
+            plan.leftovers.push_back(it->path().string());
+            plan.leftoverBytes += treeBytes(it->path());
+        }
+    }
+    plan.bytesFreed += plan.leftoverBytes;
+    return plan;
+}
+
+Result<PruneOutcome> Pruner::execute(const Run& run, const PrunePlan& plan,
+                                     const Progress& progress, const std::string& actorIn)
+{
+    if (plan.root != run.root)
+        return Error::at(run.root, "the prune plan is for another run (" + plan.root + ")");
+    const fs::path root(plan.root);
+    const fs::path epochsDir = root / "epochs";
+    PruneOutcome out;
+    if (plan.toDelete.empty() && plan.leftovers.empty())
+        return out; // nothing to do: not even the lock or the log is created
+    auto lock = RunLock::acquire(root);
+    if (!lock)
+        return lock.error();
+    const AuditLog audit(root);
+    if (Status st = audit.checkWritable(); !st)
+        return Error{st.error().message + " (nothing was deleted)", st.error().path};
+    const std::string actor = actorIn.empty() ? AuditLog::defaultActor() : actorIn;
+
+    out.auditLog = audit.path().string();
+    auto note = [&](const std::string& message) {
+        if (Status st = audit.write(message); !st)
+            out.warnings.push_back("could not write the audit line \"" + message +
+                                   "\": " + st.error().message);
+    };
+    {
+        std::string list;
+        for (const auto& c : plan.toDelete)
+            list += (list.empty() ? "" : ", ") + std::to_string(c.epoch);
+        note("pruning: keep " + std::string(toString(plan.policy.mode)) + " " +
+             std::to_string(plan.policy.keepLimit) + ": removing epochs [" + list + "] (" +
+             std::to_string(plan.bytesFreed) + " bytes) by " + actor);
+    }
+
+    const std::uint64_t total = plan.toDelete.size() + plan.leftovers.size();
+    std::uint64_t done = 0;
+    for (const auto& c : plan.toDelete) {
+        if (progress.cancelled()) {
+            out.cancelled = true;
+            break;
+        }
+        progress.report({done++, total, "epochs", c.dir});
+        auto skip = [&](std::string why) {
+            note("not removing: " + c.dir + ": " + why);
+            out.skipped.push_back({c.epoch, std::move(why)});
+        };
+        const fs::path dir(c.dir);
+        if (dir.parent_path() != epochsDir ||
+            CandleLayout::parseEpochDirName(dir.filename().string()) != c.epoch) {
+            skip("not an epoch directory of " + root.string());
+            continue;
+        }
+        Protection now = protectionOnDisk(root);
+        if (now.unreadable) {
+            skip("cannot tell which epochs the links protect: " + now.notes.back());
+            continue;
+        }
+        if (auto it = now.epochs.find(c.epoch); it != now.epochs.end()) {
+            skip("it is now " + reasonsText(it->second));
+            continue;
+        }
+        struct stat st
+        {};
+        if (::lstat(dir.c_str(), &st) != 0) {
+            skip(errno == ENOENT ? "already gone" : osError(dir, errno));
+            continue;
+        }
+        if (static_cast<std::uint64_t>(st.st_dev) != c.device ||
+            static_cast<std::uint64_t>(st.st_ino) != c.inode) {
+            skip("the directory was replaced since the plan (saved again?)");
+            continue;
+        }
+
+        // Renamed aside first: the epoch disappears as a whole, and a crash
+        // during the removal leaves a hidden .NNN.deleting-* that no reader
+        // takes for an epoch.
+        const fs::path aside = epochsDir / asideName(c.epoch);
+        if (renameNoReplace(dir, aside) != 0) {
+            skip("cannot move it aside: " + osError(dir, errno));
+            continue;
+        }
+        struct stat moved
+        {};
+        Protection after = protectionOnDisk(root);
+        auto became = after.epochs.find(c.epoch);
+        const bool same = ::lstat(aside.c_str(), &moved) == 0 && moved.st_dev == st.st_dev &&
+                          moved.st_ino == st.st_ino;
+        if (!same || after.unreadable || became != after.epochs.end()) {
+            // A link moved onto it (or the directory was swapped) in the
+            // window: put it back untouched.
+            const std::string why =
+                !same ? "the directory was replaced while being moved aside"
+                : after.unreadable
+                    ? "cannot tell which epochs the links protect"
+                    : "it became " + reasonsText(became->second) + " during the prune";
+            if (renameNoReplace(aside, dir) != 0) {
+                const std::string kept = "; left untouched at " + aside.string() +
+                                         " (rename it back to " + dir.string() + ")";
+                out.warnings.push_back(c.dir + ": " + why + kept);
+                skip(why + kept);
+            } else {
+                skip(why);
+            }
+            continue;
+        }
+        std::error_code ec;
+        fs::remove_all(aside, ec);
+        if (ec) {
+            const std::string msg = c.dir + ": moved aside to " + aside.string() +
+                                    " but not fully removed: " + ec.message();
+            out.warnings.push_back(msg);
+            note("removing: " + msg);
+            continue;
+        }
+        note("removing: " + c.dir + " (" + std::to_string(c.bytes) + " bytes) by " + actor);
+        out.deleted.push_back(c.epoch);
+        out.bytesFreed += c.bytes;
+    }
+
+    for (const auto& left : plan.leftovers) {
+        if (out.cancelled || progress.cancelled()) {
+            out.cancelled = true;
+            break;
+        }
+        progress.report({done++, total, "epochs", left});
+        const fs::path p(left);
+        if (p.parent_path() != epochsDir || !asideEpoch(p.filename().string()))
+            continue;
+        const std::uint64_t bytes = treeBytes(p);
+        std::error_code ec;
+        fs::remove_all(p, ec);
+        if (ec) {
+            out.warnings.push_back(left + ": not fully removed: " + ec.message());
+            continue;
+        }
+        note("removing: " + left + " (left by an interrupted prune, " + std::to_string(bytes) +
+             " bytes) by " + actor);
+        out.bytesFreed += bytes;
+    }
+    progress.report({done, total, "epochs", {}});
+    return out;
+}
+
+} // namespace ckpt

@@ -1,0 +1,92 @@
+#pragma once
+
+#include "common/Progress.h"
+#include "common/Result.h"
+#include "model/Run.h"
+#include "ops/KeepPolicy.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ckpt {
+
+// Why a prune keeps an epoch. An epoch may have several reasons.
+enum class KeepReason
+{
+    Newest,
+    Last,
+    Best,
+    Policy
+};
+std::string_view toString(KeepReason reason);
+
+struct PruneCandidate
+{
+    int epoch = 0;
+    std::string dir;         // absolute path of the epoch directory
+    std::uint64_t bytes = 0; // everything under it (apparent sizes)
+    // Identity of the directory at plan time: execute skips a directory that
+    // was replaced since (a training run re-saving the same epoch).
+    std::uint64_t device = 0;
+    std::uint64_t inode = 0;
+};
+
+struct KeptEpoch
+{
+    int epoch = 0;
+    std::vector<KeepReason> reasons; // in KeepReason order
+};
+
+// What a prune would do; computing it changes nothing on disk.
+struct PrunePlan
+{
+    std::string root;
+    KeepPolicy policy;
+    std::vector<PruneCandidate> toDelete; // ascending
+    std::uint64_t bytesFreed = 0;         // sum over toDelete
+    std::vector<KeptEpoch> kept;          // ascending
+    // Directories left aside by an interrupted prune (epochs/.NNN.deleting-*):
+    // already gone as epochs; execute finishes removing them.
+    std::vector<std::string> leftovers;
+    std::uint64_t leftoverBytes = 0;
+    std::vector<std::string> notes; // e.g. a link that protects nothing
+};
+
+struct PruneOutcome
+{
+    struct Skipped
+    {
+        int epoch = 0;
+        std::string reason;
+    };
+    std::vector<int> deleted; // ascending
+    std::uint64_t bytesFreed = 0;
+    std::vector<Skipped> skipped;
+    std::vector<std::string> warnings;
+    // Cancelled between epochs. Not an Error: what was deleted by then is
+    // gone for good and the caller must be told exactly what.
+    bool cancelled = false;
+    std::string auditLog;
+};
+
+// Deletes old epochs of a CANDLE run by a keep policy, safely: planning and
+// deleting are separate calls, the targets of last/best (as resolved, relocated
+// included, and as their text names) and the newest epoch are never deleted,
+// and each epoch vanishes as a whole (renamed aside first, then removed).
+class Pruner
+{
+public:
+    static PrunePlan plan(const Run& run, const KeepPolicy& policy);
+
+    // Deletes exactly the plan's epochs, each re-checked just before: one that
+    // has become a link target or the newest epoch, was replaced or is gone is
+    // skipped with the reason. Audited in the run's ckpt.log ("removing: ...").
+    // Progress per epoch (unit "epochs"); cancel is honoured between epochs.
+    static Result<PruneOutcome> execute(const Run& run, const PrunePlan& plan,
+                                        const Progress& progress = Progress::none(),
+                                        const std::string& actor = {});
+};
+
+} // namespace ckpt

@@ -1,0 +1,404 @@
+#include "ops/Relinker.h"
+
+#include "candle/CkptInfoReader.h"
+#include "checksum/Crc32.h"
+#include "io/AtomicFile.h"
+#include "ops/AuditLog.h"
+#include "ops/EpochDirs.h"
+#include "ops/LinkState.h"
+#include "ops/RunLock.h"
+
+#include <cerrno>
+#include <charconv>
+#include <sys/stat.h>
+#include <system_error>
+#include <unistd.h>
+
+namespace ckpt {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string shown(const std::optional<std::string>& text)
+{
+    return text ? *text : std::string("<no link>");
+}
+
+std::string joined(const std::vector<std::string>& items)
+{
+    std::string out;
+    for (const auto& s : items)
+        out += (out.empty() ? "" : "; ") + s;
+    return out;
+}
+
+Result<fs::path> runDirectory(const fs::path& runRoot)
+{
+    std::error_code ec;
+    fs::path root = fs::absolute(runRoot, ec).lexically_normal();
+    if (ec)
+        return Error::at(runRoot.string(), "cannot make the path absolute: " + ec.message());
+    if (!root.has_filename() && root.has_parent_path())
+        root = root.parent_path();
+    if (!fs::is_directory(root, ec))
+        return Error::at(root.string(), "not a directory: no run here");
+    return root;
+}
+
+Error refuseNonSymlink(const LinkState& state)
+{
+    return Error::at(state.path.string(),
+                     "is a real file or directory, not a symlink: refusing to replace it, it may "
+                     "hold data (move it away first if it is not needed)");
+}
+
+// What one link change records and does.
+struct Change
+{
+    std::string action; // "relink", "repair", "undo"
+    std::optional<std::string> to;
+    std::optional<int> epoch;
+    std::string ref;           // undo: the id undone
+    std::string undoneSummary; // undo: "the change made <time> by <actor>"
+    std::vector<std::string> forced;
+};
+
+std::string auditMessage(const LinkState& current, const Change& change, const std::string& actor)
+{
+    std::string why;
+    if (change.action == "repair")
+        why = "repair of a relocated link; ";
+    else if (change.action == "undo")
+        why = "undo of " + change.undoneSummary + "; ";
+    std::string msg =
+        change.to ? "linking: " + current.name + " -> " + *change.to : "unlinking: " + current.name;
+    msg += " (" + why + "was " + shown(current.textOrAbsent()) + ") by " + actor;
+    if (!change.forced.empty())
+        msg += "; forced past: " + joined(change.forced);
+    return msg;
+}
+
+// Journals, changes and audits one link; the caller holds the run lock and has
+// just read `current` from disk.
+Result<RelinkOutcome> applyChange(const fs::path& root, const LinkState& current,
+                                  const Change& change, const RelinkOptions& options)
+{
+    if (current.kind == LinkState::Kind::Other)
+        return refuseNonSymlink(current);
+    const std::string actor = options.actor.empty() ? AuditLog::defaultActor() : options.actor;
+    const AuditLog audit(root);
+    const ActionJournal journal(root);
+    if (Status st = audit.checkWritable(); !st)
+        return Error{st.error().message + " (nothing was changed)", st.error().path};
+
+    JournalEntry entry;
+    entry.id = ActionJournal::newId();
+    entry.time = ActionJournal::utcNow();
+    entry.actor = actor;
+    entry.action = change.action;
+    entry.link = current.name;
+    entry.from = current.textOrAbsent();
+    entry.to = change.to;
+    entry.epoch = change.epoch;
+    entry.ref = change.ref;
+    entry.forced = change.forced;
+    if (Status st = journal.append(entry); !st)
+        return Error{st.error().message + " (nothing was changed)", st.error().path};
+
+    Status changed;
+    if (change.to)
+        changed = replaceSymlink(current.path, *change.to);
+    else if (::unlink(current.path.c_str()) != 0 && errno != ENOENT)
+        changed =
+            Error{"cannot remove link " + osError(current.path, errno), current.path.string()};
+    if (!changed) {
+        JournalEntry abort = entry;
+        abort.id = ActionJournal::newId();
+        abort.time = ActionJournal::utcNow();
+        abort.action = "abort";
+        abort.ref = entry.id;
+        abort.forced.clear();
+        Status noted = journal.append(abort);
+        std::string msg = changed.error().message + " (the link was not changed)";
+        if (!noted)
+            msg += "; also could not mark the journal entry as not done: " + noted.error().message;
+        return Error{msg, changed.error().path};
+    }
+
+    RelinkOutcome out;
+    out.link = current.name;
+    out.linkPath = current.path.string();
+    out.previousTarget = current.textOrAbsent();
+    out.newTarget = change.to;
+    out.epoch = change.epoch;
+    out.overridden = change.forced;
+    out.journalId = entry.id;
+    out.auditLog = audit.path().string();
+    if (Status st = audit.write(auditMessage(current, change, actor)); !st)
+        out.warnings.push_back("the link was changed but the audit line could not be written: " +
+                               st.error().message);
+    return out;
+}
+
+std::optional<std::uint32_t> parseCrc(const std::string& text)
+{
+    std::uint32_t value = 0;
+    const char* end = text.data() + text.size();
+    auto [ptr, ec] = std::from_chars(text.data(), end, value);
+    if (ec != std::errc() || ptr != end || text.empty())
+        return std::nullopt;
+    return value;
+}
+
+} // namespace
+
+Result<std::vector<std::string>> Relinker::checkEpoch(const fs::path& runRoot, int epoch,
+                                                      const Progress& progress)
+{
+    auto root = runDirectory(runRoot);
+    if (!root)
+        return root.error();
+    auto rel = EpochDirs::find(*root, epoch);
+    if (!rel)
+        return rel.error();
+    const fs::path dir = *root / *rel;
+    std::vector<std::string> failures;
+
+    const fs::path infoPath = dir / "ckpt-info.json";
+    std::optional<CkptInfo> info;
+    std::error_code ec;
+    if (!fs::exists(infoPath, ec)) {
+        failures.push_back(infoPath.string() + ": missing (a CANDLE restart reads it)");
+    } else if (auto read = CkptInfoReader::readFile(infoPath); !read) {
+        failures.push_back(read.error().message);
+    } else {
+        info = std::move(*read);
+        if (info->epoch && *info->epoch != epoch)
+            failures.push_back(infoPath.string() + ": says epoch " + std::to_string(*info->epoch) +
+                               ", not " + std::to_string(epoch) +
+                               " (a restart would resume at the wrong epoch)");
+    }
+
+    const std::string modelName = info && info->modelFile ? *info->modelFile : "model.h5";
+    const fs::path model = dir / modelName;
+    struct stat st
+    {};
+    if (::stat(model.c_str(), &st) != 0) {
+        failures.push_back(errno == ENOENT
+                               ? model.string() + ": model file is missing (a restart needs it)"
+                               : osError(model, errno));
+        return failures;
+    }
+    if (!S_ISREG(st.st_mode)) {
+        failures.push_back(model.string() + ": not a regular file");
+        return failures;
+    }
+    if (!info || !info->checksum || info->checksumDisabled())
+        return failures;
+    const auto expected = parseCrc(*info->checksum);
+    if (!expected) {
+        failures.push_back(infoPath.string() + ": checksum \"" + *info->checksum +
+                           "\" is not a CRC-32 (decimal digits expected)");
+        return failures;
+    }
+    auto actual = Crc32::ofFile(model, progress);
+    if (!actual)
+        return actual.error();
+    if (*actual != *expected)
+        failures.push_back(model.string() + ": checksum mismatch: ckpt-info.json says " +
+                           Crc32::toDecimal(*expected) + ", the file has " +
+                           Crc32::toDecimal(*actual) + " (corrupt or replaced model)");
+    return failures;
+}
+
+Result<RelinkOutcome> Relinker::relink(const fs::path& runRoot, std::string_view linkName,
+                                       int epoch, const RelinkOptions& options,
+                                       const Progress& progress)
+{
+    if (Status st = LinkState::checkName(linkName); !st)
+        return st.error();
+    auto root = runDirectory(runRoot);
+    if (!root)
+        return root.error();
+    const fs::path linkPath = *root / std::string(linkName);
+    auto target = EpochDirs::find(*root, epoch);
+    if (!target)
+        return Error{"cannot point " + std::string(linkName) + " at epoch " +
+                         std::to_string(epoch) + ": " + target.error().message,
+                     target.error().path};
+    auto failures = checkEpoch(*root, epoch, progress);
+    if (!failures)
+        return failures.error();
+    if (!failures->empty() && !options.force)
+        return Error::at(linkPath.string(), "refusing to point " + std::string(linkName) + " at " +
+                                                *target + ": " + joined(*failures) +
+                                                " (force overrides)");
+
+    auto lock = RunLock::acquire(*root);
+    if (!lock)
+        return lock.error();
+    auto current = LinkState::read(*root, linkName);
+    if (!current)
+        return current.error();
+    if (current->kind == LinkState::Kind::Other)
+        return refuseNonSymlink(*current);
+    // The epoch may have gone while the checksum was computed.
+    auto again = EpochDirs::find(*root, epoch);
+    if (!again || *again != *target)
+        return Error::at(linkPath.string(), "epoch " + std::to_string(epoch) +
+                                                " changed on disk during the checks; try again");
+    if (current->kind == LinkState::Kind::Symlink && current->text == *target) {
+        RelinkOutcome same;
+        same.link = current->name;
+        same.linkPath = current->path.string();
+        same.previousTarget = current->text;
+        same.newTarget = current->text;
+        same.epoch = epoch;
+        same.changed = false;
+        return same;
+    }
+    Change change;
+    change.action = "relink";
+    change.to = *target;
+    change.epoch = epoch;
+    change.forced = *failures;
+    return applyChange(*root, *current, change, options);
+}
+
+Result<RelinkOutcome> Relinker::undo(const fs::path& runRoot, const RelinkOptions& options)
+{
+    auto root = runDirectory(runRoot);
+    if (!root)
+        return root.error();
+    auto lock = RunLock::acquire(*root);
+    if (!lock)
+        return lock.error();
+    const ActionJournal journal(*root);
+    auto contents = journal.read();
+    if (!contents)
+        return contents.error();
+    const auto action = ActionJournal::lastUndoable(contents->entries);
+    if (!action)
+        return Error::at(journal.path().string(),
+                         "nothing to undo: every link change recorded here is already undone");
+    // The journal is a file anyone can edit: never follow it outside last/best.
+    if (Status st = LinkState::checkName(action->link); !st)
+        return Error::at(journal.path().string(),
+                         "entry " + action->id + ": " + st.error().message);
+    auto current = LinkState::read(*root, action->link);
+    if (!current)
+        return current.error();
+    if (current->kind == LinkState::Kind::Other)
+        return refuseNonSymlink(*current);
+
+    const std::string made = "the change made " + action->time + " by " + action->actor;
+    std::vector<std::string> forced;
+    if (current->textOrAbsent() != action->to) {
+        const std::string why = action->link + " is now " + shown(current->textOrAbsent()) +
+                                ", not " + shown(action->to) + " as set by " + made +
+                                ": it was changed since";
+        if (!options.force)
+            return Error::at(current->path.string(), "refusing to undo: " + why +
+                                                         " (force restores " + shown(action->from) +
+                                                         " anyway)");
+        forced.push_back(why);
+    }
+    std::optional<int> epoch;
+    if (action->from) {
+        const fs::path p(*action->from);
+        std::error_code ec;
+        const bool exists = fs::exists(p.is_absolute() ? p : *root / p, ec);
+        const auto named = LinkState::trailingEpoch(*action->from);
+        epoch = named;
+        bool local = false;
+        if (!exists && named) {
+            auto dirs = EpochDirs::list(*root);
+            local = dirs && dirs->count(*named);
+        }
+        if (!exists && !local) {
+            const std::string why = "the previous target " + *action->from +
+                                    " no longer exists (its epoch was deleted since?)";
+            if (!options.force)
+                return Error::at(current->path.string(),
+                                 "refusing to undo: " + why + " (force restores it anyway)");
+            forced.push_back(why);
+        }
+    }
+    Change change;
+    change.action = "undo";
+    change.to = action->from;
+    change.epoch = epoch;
+    change.ref = action->id;
+    change.undoneSummary = made;
+    change.forced = forced;
+    auto out = applyChange(*root, *current, change, options);
+    if (out)
+        for (const auto& skipped : contents->skipped)
+            out->warnings.push_back("unreadable journal line skipped: " + skipped);
+    return out;
+}
+
+Result<RelinkOutcome> Relinker::repair(const fs::path& runRoot, std::string_view linkName,
+                                       const RelinkOptions& options)
+{
+    if (Status st = LinkState::checkName(linkName); !st)
+        return st.error();
+    auto root = runDirectory(runRoot);
+    if (!root)
+        return root.error();
+    auto lock = RunLock::acquire(*root);
+    if (!lock)
+        return lock.error();
+    auto current = LinkState::read(*root, linkName);
+    if (!current)
+        return current.error();
+    switch (current->kind) {
+    case LinkState::Kind::Absent:
+        return Error::at(current->path.string(), "no link to repair");
+    case LinkState::Kind::Other:
+        return refuseNonSymlink(*current);
+    case LinkState::Kind::Symlink:
+        break;
+    }
+    if (current->resolves)
+        return Error::at(current->path.string(),
+                         "-> " + current->text + " resolves: nothing to repair");
+    if (!current->namedEpoch)
+        return Error::at(current->path.string(),
+                         "-> " + current->text +
+                             " is dangling and does not end in epochs/<number>: cannot tell which "
+                             "epoch it meant; relink it to an epoch instead");
+    auto target = EpochDirs::find(*root, *current->namedEpoch);
+    if (!target)
+        return Error{"cannot repair " + current->path.string() + " -> " + current->text + ": " +
+                         target.error().message,
+                     target.error().path};
+    Change change;
+    change.action = "repair";
+    change.to = *target;
+    change.epoch = current->namedEpoch;
+    return applyChange(*root, *current, change, options);
+}
+
+std::vector<int> Relinker::restartOverwrites(const Run& run, int epoch)
+{
+    std::vector<int> out;
+    for (const auto& e : run.epochs)
+        if (e.number > epoch)
+            out.push_back(e.number);
+    return out;
+}
+
+Result<std::optional<JournalEntry>> Relinker::nextUndo(const fs::path& runRoot)
+{
+    auto root = runDirectory(runRoot);
+    if (!root)
+        return root.error();
+    auto contents = ActionJournal(*root).read();
+    if (!contents)
+        return contents.error();
+    return ActionJournal::lastUndoable(contents->entries);
+}
+
+} // namespace ckpt

@@ -1,0 +1,129 @@
+#include "CandleFixture.h"
+#include "CliRunner.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <filesystem>
+#include <limits>
+#include <memory>
+
+using namespace ckpt::test;
+namespace fs = std::filesystem;
+
+class TestCli : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init()
+    {
+        m_tmp = std::make_unique<QTemporaryDir>();
+        QVERIFY(m_tmp->isValid());
+        m_root = fs::path(m_tmp->path().toStdString());
+    }
+    void cleanup() { m_tmp.reset(); }
+
+    void usage_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<int>("exitCode");
+        QTest::addColumn<QString>("needle");
+        QTest::newRow("no command") << QStringList{} << 2 << "Usage: ckpt COMMAND";
+        QTest::newRow("help") << QStringList{"--help"} << 0 << "scan";
+        QTest::newRow("unknown command") << QStringList{"frobnicate"} << 2 << "unknown command";
+        QTest::newRow("scan help") << QStringList{"scan", "--help"} << 0 << "Usage: ckpt scan";
+        QTest::newRow("scan no dir") << QStringList{"scan"} << 2 << "missing argument";
+        QTest::newRow("scan bad option") << QStringList{"scan", "--nope", "."} << 2 << "nope";
+    }
+    void usage()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(int, exitCode);
+        QFETCH(QString, needle);
+        const CliResult r = runCli(args);
+        QCOMPARE(r.exitCode, exitCode);
+        QVERIFY2(QString::fromUtf8(r.out + r.err).contains(needle), (r.out + r.err).constData());
+    }
+
+    void scanJsonFollowsTheSchema()
+    {
+        CandleFixture a(m_root / "exp" / "RUN000" / "save" / "ckpts");
+        a.addEpoch(1, std::numeric_limits<double>::infinity(), 100, true);
+        a.addEpoch(2, 0.5, 200);
+        a.addEpoch(3, 0.4, 300);
+        a.linkAbsolute("last", 3);
+        a.linkAbsolute("best", 3);
+        CandleFixture b(m_root / "exp" / "RUN001" / "ckpts");
+        b.addEpoch(1, 0.9, 10, true);
+        b.linkAbsolute("last", 1);
+
+        const CliResult r = runCli({"scan", "--json", m_tmp->path()});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = r.json();
+        QCOMPARE(j["runs"].size(), 2u);
+        const auto& run = j["runs"][0];
+        QCOMPARE(run["root"].get<std::string>(), fs::canonical(a.root()).string());
+        QCOMPARE(run["layout"].get<std::string>(), std::string("candle"));
+        QCOMPARE(run["last"].get<int>(), 3);
+        QCOMPARE(run["best"].get<int>(), 3);
+        QCOMPARE(run["epochs"].size(), 3u);
+        const auto& first = run["epochs"][0];
+        QCOMPARE(first["epoch"].get<int>(), 1);
+        QCOMPARE(first["model_bytes"].get<int>(), 100);
+        QVERIFY(first["info"]["best_metric_last"].is_null()); // Infinity -> null
+        QCOMPARE(first["info"]["time_elapsed"].get<std::string>(), std::string("__FIRST__"));
+        QCOMPARE(run["epochs"][2]["info"]["best_metric_last"].get<double>(), 0.4);
+        QVERIFY(run["problems"].empty());
+        QCOMPARE(j["runs"][1]["best"].is_null(), true);
+    }
+
+    void scanReportsProblemsWithExitOne()
+    {
+        CandleFixture a(m_root / "ckpts");
+        a.addEpoch(1, 0.9, 64, true);
+        a.addEpoch(2, 0.8, 64);
+        a.linkAbsolute("last", 2);
+        fs::create_directories(a.root() / "work");
+        a.writeInfo(3, "{\"epoch\": 3, \"save_best");
+
+        const CliResult r = runCli({"scan", "--json", m_tmp->path()});
+        QCOMPARE(r.exitCode, 1);
+        const auto j = r.json();
+        QStringList kinds;
+        for (const auto& p : j["runs"][0]["problems"])
+            kinds << QString::fromStdString(p["kind"].get<std::string>());
+        for (const auto& e : j["runs"][0]["epochs"])
+            for (const auto& p : e["problems"])
+                kinds << QString::fromStdString(p["kind"].get<std::string>());
+        QVERIFY2(kinds.contains("interrupted_save"), qPrintable(kinds.join(',')));
+        QVERIFY2(kinds.contains("bad_info"), qPrintable(kinds.join(',')));
+
+        const CliResult human = runCli({"scan", m_tmp->path()});
+        QCOMPARE(human.exitCode, 1);
+        QVERIFY(human.out.contains("interrupted_save"));
+        QVERIFY(human.out.contains("ckpt-info.json"));
+    }
+
+    void scanOfAMissingFolderIsAnIoError()
+    {
+        const QString missing = m_tmp->path() + "/does-not-exist";
+        const CliResult r = runCli({"scan", missing});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("does-not-exist"), r.err.constData());
+    }
+
+    void scanOfAnEmptyFolderSaysSo()
+    {
+        const CliResult r = runCli({"scan", m_tmp->path()});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.err.contains("no checkpoint runs found"));
+    }
+
+private:
+    std::unique_ptr<QTemporaryDir> m_tmp;
+    fs::path m_root;
+};
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
