@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "RelinkCommand.h"
 #include "common/ProgressStrip.h"
 #include "compare/CompareView.h"
 #include "dialogs/AboutDialog.h"
@@ -9,6 +10,7 @@
 #include "models/EpochTableModel.h"
 #include "models/ProblemsModel.h"
 #include "models/RunTreeModel.h"
+#include "ops/Relinker.h"
 #include "plotpanel/PlotPanel.h"
 #include "problems/ProblemsPanel.h"
 #include "session/Workspace.h"
@@ -24,6 +26,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
 #include <QSplitter>
@@ -228,6 +231,12 @@ void MainWindow::connectWorkspace()
             refreshMetrics();
     });
     connect(m_workspace, &Workspace::message, m_status, &QLabel::setText);
+    connect(m_workspace, &Workspace::operationFinished, this, &MainWindow::onOperationFinished);
+    connect(m_workspace, &Workspace::relinked, this,
+            [this](const QString& root, const QString& link, int epoch) {
+                m_undo->push(
+                    new RelinkCommand(m_workspace, root, m_workspace->runName(root), link, epoch));
+            });
     connect(m_table, &EpochTableView::selectionChanged, this, &MainWindow::updateActions);
     connect(m_table, &EpochTableView::exportRequested, this, &MainWindow::exportCsv);
     connect(m_problemsPanel, &ProblemsPanel::repairRequested, this, &MainWindow::repairProblem);
@@ -398,8 +407,26 @@ void MainWindow::compareSelected()
 
 void MainWindow::rollback(const QString& link)
 {
-    (void)link;
-    m_status->setText(tr("Relinking is not available in this build yet."));
+    const auto selected = m_table->selectedEpochs();
+    if (selected.size() != 1)
+        return;
+    const EpochRef ref = selected.first();
+    const Run* run = m_workspace->run(ref.root);
+    if (!run)
+        return;
+    RollbackConfirmDialog::Request request;
+    request.runName = m_workspace->runName(ref.root);
+    request.link = link;
+    request.epoch = ref.epoch;
+    const auto& current = link == QLatin1String("last") ? run->last : run->best;
+    if (current)
+        request.currentTarget = current->epoch;
+    if (link == QLatin1String("last"))
+        request.overwritten = Relinker::restartOverwrites(*run, ref.epoch);
+    RollbackConfirmDialog dialog(request, this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    m_workspace->relink(ref.root, link, ref.epoch);
 }
 
 void MainWindow::verify(int scope)
@@ -410,13 +437,39 @@ void MainWindow::verify(int scope)
 
 void MainWindow::prune()
 {
-    m_status->setText(tr("Pruning is not available in this build yet."));
+    const QStringList runs = m_sidebar->selectedRuns();
+    const Run* run = runs.size() == 1 ? m_workspace->run(runs.first()) : nullptr;
+    if (!run || run->epochs.empty())
+        return;
+    std::vector<PruneDialog::EpochEntry> entries;
+    for (const auto& e : run->epochs)
+        entries.push_back({e.number, e.modelBytes.value_or(0)});
+    std::set<int> protectedEpochs{run->epochs.back().number};
+    for (const auto& l : {run->last, run->best})
+        if (l && l->epoch)
+            protectedEpochs.insert(*l->epoch);
+    PruneDialog dialog(m_workspace->runName(runs.first()), std::move(entries), protectedEpochs,
+                       this);
+    if (dialog.exec() == QDialog::Accepted)
+        m_workspace->prune(runs.first(), dialog.policy());
 }
 
 void MainWindow::repairProblem(int row)
 {
-    (void)row;
-    m_status->setText(tr("Repairs are not available in this build yet."));
+    const Problem* problem = m_workspace->problems()->problemAt(row);
+    if (!problem)
+        return;
+    const QString root = m_workspace->problems()->rootAt(row);
+    m_workspace->repairLink(root, QFileInfo(QString::fromStdString(problem->path)).fileName());
+}
+
+void MainWindow::onOperationFinished(const QString& root, const QString& action,
+                                     const QString& error)
+{
+    if (error.isEmpty())
+        return;
+    QMessageBox::warning(this, tr("%1 failed").arg(action),
+                         tr("%1\n\n%2").arg(m_workspace->runName(root), error));
 }
 
 void MainWindow::showAbout()

@@ -70,6 +70,7 @@ private:
     void verify(int scope);
     void prune();
     void repairProblem(int row);
+    void onOperationFinished(const QString& root, const QString& action, const QString& error);
     void showAbout();
 
     Workspace* m_workspace;

@@ -4,9 +4,12 @@
 #include "models/EpochTableModel.h"
 #include "models/ProblemsModel.h"
 #include "models/RunTreeModel.h"
+#include "ops/Pruner.h"
+#include "ops/Relinker.h"
 #include "scan/Scanner.h"
 
 #include <QDir>
+#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QThreadPool>
 #include <QtConcurrent>
@@ -34,6 +37,7 @@ Workspace::Workspace(QObject* parent)
     m_pool->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
     // Background work yields to the GUI thread.
     m_pool->setThreadPriority(QThread::LowPriority);
+    m_problems->setRepairPredicate(&Workspace::isRepairable);
 }
 
 Workspace::~Workspace()
@@ -184,16 +188,21 @@ void Workspace::reloadRun(const QString& root)
     const QString folder = s->folder;
     const quint64 generation = m_generation;
     const std::string layoutName = s->run.layout;
-    (void)QtConcurrent::run(m_pool, [this, root, folder, generation, layoutName] {
+    ++m_pendingJobs;
+    auto* watcher = new QFutureWatcher<std::shared_ptr<Run>>(this);
+    connect(watcher, &QFutureWatcher<std::shared_ptr<Run>>::finished, this,
+            [this, watcher, folder, generation] {
+                watcher->deleteLater();
+                --m_pendingJobs;
+                if (auto loaded = watcher->result())
+                    applyLoadedRun(generation, folder, loaded);
+            });
+    watcher->setFuture(QtConcurrent::run(m_pool, [root, layoutName]() -> std::shared_ptr<Run> {
         const Layout* layout = findLayout(layoutName);
         if (!layout)
-            return;
-        auto loaded = std::make_shared<Run>(layout->loadRun(root.toStdString()));
-        QMetaObject::invokeMethod(
-            this,
-            [this, folder, generation, loaded] { applyLoadedRun(generation, folder, loaded); },
-            Qt::QueuedConnection);
-    });
+            return nullptr;
+        return std::make_shared<Run>(layout->loadRun(root.toStdString()));
+    }));
 }
 
 void Workspace::showRuns(const QStringList& roots)
@@ -261,6 +270,83 @@ void Workspace::refreshSummary(const QString& root)
         first = false;
     }
     m_runTree->upsertRun(summary);
+}
+
+bool Workspace::isRepairable(const Problem& problem)
+{
+    // Only a relocated link has a repair that cannot lose anything: it is
+    // re-pointed, relative, at the local epoch it already resolves to.
+    if (problem.kind != ProblemKind::RelocatedLink)
+        return false;
+    const QString name = QFileInfo(QString::fromStdString(problem.path)).fileName();
+    return name == QLatin1String("last") || name == QLatin1String("best");
+}
+
+template <typename Work>
+void Workspace::runOperation(const QString& root, const QString& action, Work work)
+{
+    ++m_pendingJobs;
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, root, action] {
+        watcher->deleteLater();
+        --m_pendingJobs;
+        const QString error = watcher->result();
+        emit operationFinished(root, action, error);
+        emit message(error.isEmpty() ? tr("%1: done (%2)").arg(action, runName(root)) : error);
+        reloadRun(root);
+    });
+    watcher->setFuture(QtConcurrent::run(m_pool, std::move(work)));
+}
+
+void Workspace::relink(const QString& root, const QString& link, int epoch, bool announce)
+{
+    runOperation(root, QStringLiteral("relink"), [this, root, link, epoch, announce] {
+        auto r = Relinker::relink(root.toStdString(), link.toStdString(), epoch);
+        if (!r)
+            return QString::fromStdString(r.error().message);
+        if (!announce)
+            return QString();
+        QMetaObject::invokeMethod(
+            this, [this, root, link, epoch] { emit relinked(root, link, epoch); },
+            Qt::QueuedConnection);
+        return QString();
+    });
+}
+
+void Workspace::undoRelink(const QString& root)
+{
+    runOperation(root, QStringLiteral("undo"), [root] {
+        auto r = Relinker::undo(root.toStdString());
+        return r ? QString() : QString::fromStdString(r.error().message);
+    });
+}
+
+void Workspace::repairLink(const QString& root, const QString& link)
+{
+    runOperation(root, QStringLiteral("repair"), [root, link] {
+        auto r = Relinker::repair(root.toStdString(), link.toStdString());
+        return r ? QString() : QString::fromStdString(r.error().message);
+    });
+}
+
+void Workspace::prune(const QString& root, const KeepPolicy& policy)
+{
+    const Run* current = run(root);
+    if (!current)
+        return;
+    // The worker plans on its own copy: the GUI's run may be replaced meanwhile.
+    runOperation(root, QStringLiteral("prune"), [snapshot = *current, policy] {
+        const PrunePlan plan = Pruner::plan(snapshot, policy);
+        auto r = Pruner::execute(snapshot, plan);
+        if (!r)
+            return QString::fromStdString(r.error().message);
+        QStringList notes;
+        for (const auto& s : r->skipped)
+            notes << QStringLiteral("epoch %1 kept: %2")
+                         .arg(s.epoch)
+                         .arg(QString::fromStdString(s.reason));
+        return notes.join(QLatin1Char('\n'));
+    });
 }
 
 } // namespace ckpt

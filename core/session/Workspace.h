@@ -3,6 +3,7 @@
 #include "model/MetricHistory.h"
 #include "model/Run.h"
 #include "models/ChecksumState.h"
+#include "ops/KeepPolicy.h"
 
 #include <QObject>
 #include <QString>
@@ -69,6 +70,16 @@ public:
     // Re-reads one run from disk in the background (after an operation).
     void reloadRun(const QString& root);
 
+    // Operations on disk (core/ops), run in the background; each ends with
+    // operationFinished and a reload of the run.
+    // `announce`: emit relinked() on success (an undo stack's redo does not).
+    void relink(const QString& root, const QString& link, int epoch, bool announce = true);
+    void undoRelink(const QString& root);
+    void repairLink(const QString& root, const QString& link);
+    void prune(const QString& root, const KeepPolicy& policy);
+    // Whether ProblemsModel offers a one-click repair for this problem.
+    static bool isRepairable(const Problem& problem);
+
 signals:
     void runAdded(const QString& root);
     void runChanged(const QString& root);
@@ -77,6 +88,9 @@ signals:
     void scanFinished(const QString& folder, const QString& error, int runs);
     void allScansFinished();
     void message(const QString& text);
+    // `error` empty on success; `action` is "relink", "undo", "repair" or "prune".
+    void operationFinished(const QString& root, const QString& action, const QString& error);
+    void relinked(const QString& root, const QString& link, int epoch);
 
 private:
     void scanFolder(const QString& folder);
@@ -85,6 +99,8 @@ private:
     void applyHistory(const QString& root, quint64 generation,
                       std::shared_ptr<MetricHistory> history);
     void refreshSummary(const QString& root);
+    template <typename Work>
+    void runOperation(const QString& root, const QString& action, Work work);
 
     RunTreeModel* m_runTree;
     EpochTableModel* m_epochTable;

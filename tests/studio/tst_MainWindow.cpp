@@ -1,19 +1,28 @@
 #include "CandleFixture.h"
 #include "MainWindow.h"
 #include "models/EpochTableModel.h"
+#include "models/ModelRoles.h"
+#include "models/ProblemsModel.h"
 #include "models/RunTreeModel.h"
+#include "problems/ProblemsPanel.h"
 #include "session/Workspace.h"
 #include "sidebar/RunSidebar.h"
 #include "table/EpochTableView.h"
 
+#include <QAbstractButton>
 #include <QApplication>
+#include <QDialog>
+#include <QLabel>
 #include <QMimeData>
+#include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QTreeView>
+#include <QUndoStack>
 #include <QUrl>
 
 using namespace ckpt;
@@ -28,8 +37,13 @@ private slots:
     void dropFolderAddsItsRuns_data();
     void dropFolderAddsItsRuns();
     void selectingRunsFillsTheTable();
+    void rollbackChangesLinkAndUndoRestoresIt();
+    void repairRelocatedLinkFromProblems();
 
 private:
+    static void clickRow(EpochTableView* table, int epoch, const QString& root);
+    // Clicks `button` of the next modal dialog once it is open; records its text.
+    static void answerNextDialog(const QString& button, QString* text);
     static void makeRun(const std::filesystem::path& root, int epochs);
 };
 
@@ -131,6 +145,120 @@ void tst_MainWindow::selectingRunsFillsTheTable()
     QTRY_COMPARE(workspace.shownRuns().size(), 1);
     QCOMPARE(workspace.epochTable()->rowCount(), 4);
     QVERIFY(window.epochTable()->view()->isColumnHidden(runCol));
+}
+
+void tst_MainWindow::clickRow(EpochTableView* table, int epoch, const QString& root)
+{
+    QTableView* view = table->view();
+    for (int r = 0; r < view->model()->rowCount(); ++r) {
+        const QModelIndex i = view->model()->index(r, 1);
+        if (i.data(roles::EpochRole).toInt() == epoch &&
+            i.data(roles::RunRootRole).toString() == root) {
+            view->scrollTo(i);
+            QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(i).center());
+            return;
+        }
+    }
+    QFAIL("row not found");
+}
+
+void tst_MainWindow::answerNextDialog(const QString& button, QString* text)
+{
+    QTimer::singleShot(0, qApp, [button, text] {
+        auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        if (auto* label = dialog->findChild<QLabel*>(QStringLiteral("description")))
+            *text = label->text();
+        for (auto* b : dialog->findChildren<QAbstractButton*>())
+            if (b->text().remove(QLatin1Char('&')) == button) {
+                QTest::mouseClick(b, Qt::LeftButton);
+                return;
+            }
+        dialog->reject();
+    });
+}
+
+static std::filesystem::path linkTarget(const std::filesystem::path& link)
+{
+    return std::filesystem::canonical(link);
+}
+
+void tst_MainWindow::rollbackChangesLinkAndUndoRestoresIt()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = std::filesystem::path(dir.path().toStdString()) / "r/ckpts";
+    makeRun(root, 5);
+    CandleFixture fixture(root);
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.openFolders({dir.path()});
+    QTRY_VERIFY(workspace.isIdle() && workspace.epochTable()->rowCount() == 5);
+    const QString rootText = QString::fromStdString(root.string());
+
+    clickRow(window.epochTable(), 3, rootText);
+    QVERIFY(window.action("makeLast")->isEnabled());
+    QString description;
+    answerNextDialog(QStringLiteral("Make last"), &description);
+    QTest::keyClick(window.epochTable()->view(), Qt::Key_L, Qt::ControlModifier);
+    // The confirmation names the epochs a restart from 3 would overwrite.
+    QVERIFY2(description.contains("4, 5"), qPrintable(description));
+    QTRY_COMPARE(linkTarget(root / "last"), linkTarget(fixture.epochDir(3)));
+    // The table follows: the last badge moved to epoch 3.
+    QTRY_VERIFY(workspace.epochTable()
+                    ->index(workspace.epochTable()->rowOf(rootText, 3), 0)
+                    .data(roles::IsLastRole)
+                    .toBool());
+    QTRY_COMPARE(window.undoStack()->count(), 1);
+
+    // Edit > Undo puts the link back.
+    // (The offscreen platform does not hand activation back after a dialog.)
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QTest::keyClick(window.epochTable()->view(), Qt::Key_Z, Qt::ControlModifier);
+    QTRY_COMPARE(linkTarget(root / "last"), linkTarget(fixture.epochDir(5)));
+    QTRY_VERIFY(workspace.isIdle());
+    QVERIFY(workspace.run(rootText)->last->epoch == 5);
+
+    // Cancelling the confirmation changes nothing.
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    clickRow(window.epochTable(), 2, rootText);
+    answerNextDialog(QStringLiteral("Cancel"), &description);
+    QTest::keyClick(window.epochTable()->view(), Qt::Key_L, Qt::ControlModifier);
+    QTest::qWait(200);
+    QCOMPARE(linkTarget(root / "last"), linkTarget(fixture.epochDir(5)));
+}
+
+void tst_MainWindow::repairRelocatedLinkFromProblems()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = std::filesystem::path(dir.path().toStdString()) / "r/ckpts";
+    makeRun(root, 3);
+    // As after an rsync from a cluster: the absolute target no longer exists.
+    std::filesystem::remove(root / "best");
+    std::filesystem::create_directory_symlink("/cluster/gone/r/ckpts/epochs/002", root / "best");
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.openFolders({dir.path()});
+    QTRY_VERIFY(workspace.isIdle() && workspace.problems()->rowCount() > 0);
+
+    window.action("focusProblems")->trigger();
+    QTableView* view = window.problemsPanel()->view();
+    int row = -1;
+    for (int r = 0; r < view->model()->rowCount(); ++r)
+        if (view->model()->index(r, 0).data(roles::RepairableRole).toBool())
+            row = r;
+    QVERIFY(row >= 0);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {},
+                      view->visualRect(view->model()->index(row, 0)).center());
+    QVERIFY(window.problemsPanel()->repairButton()->isEnabled());
+    QTest::mouseClick(window.problemsPanel()->repairButton(), Qt::LeftButton);
+    QTRY_COMPARE(std::filesystem::read_symlink(root / "best").string(), std::string("epochs/002"));
+    QTRY_VERIFY(workspace.isIdle());
 }
 
 QTEST_MAIN(tst_MainWindow)
