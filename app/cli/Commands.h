@@ -17,5 +17,7 @@ struct Command
 std::span<const Command> commands();
 
 int runScan(const QStringList& arguments);
+int runRelink(const QStringList& arguments);
+int runPrune(const QStringList& arguments);
 
 } // namespace ckpt::cli

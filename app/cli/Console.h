@@ -17,8 +17,10 @@ class Console
 public:
     static void out(const QString& text);
     static void out(const std::string& text);
+    static void out(const char* text) { out(std::string(text)); }
     static void err(const QString& text);
     static void err(const std::string& text);
+    static void err(const char* text) { err(std::string(text)); }
     static void json(const nlohmann::ordered_json& value);
     static bool stderrIsTerminal();
 };

@@ -11,9 +11,12 @@ namespace ckpt::cli {
 
 std::span<const Command> commands()
 {
-    static const std::array<Command, 1> kCommands{{
+    static const std::array<Command, 3> kCommands{{
         {"scan", "find every run below a folder and report its epochs, links and problems",
          &runScan},
+        {"relink", "point last or best at an epoch (rollback), atomically; --undo reverts",
+         &runRelink},
+        {"prune", "preview or apply a keep policy (linear or exponential)", &runPrune},
     }};
     return kCommands;
 }

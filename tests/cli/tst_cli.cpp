@@ -120,6 +120,89 @@ private slots:
         QVERIFY(r.err.contains("no checkpoint runs found"));
     }
 
+    void relinkRollsBackAndUndoRestores()
+    {
+        CandleFixture a(m_root / "ckpts");
+        for (int e = 1; e <= 4; ++e)
+            a.addEpoch(e, 1.0 / e, 64, e == 1);
+        a.linkAbsolute("last", 4);
+        const std::string before = fs::read_symlink(a.root() / "last").string();
+
+        CliResult r =
+            runCli({"relink", QString::fromStdString(a.root().string()), "--last", "2", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(fs::read_symlink(a.root() / "last").string(), std::string("epochs/002"));
+        const auto j = r.json();
+        QCOMPARE(j["previous_target"].get<std::string>(), before);
+        QVERIFY(j["restart_overwrites"] == nlohmann::json::array({3, 4}));
+        QVERIFY(CandleFixture::readText(a.root() / "ckpt.log").find("linking: last") !=
+                std::string::npos);
+
+        r = runCli({"relink", m_tmp->path(), "--undo"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(fs::read_symlink(a.root() / "last").string(), before);
+    }
+
+    void relinkRefusesACorruptEpochUnlessForced()
+    {
+        CandleFixture a(m_root / "ckpts");
+        a.addEpoch(1, 0.9, 64, true);
+        a.addEpoch(2, 0.8, 64);
+        a.linkAbsolute("last", 2);
+        std::string model = CandleFixture::readText(a.epochDir(1) / "model.h5");
+        model[10] = static_cast<char>(model[10] ^ 0x01);
+        a.writeModel(1, model);
+
+        CliResult r = runCli({"relink", m_tmp->path(), "--last", "1"});
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY2(r.err.contains("checksum"), r.err.constData());
+        QVERIFY(fs::read_symlink(a.root() / "last").is_absolute()); // untouched
+
+        r = runCli({"relink", m_tmp->path(), "--last", "1", "--force"});
+        QCOMPARE(r.exitCode, 0);
+        QCOMPARE(fs::read_symlink(a.root() / "last").string(), std::string("epochs/001"));
+    }
+
+    void relinkNeedsExactlyOneAction()
+    {
+        CandleFixture a(m_root / "ckpts");
+        a.addEpoch(1, 0.9, 64, true);
+        QCOMPARE(runCli({"relink", m_tmp->path()}).exitCode, 2);
+        QCOMPARE(runCli({"relink", m_tmp->path(), "--last", "1", "--best", "1"}).exitCode, 2);
+        QCOMPARE(runCli({"relink", m_tmp->path(), "--last", "x"}).exitCode, 2);
+    }
+
+    void pruneIsADryRunUntilYes()
+    {
+        CandleFixture a(m_root / "ckpts");
+        for (int e = 1; e <= 6; ++e)
+            a.addEpoch(e, 1.0 / e, 100, e == 1);
+        a.linkAbsolute("last", 6);
+        a.linkAbsolute("best", 2);
+
+        CliResult r = runCli({"prune", m_tmp->path(), "--keep-limit", "1", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        auto j = r.json();
+        QVERIFY(j["dry_run"].get<bool>());
+        std::vector<int> planned;
+        for (const auto& d : j["delete"])
+            planned.push_back(d["epoch"].get<int>());
+        QCOMPARE(planned, (std::vector<int>{1, 3, 4, 5}));
+        for (int e = 1; e <= 6; ++e)
+            QVERIFY(fs::exists(a.epochDir(e)));
+
+        r = runCli({"prune", m_tmp->path(), "--keep-limit", "1", "--yes"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        for (int e : {1, 3, 4, 5})
+            QVERIFY(!fs::exists(a.epochDir(e)));
+        QVERIFY(fs::exists(a.epochDir(2)));
+        QVERIFY(fs::exists(a.epochDir(6)));
+        QCOMPARE(runCli({"prune", m_tmp->path()}).exitCode, 2);
+        QCOMPARE(
+            runCli({"prune", m_tmp->path(), "--keep-limit", "2", "--keep-mode", "odd"}).exitCode,
+            2);
+    }
+
 private:
     std::unique_ptr<QTemporaryDir> m_tmp;
     fs::path m_root;

@@ -1,0 +1,139 @@
+#include "CommandLine.h"
+#include "Commands.h"
+#include "Console.h"
+#include "RunArgument.h"
+#include "TextTable.h"
+#include "ops/Pruner.h"
+
+namespace ckpt::cli {
+
+namespace {
+
+std::string reasons(const KeptEpoch& k)
+{
+    std::string s;
+    for (auto r : k.reasons)
+        s += (s.empty() ? "" : ", ") + std::string(toString(r));
+    return s;
+}
+
+nlohmann::ordered_json planJson(const PrunePlan& plan)
+{
+    nlohmann::ordered_json del = nlohmann::ordered_json::array();
+    for (const auto& c : plan.toDelete)
+        del.push_back({{"epoch", c.epoch}, {"dir", c.dir}, {"bytes", c.bytes}});
+    nlohmann::ordered_json kept = nlohmann::ordered_json::array();
+    for (const auto& k : plan.kept) {
+        nlohmann::ordered_json why = nlohmann::ordered_json::array();
+        for (auto r : k.reasons)
+            why.push_back(std::string(toString(r)));
+        kept.push_back({{"epoch", k.epoch}, {"reasons", why}});
+    }
+    return {{"root", plan.root},
+            {"keep_mode", std::string(toString(plan.policy.mode))},
+            {"keep_limit", plan.policy.keepLimit},
+            {"delete", del},
+            {"bytes_freed", plan.bytesFreed},
+            {"keep", kept},
+            {"leftovers", plan.leftovers},
+            {"notes", plan.notes}};
+}
+
+std::string planText(const PrunePlan& plan)
+{
+    std::string out = plan.root + "\n";
+    TextTable table({"epoch", "action", "size / reason"}, {true, false, false});
+    std::size_t d = 0;
+    for (const auto& k : plan.kept) {
+        while (d < plan.toDelete.size() && plan.toDelete[d].epoch < k.epoch) {
+            table.addRow({std::to_string(plan.toDelete[d].epoch), "delete",
+                          humanBytes(static_cast<double>(plan.toDelete[d].bytes))});
+            ++d;
+        }
+        table.addRow({std::to_string(k.epoch), "keep", reasons(k)});
+    }
+    for (; d < plan.toDelete.size(); ++d)
+        table.addRow({std::to_string(plan.toDelete[d].epoch), "delete",
+                      humanBytes(static_cast<double>(plan.toDelete[d].bytes))});
+    out += table.render("  ");
+    for (const auto& n : plan.notes)
+        out += "note: " + n + "\n";
+    out += std::to_string(plan.toDelete.size()) + " epochs to delete, " +
+           humanBytes(static_cast<double>(plan.bytesFreed)) + " freed\n";
+    return out;
+}
+
+} // namespace
+
+int runPrune(const QStringList& arguments)
+{
+    CommandLine cl(
+        QStringLiteral("prune"),
+        QStringLiteral("RUN --keep-limit K [--keep-mode linear|exponential] [--yes] [--json]"),
+        QStringLiteral(
+            "Shows which epochs a keep policy deletes and the bytes freed; deletes them only "
+            "with --yes. The newest epoch and the targets of last/best are always kept.\n"
+            "linear: CANDLE's rule, keep the newest K epochs. exponential: keep the newest "
+            "epoch and the epochs at or before N-1, N-2, N-4, N-8, ... (up to K)."));
+    cl.addOption({QStringLiteral("keep-limit"), QStringLiteral("How many epochs to keep."),
+                  QStringLiteral("K")});
+    cl.addOption({QStringLiteral("keep-mode"), QStringLiteral("linear (default) or exponential."),
+                  QStringLiteral("MODE"), QStringLiteral("linear")});
+    cl.addOption({QStringLiteral("yes"), QStringLiteral("Really delete (default: dry run).")});
+    if (auto exit = cl.parse(arguments, 1, 1))
+        return *exit;
+    if (!cl.isSet("keep-limit"))
+        return cl.usageError(QStringLiteral("--keep-limit is required"));
+    const auto limit = cl.intValue(QStringLiteral("keep-limit"), 0);
+    if (!limit)
+        return ExitUsage;
+    const auto mode = keepModeFromString(cl.value("keep-mode").toStdString());
+    if (!mode)
+        return cl.usageError(QStringLiteral("--keep-mode is linear or exponential"));
+
+    auto run = loadRunArgument(cl.positional().first());
+    if (!run) {
+        Console::err("ckpt prune: " + run.error().message + "\n");
+        return ExitUsage;
+    }
+    const PrunePlan plan = Pruner::plan(*run, KeepPolicy{*mode, *limit});
+    nlohmann::ordered_json json = planJson(plan);
+    if (!cl.json())
+        Console::out(planText(plan));
+    if (!cl.isSet("yes")) {
+        json["dry_run"] = true;
+        if (cl.json())
+            Console::json(json);
+        else if (!plan.toDelete.empty())
+            Console::out("dry run: nothing deleted; add --yes to delete\n");
+        return ExitOk;
+    }
+    TerminalProgress progress("pruning");
+    auto outcome = Pruner::execute(*run, plan, progress.progress());
+    if (!outcome) {
+        Console::err("ckpt prune: " + outcome.error().message + "\n");
+        return ExitUsage;
+    }
+    json["dry_run"] = false;
+    json["deleted"] = outcome->deleted;
+    json["deleted_bytes"] = outcome->bytesFreed;
+    nlohmann::ordered_json skipped = nlohmann::ordered_json::array();
+    for (const auto& s : outcome->skipped)
+        skipped.push_back({{"epoch", s.epoch}, {"reason", s.reason}});
+    json["skipped"] = skipped;
+    json["warnings"] = outcome->warnings;
+    if (cl.json()) {
+        Console::json(json);
+    } else {
+        Console::out("deleted " + std::to_string(outcome->deleted.size()) + " epochs, freed " +
+                     humanBytes(static_cast<double>(outcome->bytesFreed)) + " (logged in " +
+                     outcome->auditLog + ")\n");
+        for (const auto& s : outcome->skipped)
+            Console::out("kept epoch " + std::to_string(s.epoch) + ": " + s.reason + "\n");
+        for (const auto& w : outcome->warnings)
+            Console::err("warning: " + w + "\n");
+    }
+    return outcome->skipped.empty() ? ExitOk : ExitProblems;
+}
+
+} // namespace ckpt::cli

@@ -1,0 +1,14 @@
+#pragma once
+
+#include "common/Result.h"
+#include "model/Run.h"
+
+#include <QString>
+
+namespace ckpt::cli {
+
+// Resolves a RUN argument: the run's root, or any folder that holds exactly one
+// run. The error lists the runs found when there are several.
+Result<Run> loadRunArgument(const QString& argument);
+
+} // namespace ckpt::cli
