@@ -351,7 +351,11 @@ QVariant EpochTableModel::display(const Block& block, const Row& row, int column
     case ColumnKind::TimePerEpoch:
         if (row.firstSave)
             return QStringLiteral("first");
-        return row.elapsed ? QStringLiteral("%1 s").arg(*row.elapsed, 0, 'f', 1) : QVariant();
+        if (!row.elapsed)
+            return {};
+        // Toy runs save several times a second; real ones take minutes.
+        return *row.elapsed < 1.0 ? QStringLiteral("%1 ms").arg(*row.elapsed * 1000.0, 0, 'f', 0)
+                                  : QStringLiteral("%1 s").arg(*row.elapsed, 0, 'f', 1);
     case ColumnKind::Monitored:
         if (auto v = metricValue(block, row.monitoredName, row.epoch))
             return formatNumber(*v);

@@ -26,8 +26,8 @@ QString RunTreeModel::displayName(const QString& folder, const QString& root)
 {
     QString rel = QDir(folder).relativeFilePath(root);
     // CANDLE roots end in ckpts/ or save/ckpts/: the run is the folder above.
-    for (const QString& tail : {QStringLiteral("/save/ckpts"), QStringLiteral("/ckpts"),
-                                QStringLiteral("/save")})
+    for (const QString& tail :
+         {QStringLiteral("/save/ckpts"), QStringLiteral("/ckpts"), QStringLiteral("/save")})
         if (rel.endsWith(tail) && rel.size() > tail.size()) {
             rel.chop(tail.size());
             break;

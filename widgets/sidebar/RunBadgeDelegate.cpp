@@ -2,6 +2,7 @@
 
 #include "common/Badges.h"
 #include "models/ModelRoles.h"
+#include "models/RunTreeModel.h"
 
 #include <QApplication>
 #include <QPainter>
@@ -22,6 +23,11 @@ std::vector<Pill> pillsFor(const QModelIndex& index)
     if (problems > 0)
         pills.push_back({QString::number(problems) + QStringLiteral(" ⚠"), Badges::problemColor()});
     const auto checksum = static_cast<ChecksumState>(index.data(roles::ChecksumStateRole).toInt());
+    // Folders only raise an alarm; "disabled" or "ok" there would be noise.
+    const bool folder =
+        index.data(roles::NodeKindRole).toInt() == static_cast<int>(RunTreeModel::NodeKind::Folder);
+    if (folder && checksum < ChecksumState::Missing)
+        return pills;
     if (checksum != ChecksumState::Unknown)
         pills.push_back({checksumStateLabel(checksum), Badges::checksumColor(checksum)});
     return pills;

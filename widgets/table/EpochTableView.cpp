@@ -97,7 +97,7 @@ void EpochTableView::setModel(EpochTableModel* model)
     };
     connect(model, &QAbstractItemModel::modelReset, this, [this, refresh] {
         refresh();
-        m_view->resizeColumnsToContents();
+        fitColumns();
     });
     connect(model, &QAbstractItemModel::columnsInserted, this,
             [this, refresh](const QModelIndex&, int first, int last) {
@@ -106,6 +106,23 @@ void EpochTableView::setModel(EpochTableModel* model)
                     m_view->resizeColumnToContents(c);
             });
     refresh();
+}
+
+void EpochTableView::fitColumns()
+{
+    m_view->resizeColumnsToContents();
+    // Badge columns need room for their pills ("last" and "best" side by side).
+    using K = EpochTableModel::ColumnKind;
+    const int em = m_view->fontMetrics().horizontalAdvance(QLatin1Char('M'));
+    for (auto [kind, ems] :
+         {std::pair{K::Links, 8}, std::pair{K::Checksum, 8}, std::pair{K::ProblemList, 6}}) {
+        const int c = m_model->columnOf(kind);
+        if (c >= 0)
+            m_view->setColumnWidth(c, std::max(m_view->columnWidth(c), ems * em));
+    }
+    // Re-apply the stretch after the explicit widths.
+    m_view->horizontalHeader()->setStretchLastSection(false);
+    m_view->horizontalHeader()->setStretchLastSection(true);
 }
 
 void EpochTableView::setContextActions(const QList<QAction*>& actions)

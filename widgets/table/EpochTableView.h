@@ -57,6 +57,7 @@ signals:
 
 private:
     void rebuildColumnMenu();
+    void fitColumns();
     void updateRunColumn();
     QString rowsAsText(const QList<int>& proxyRows, QChar separator, bool quote) const;
 
