@@ -1,15 +1,22 @@
 #include "plotpanel/PlotPanel.h"
 
+#include <QCheckBox>
+#include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QPushButton>
 #include <QSignalBlocker>
+#include <QSlider>
 #include <QVBoxLayout>
 
 namespace ckpt {
 
 PlotPanel::PlotPanel(QWidget* parent)
-    : QWidget(parent), m_metrics(new QListWidget(this)), m_plotLayout(new QVBoxLayout)
+    : QWidget(parent), m_metrics(new QListWidget(this)),
+      m_smoothing(new QSlider(Qt::Horizontal, this)),
+      m_logScale(new QCheckBox(tr("&Log scale"), this)), m_xAxis(new QComboBox(this)),
+      m_plotLayout(new QVBoxLayout)
 {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -20,6 +27,24 @@ PlotPanel::PlotPanel(QWidget* parent)
     title->setFont(f);
     side->addWidget(title);
     side->addWidget(m_metrics, 1);
+    auto* smoothLabel = new QLabel(tr("&Smoothing"), this);
+    smoothLabel->setBuddy(m_smoothing);
+    side->addWidget(smoothLabel);
+    m_smoothing->setRange(0, 99);
+    m_smoothing->setToolTip(tr("Exponential moving average weight (0 = off)"));
+    m_smoothing->setAccessibleName(tr("Smoothing"));
+    side->addWidget(m_smoothing);
+    side->addWidget(m_logScale);
+    m_xAxis->addItems({tr("x: epoch"), tr("x: wall time"), tr("x: time since start")});
+    m_xAxis->setAccessibleName(tr("X axis"));
+    side->addWidget(m_xAxis);
+    auto* exportButton = new QPushButton(tr("Export plot…"), this);
+    side->addWidget(exportButton);
+    connect(m_smoothing, &QSlider::valueChanged, this,
+            [this](int v) { emit smoothingChanged(v / 100.0); });
+    connect(m_logScale, &QCheckBox::toggled, this, &PlotPanel::logScaleChanged);
+    connect(m_xAxis, &QComboBox::currentIndexChanged, this, &PlotPanel::xAxisChanged);
+    connect(exportButton, &QPushButton::clicked, this, &PlotPanel::exportRequested);
     m_metrics->setFixedWidth(170);
     m_metrics->setAccessibleName(tr("Metrics to plot"));
     m_metrics->setToolTip(tr("Check the metrics to plot; runs selected in the sidebar are "

@@ -2,7 +2,10 @@
 
 #include <QWidget>
 
+class QCheckBox;
+class QComboBox;
 class QListWidget;
+class QSlider;
 class QVBoxLayout;
 
 namespace ckpt {
@@ -22,15 +25,25 @@ public:
     QStringList checkedMetrics() const;
     void setCheckedMetrics(const QStringList& metrics);
     QListWidget* metricList() const { return m_metrics; }
+    QSlider* smoothingSlider() const { return m_smoothing; }
+    QCheckBox* logScaleBox() const { return m_logScale; }
+    QComboBox* xAxisBox() const { return m_xAxis; }
 
     void setPlotWidget(QWidget* plot);
     QWidget* plotWidget() const { return m_plot; }
 
 signals:
     void checkedMetricsChanged(const QStringList& metrics);
+    void smoothingChanged(double weight); // 0 (off) .. 0.99
+    void logScaleChanged(bool on);
+    void xAxisChanged(int mode); // 0 epoch, 1 wall time, 2 relative time
+    void exportRequested();
 
 private:
     QListWidget* m_metrics;
+    QSlider* m_smoothing;
+    QCheckBox* m_logScale;
+    QComboBox* m_xAxis;
     QVBoxLayout* m_plotLayout;
     QWidget* m_plot = nullptr;
     bool m_userChose = false;
