@@ -115,7 +115,7 @@ void EpochTableView::fitColumns()
     using K = EpochTableModel::ColumnKind;
     const int em = m_view->fontMetrics().horizontalAdvance(QLatin1Char('M'));
     for (auto [kind, ems] :
-         {std::pair{K::Links, 8}, std::pair{K::Checksum, 8}, std::pair{K::ProblemList, 6}}) {
+         {std::pair{K::Links, 11}, std::pair{K::Checksum, 8}, std::pair{K::ProblemList, 6}}) {
         const int c = m_model->columnOf(kind);
         if (c >= 0)
             m_view->setColumnWidth(c, std::max(m_view->columnWidth(c), ems * em));
