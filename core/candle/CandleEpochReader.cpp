@@ -41,8 +41,7 @@ std::string guessModel(int epochsFd, const std::string& rel)
 // Stats the model; returns errno (0 on success).
 int statModel(int epochsFd, const std::string& rel, const std::string& model, Epoch& epoch)
 {
-    struct stat st
-    {};
+    struct stat st = {};
     const bool absolute = !model.empty() && model[0] == '/';
     const std::string at = absolute ? model : rel + "/" + model;
     if (::fstatat(epochsFd, at.c_str(), &st, 0) != 0)
@@ -68,8 +67,7 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
     const int err = DirReader::readFileAt(epochsFd, infoRel.c_str(), text);
     if (err == ENOENT || err == ENOTDIR) {
         // Either the directory is gone or it holds no ckpt-info.json.
-        struct stat st
-        {};
+        struct stat st = {};
         if (::fstatat(epochsFd, rel.c_str(), &st, 0) != 0 || !S_ISDIR(st.st_mode))
             return std::nullopt;
         const std::string model = guessModel(epochsFd, rel);

@@ -32,8 +32,7 @@ std::string normalRoot(const fs::path& root)
 
 bool isRegularFile(const std::string& path)
 {
-    struct stat st
-    {};
+    struct stat st = {};
     return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
 }
 
@@ -112,18 +111,25 @@ bool CandleLayout::ownsSubdirectory(std::string_view name) const
 bool CandleLayout::isRunRoot(const DirListing& listing) const
 {
     const DirEntry* epochs = listing.find("epochs");
-    if (!epochs || epochs->type != DirEntry::Type::Directory)
+    // epochs/ may be a symlink to scratch storage: read through it (it is only
+    // listed here, never walked).
+    if (!epochs ||
+        (epochs->type != DirEntry::Type::Directory && epochs->type != DirEntry::Type::Symlink))
         return false;
     // A first save that was interrupted leaves epochs/ empty and work/ behind.
     if (const DirEntry* work = listing.find("work");
         work && work->type == DirEntry::Type::Directory)
         return true;
-    std::vector<DirEntry> children;
-    if (DirReader::list((listing.dir / "epochs").c_str(), children) != 0)
-        return true; // unreadable: let loadRun report it rather than hide the run
-    return std::any_of(children.begin(), children.end(), [](const DirEntry& e) {
-        return e.type != DirEntry::Type::File && parseEpochDirName(e.name).has_value();
-    });
+    const std::string epochsPath = (listing.dir / "epochs").string();
+    bool found = false;
+    const int err = DirReader::containsEntry(
+        epochsPath.c_str(),
+        [](const DirEntry& e) {
+            return e.type != DirEntry::Type::File && parseEpochDirName(e.name).has_value();
+        },
+        found);
+    // Unreadable: claim it so that loadRun reports the problem rather than hide the run.
+    return found || err == EACCES || err == EPERM;
 }
 
 Run CandleLayout::loadRun(const fs::path& rootPath) const

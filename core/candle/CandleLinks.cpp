@@ -38,13 +38,10 @@ bool isInside(const fs::path& p, const fs::path& root)
     return !rel.empty() && *rel.begin() != "..";
 }
 
-bool sameFile(const std::string& a, const std::string& b)
+bool sameFile(const struct stat& a, const std::string& b)
 {
-    struct stat sa
-    {
-    }, sb{};
-    return ::stat(a.c_str(), &sa) == 0 && ::stat(b.c_str(), &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
+    struct stat sb = {};
+    return ::stat(b.c_str(), &sb) == 0 && a.st_dev == sb.st_dev && a.st_ino == sb.st_ino;
 }
 
 std::string readLinkText(const std::string& path, int& err)
@@ -74,8 +71,7 @@ public:
 
     CandleLinks::Outcome resolve()
     {
-        struct stat lst
-        {};
+        struct stat lst = {};
         if (::lstat(m_path.c_str(), &lst) != 0) {
             if (errno != ENOENT)
                 add(ProblemKind::Unreadable, "cannot read " + osError(m_path, errno) +
@@ -148,17 +144,17 @@ private:
             localDigits = it->string();
         const std::optional<std::string> tailDigits = trailingEpoch(resolved);
 
-        struct stat st
-        {};
-        if (::stat(resolved.c_str(), &st) == 0) {
+        // Existence is the kernel's answer for the link itself (what a restart
+        // would open); the lexical `resolved` only classifies where it points.
+        struct stat st = {};
+        if (::stat(m_path.c_str(), &st) == 0) {
             if (localDigits && S_ISDIR(st.st_mode)) {
                 link.epoch = toNumber(*localDigits);
                 return;
             }
             // The same directory reached through another path (the run root
             // seen through a symlinked ancestor, a bind mount).
-            if (tailDigits && S_ISDIR(st.st_mode) &&
-                sameFile(resolved.string(), epochsDir(*tailDigits))) {
+            if (tailDigits && S_ISDIR(st.st_mode) && sameFile(st, epochsDir(*tailDigits))) {
                 link.epoch = toNumber(*tailDigits);
                 return;
             }
@@ -200,8 +196,7 @@ private:
         }
         if (tailDigits) {
             const std::string local = epochsDir(*tailDigits);
-            struct stat lst
-            {};
+            struct stat lst = {};
             if (::stat(local.c_str(), &lst) == 0 && S_ISDIR(lst.st_mode)) {
                 link.epoch = toNumber(*tailDigits);
                 link.relocated = true;

@@ -1,5 +1,6 @@
 #include "json/LenientJson.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -20,6 +21,57 @@ struct ParseFailure
     bool eof;
     std::string found = {}; // what stood there instead, for the message's tail
 };
+
+// Invalid UTF-8 (a Latin-1 hostname in metadata, a damaged file) becomes
+// U+FFFD, as Python's errors="replace" would show it: the values must stay
+// printable and serialisable (nlohmann refuses to dump invalid UTF-8).
+void appendChecked(std::string& out, std::string_view run)
+{
+    std::size_t i = 0;
+    while (i < run.size()) {
+        const auto c = static_cast<unsigned char>(run[i]);
+        if (c < 0x80) {
+            std::size_t j = i + 1;
+            while (j < run.size() && static_cast<unsigned char>(run[j]) < 0x80)
+                ++j;
+            out.append(run.data() + i, j - i);
+            i = j;
+            continue;
+        }
+        const std::size_t len = c >= 0xf0 && c <= 0xf4   ? 4
+                                : c >= 0xe0 && c <= 0xef ? 3
+                                : c >= 0xc2 && c <= 0xdf ? 2
+                                                         : 0;
+        // Count how much of the sequence is a valid prefix: like Python, a
+        // truncated sequence becomes one U+FFFD, not one per byte.
+        std::size_t good = len == 0 ? 0 : 1;
+        while (good > 0 && good < len && i + good < run.size()) {
+            const auto b = static_cast<unsigned char>(run[i + good]);
+            unsigned char lo = 0x80, hi = 0xbf;
+            if (good == 1) {
+                if (c == 0xe0)
+                    lo = 0xa0;
+                else if (c == 0xed)
+                    hi = 0x9f;
+                else if (c == 0xf0)
+                    lo = 0x90;
+                else if (c == 0xf4)
+                    hi = 0x8f;
+            }
+            if (b < lo || b > hi)
+                break;
+            ++good;
+        }
+        const bool valid = len != 0 && good == len;
+        if (valid) {
+            out.append(run.data() + i, len);
+            i += len;
+        } else {
+            out += "\xef\xbf\xbd";
+            i += std::max<std::size_t>(good, 1);
+        }
+    }
+}
 
 class Parser
 {
@@ -254,7 +306,7 @@ private:
                     break;
                 ++m_pos;
             }
-            out.append(m_text.data() + start, m_pos - start);
+            appendChecked(out, m_text.substr(start, m_pos - start));
             if (atEnd())
                 fail("'\"'");
             const char c = peek();
@@ -299,8 +351,11 @@ private:
                     if (low >= 0xdc00 && low < 0xe000)
                         cp = 0x10000 + ((cp - 0xd800) << 10) + (low - 0xdc00);
                     else
-                        m_pos = save; // lone surrogate: keep as is, like Python
+                        m_pos = save;
                 }
+                // A lone surrogate has no UTF-8 form; show it as U+FFFD.
+                if (cp >= 0xd800 && cp < 0xe000)
+                    cp = 0xfffd;
                 appendUtf8(out, cp);
                 break;
             }
@@ -390,6 +445,14 @@ std::string lineColumn(std::string_view text, std::size_t pos)
 }
 
 } // namespace
+
+std::string LenientJson::validUtf8(std::string_view text)
+{
+    std::string out;
+    out.reserve(text.size());
+    appendChecked(out, text);
+    return out;
+}
 
 Result<nlohmann::ordered_json> LenientJson::parse(std::string_view text, std::string_view origin)
 {

@@ -3,6 +3,7 @@
 #include "common/Result.h"
 
 #include <nlohmann/json.hpp>
+#include <string>
 #include <string_view>
 
 namespace ckpt {
@@ -16,6 +17,11 @@ class LenientJson
 public:
     // `origin` (a file path, usually) prefixes error messages; may be empty.
     static Result<nlohmann::ordered_json> parse(std::string_view text, std::string_view origin);
+
+    // `text` with every invalid UTF-8 sequence replaced by U+FFFD (as Python's
+    // errors="replace"): strings inside parsed values already are; use it for
+    // file names and messages headed for JSON, which must be valid UTF-8.
+    static std::string validUtf8(std::string_view text);
 
     // Nesting deeper than this is refused rather than risking the stack.
     static constexpr int kMaxDepth = 256;

@@ -24,8 +24,10 @@ DirEntry::Type fromMode(mode_t mode)
     return DirEntry::Type::Other;
 }
 
-// Takes ownership of `fd` (a directory descriptor).
-int readEntries(int fd, std::vector<DirEntry>& out)
+// Takes ownership of `fd` (a directory descriptor). Stops early when `stop`
+// returns true for an entry just added.
+int readEntries(int fd, std::vector<DirEntry>& out,
+                const std::function<bool(const DirEntry&)>& stop = {})
 {
     DIR* d = ::fdopendir(fd);
     if (!d) {
@@ -52,8 +54,7 @@ int readEntries(int fd, std::vector<DirEntry>& out)
             entry.type = DirEntry::Type::Symlink;
             break;
         case DT_UNKNOWN: {
-            struct stat st
-            {};
+            struct stat st = {};
             if (::fstatat(::dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0)
                 entry.type = fromMode(st.st_mode);
             break;
@@ -62,6 +63,8 @@ int readEntries(int fd, std::vector<DirEntry>& out)
             break;
         }
         out.push_back(std::move(entry));
+        if (stop && stop(out.back()))
+            break;
         errno = 0;
     }
     const int err = errno;
@@ -96,6 +99,18 @@ Result<DirListing> DirReader::list(const std::filesystem::path& dir)
     return listing;
 }
 
+int DirReader::containsEntry(const char* dir, const std::function<bool(const DirEntry&)>& match,
+                             bool& found)
+{
+    found = false;
+    const int fd = ::open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    std::vector<DirEntry> entries;
+    const int err = readEntries(fd, entries, [&](const DirEntry& e) { return found = match(e); });
+    return err;
+}
+
 int DirReader::readFileAt(int dirFd, const char* name, std::string& out)
 {
     const int fd = ::openat(dirFd, name, O_RDONLY | O_CLOEXEC);
@@ -123,8 +138,7 @@ int DirReader::readFileAt(int dirFd, const char* name, std::string& out)
 
 DirEntry::Type DirReader::typeAt(int dirFd, const char* name)
 {
-    struct stat st
-    {};
+    struct stat st = {};
     if (::fstatat(dirFd, name, &st, 0) != 0)
         return DirEntry::Type::Other;
     return fromMode(st.st_mode);

@@ -3,6 +3,7 @@
 #include "common/Result.h"
 #include "layout/Layout.h"
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,6 +23,12 @@ public:
     static int list(const char* dir, std::vector<DirEntry>& out);
     // Lists the directory `name` relative to the open directory `dirFd`.
     static int listAt(int dirFd, const char* name, std::vector<DirEntry>& out);
+
+    // Does `dir` hold an entry for which `match` is true? Stops reading at the
+    // first one, so a 10,000-entry directory costs one getdents call, not ten.
+    // Returns 0 or the errno of opening `dir`.
+    static int containsEntry(const char* dir, const std::function<bool(const DirEntry&)>& match,
+                             bool& found);
 
     // Reads the whole (small) file `name` relative to `dirFd` into `out`.
     static int readFileAt(int dirFd, const char* name, std::string& out);

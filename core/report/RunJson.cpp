@@ -1,5 +1,7 @@
 #include "report/RunJson.h"
 
+#include "json/LenientJson.h"
+
 #include <cmath>
 
 namespace ckpt {
@@ -13,9 +15,16 @@ template <typename T> Json optional(const std::optional<T>& v)
     return v ? Json(*v) : Json(nullptr);
 }
 
+// File names on Linux are bytes; JSON text must be UTF-8 (nlohmann throws on
+// dumping anything else), so odd names are shown with U+FFFD.
+Json text(const std::string& s)
+{
+    return Json(LenientJson::validUtf8(s));
+}
+
 Json pathOrNull(const std::string& path)
 {
-    return path.empty() ? Json(nullptr) : Json(path);
+    return path.empty() ? Json(nullptr) : text(path);
 }
 
 Json finiteOnly(const Json& v)
@@ -46,8 +55,9 @@ Json RunJson::toJson(const Problem& problem)
 {
     Json j = Json::object();
     j["kind"] = std::string(toString(problem.kind));
-    j["message"] = problem.message;
-    j["path"] = problem.path;
+    j["severity"] = isWarningOnly(problem.kind) ? "warning" : "error";
+    j["message"] = text(problem.message);
+    j["path"] = text(problem.path);
     j["epoch"] = optional(problem.epoch);
     return j;
 }
@@ -63,8 +73,8 @@ Json RunJson::toJson(const Problems& problems)
 Json RunJson::toJson(const RunLink& link)
 {
     Json j = Json::object();
-    j["path"] = link.path;
-    j["target"] = link.target;
+    j["path"] = text(link.path);
+    j["target"] = text(link.target);
     j["epoch"] = optional(link.epoch);
     j["relocated"] = link.relocated;
     j["symlink"] = link.symlink;
@@ -75,7 +85,7 @@ Json RunJson::toJson(const Epoch& epoch)
 {
     Json j = Json::object();
     j["epoch"] = epoch.number;
-    j["dir"] = epoch.dir;
+    j["dir"] = text(epoch.dir);
     j["model"] = pathOrNull(epoch.modelPath);
     j["model_bytes"] = optional(epoch.modelBytes);
     j["info"] = epoch.info ? infoToJson(*epoch.info) : Json(nullptr);
@@ -86,8 +96,8 @@ Json RunJson::toJson(const Epoch& epoch)
 Json RunJson::toJson(const Run& run)
 {
     Json j = Json::object();
-    j["root"] = run.root;
-    j["layout"] = run.layout;
+    j["root"] = text(run.root);
+    j["layout"] = text(run.layout);
     j["last"] = run.last ? optional(run.last->epoch) : Json(nullptr);
     j["best"] = run.best ? optional(run.best->epoch) : Json(nullptr);
     Json links = Json::object();

@@ -10,7 +10,8 @@ namespace ckpt {
 // The CLI's JSON schema for scan results, in one place:
 // {"runs": [{"root", "layout", "last", "best", "links", "ckpt_log", "training_log",
 //   "history_txt", "work_dir", "epochs": [{"epoch", "dir", "model", "model_bytes", "info",
-//   "problems"}], "problems": [{"kind", "message", "path", "epoch"}]}], "walk_problems": [...]}
+//   "problems"}], "problems": [{"kind", "severity", "message", "path",
+//   "epoch"}]}], "walk_problems": [...]}
 // Absent values are null; non-finite numbers (Python's Infinity/NaN) become null
 // because strict JSON cannot carry them.
 class RunJson

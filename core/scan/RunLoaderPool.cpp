@@ -1,6 +1,7 @@
 #include "scan/RunLoaderPool.h"
 
 #include <algorithm>
+#include <system_error>
 
 namespace ckpt {
 
@@ -25,8 +26,26 @@ void RunLoaderPool::add(DirWalker::Root root)
         ++m_found;
     }
     // Threads start with the first run found: a scan that finds nothing costs none.
-    if (m_threads.size() < static_cast<std::size_t>(m_threadCount) && m_threads.size() < m_found)
-        m_threads.emplace_back([this] { work(); });
+    if (!m_inline && m_threads.size() < static_cast<std::size_t>(m_threadCount) &&
+        m_threads.size() < m_found) {
+        try {
+            m_threads.emplace_back([this] { work(); });
+        } catch (const std::system_error&) {
+            // No thread to be had (limits reached): the walking thread loads.
+            m_inline = m_threads.empty();
+        }
+    }
+    if (m_inline) {
+        DirWalker::Root next;
+        {
+            std::lock_guard lock(m_queueMutex);
+            next = std::move(m_queue.front());
+            m_queue.pop_front();
+        }
+        if (!m_progress.cancelled())
+            load(next);
+        return;
+    }
     m_queueCv.notify_one();
 }
 
@@ -54,16 +73,21 @@ void RunLoaderPool::work()
             root = std::move(m_queue.front());
             m_queue.pop_front();
         }
-        try {
-            publish(root.layout->loadRun(root.path));
-        } catch (const std::exception& e) {
-            // Layouts turn what they meet into problems; this is the last resort
-            // (out of memory and the like) so one run cannot end the scan.
-            std::lock_guard lock(m_resultMutex);
-            m_problems.push_back(Problem{ProblemKind::Unreadable,
-                                         root.path + ": loading the run failed: " + e.what(),
-                                         root.path, std::nullopt});
-        }
+        load(root);
+    }
+}
+
+void RunLoaderPool::load(const DirWalker::Root& root)
+{
+    try {
+        publish(root.layout->loadRun(root.path));
+    } catch (const std::exception& e) {
+        // Layouts turn what they meet into problems; this is the last resort
+        // (out of memory, an exception from onRun) so one run cannot end the scan.
+        std::lock_guard lock(m_resultMutex);
+        m_problems.push_back(Problem{ProblemKind::Unreadable,
+                                     root.path + ": loading the run failed: " + e.what(), root.path,
+                                     std::nullopt});
     }
 }
 

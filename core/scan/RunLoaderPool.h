@@ -34,6 +34,7 @@ public:
 
 private:
     void work();
+    void load(const DirWalker::Root& root);
     void publish(Run run);
 
     int m_threadCount;
@@ -52,6 +53,7 @@ private:
     std::uint64_t m_epochs = 0;
 
     std::vector<std::thread> m_threads;
+    bool m_inline = false; // no worker thread could be started
 };
 
 } // namespace ckpt

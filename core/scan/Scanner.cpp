@@ -46,15 +46,12 @@ std::optional<DirWalker::Root> enclosingRun(const fs::path& dir, const DirWalker
     return std::nullopt;
 }
 
-} // namespace
-
-Result<Scanner::Outcome> Scanner::scan(const fs::path& dir, const Options& options,
-                                       const Progress& progress,
-                                       const std::function<void(const Run&)>& onRun)
+Result<Scanner::Outcome> scanFolder(const fs::path& dir, const Scanner::Options& options,
+                                    const Progress& progress,
+                                    const std::function<void(const Run&)>& onRun)
 {
     const std::string top = absoluteNormal(dir);
-    struct stat st
-    {};
+    struct stat st = {};
     if (::stat(top.c_str(), &st) != 0)
         return Error{errno == ENOENT ? top + ": no such folder" : osError(top, errno), top};
     if (!S_ISDIR(st.st_mode))
@@ -77,6 +74,20 @@ Result<Scanner::Outcome> Scanner::scan(const fs::path& dir, const Options& optio
     if (!completed || progress.cancelled())
         return Error{top + ": scan cancelled", top};
     return pool.collect(walker.problems());
+}
+
+} // namespace
+
+Result<Scanner::Outcome> Scanner::scan(const fs::path& dir, const Options& options,
+                                       const Progress& progress,
+                                       const std::function<void(const Run&)>& onRun)
+{
+    try {
+        return scanFolder(dir, options, progress, onRun);
+    } catch (const std::exception& e) {
+        // Nothing is thrown across the core boundary (out of memory, mostly).
+        return Error{dir.string() + ": scan failed: " + e.what(), dir.string()};
+    }
 }
 
 } // namespace ckpt

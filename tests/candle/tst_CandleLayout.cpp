@@ -163,6 +163,20 @@ const std::map<QString, Builder>& scenarios()
              f.linkRelative("best", 3);
              return f.root();
          }},
+        {"root seen through a symlinked folder",
+         [](const fs::path& b) {
+             healthy(b / "real" / "run");
+             fs::create_directory_symlink(b / "real", b / "alias");
+             return b / "alias" / "run";
+         }},
+        {"epochs/ symlinked to scratch",
+         [](const fs::path& b) {
+             healthy(b / "scratch" / "run");
+             fs::create_directories(b / "home" / "run");
+             fs::create_directory_symlink(b / "scratch" / "run" / "epochs",
+                                          b / "home" / "run" / "epochs");
+             return b / "home" / "run";
+         }},
         {"link loop",
          [](const fs::path& b) {
              auto f = healthy(b / "run");
@@ -331,6 +345,8 @@ void tst_CandleLayout::loadRun_data()
     row("link to missing epoch", "1,2,3", "?", "3", "link_to_missing_epoch@7");
     row("dangling link", "1,2,3", "?", "3", "dangling_link");
     row("relative links", "1,2,3", "3", "3", "");
+    row("root seen through a symlinked folder", "1,2,3", "3", "3", "");
+    row("epochs/ symlinked to scratch", "1,2,3", "none", "none", "");
     row("link loop", "1,2,3", "?", "3", "link_loop");
     row("plain directory as last", "1,2,3", "3", "3", "link_not_epoch@3");
     row("link to non-epoch inside run", "1,2,3", "?", "3", "link_not_epoch");
@@ -467,6 +483,8 @@ void tst_CandleLayout::isRunRoot_data()
     QTest::newRow("digit file, not dir") << "epochs/001" << false;
     QTest::newRow("no epochs") << "save/ckpts/" << false;
     QTest::newRow("epochs is a file") << "epochs" << false;
+    QTest::newRow("epochs is a symlink to a run's epochs") << "@link" << true;
+    QTest::newRow("epochs is a dangling symlink") << "@dangling" << false;
 }
 
 void tst_CandleLayout::isRunRoot()
@@ -475,6 +493,16 @@ void tst_CandleLayout::isRunRoot()
     QFETCH(bool, expected);
     QTemporaryDir tmp;
     const fs::path base(tmp.path().toStdString());
+    if (layoutSpec.startsWith('@')) {
+        CandleFixture(base / "real").addEpoch(1, 0.5);
+        const fs::path target = layoutSpec == "@link" ? base / "real" / "epochs" : base / "none";
+        fs::create_directories(base / "run");
+        fs::create_directory_symlink(target, base / "run" / "epochs");
+        auto listing = DirReader::list(base / "run");
+        QVERIFY(listing.ok());
+        QCOMPARE(CandleLayout::instance().isRunRoot(*listing), expected);
+        return;
+    }
     for (const QString& item : layoutSpec.split(';')) {
         const fs::path p = base / item.toStdString();
         if (item.endsWith('/'))

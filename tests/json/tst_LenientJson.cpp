@@ -42,6 +42,14 @@ void tst_LenientJson::parsesValues_data()
                                     << "\"\xc3\xa9\"";
     QTest::newRow("surrogate pair") << R"("\ud83d\ude00")"
                                     << "\"\xf0\x9f\x98\x80\"";
+    QTest::newRow("valid UTF-8 kept") << "\"caf\xc3\xa9\""
+                                      << "\"caf\xc3\xa9\"";
+    QTest::newRow("latin-1 byte replaced") << "latin1"
+                                           << "\"caf\xef\xbf\xbd!\"";
+    QTest::newRow("truncated sequence replaced") << "cut"
+                                                 << "\"a\xef\xbf\xbd\"";
+    QTest::newRow("lone surrogate escape") << R"("\ud800x")"
+                                           << "\"\xef\xbf\xbdx\"";
     QTest::newRow("literals") << "[true, false, null]"
                               << "[true,false,null]";
     QTest::newRow("nested") << R"({"a": [1, {"b": []}], "c": {}})"
@@ -56,7 +64,14 @@ void tst_LenientJson::parsesValues()
 {
     QFETCH(QString, text);
     QFETCH(QString, canonical);
-    const QByteArray utf8 = text.toUtf8();
+    QByteArray utf8 = text.toUtf8();
+    // Rows whose bytes are not valid UTF-8 cannot be spelt as QString literals.
+    if (text == "latin1")
+        utf8 = QByteArray("\"caf\xe9!\"");
+    else if (text == "cut")
+        utf8 = QByteArray("\"a\xe2\x82\"");
+    else if (text == "surrogate")
+        utf8 = QByteArray("\"\xed\xa0\x80\"");
     auto r = LenientJson::parse(std::string_view(utf8.constData(), utf8.size()), "x.json");
     QVERIFY2(r.ok(), r.ok() ? "" : r.error().message.c_str());
     QCOMPARE(QString::fromStdString(r->dump()), canonical);

@@ -16,6 +16,7 @@ private slots:
     void runSchema();
     void problemsAndNulls();
     void outcome();
+    void nonUtf8FileNames();
 };
 
 void tst_RunJson::runSchema()
@@ -77,6 +78,7 @@ void tst_RunJson::problemsAndNulls()
     const auto& runProblem = j["problems"][0];
     QCOMPARE(runProblem["kind"].get<std::string>(), std::string("interrupted_save"));
     QVERIFY(runProblem["epoch"].is_null());
+    QCOMPARE(runProblem["severity"].get<std::string>(), std::string("error"));
     QCOMPARE(runProblem["path"].get<std::string>(), (f.root() / "work").string());
     const auto& e2 = j["epochs"][1];
     QVERIFY(e2["info"].is_null());
@@ -99,6 +101,28 @@ void tst_RunJson::outcome()
     QCOMPARE(j["runs"].size(), std::size_t(1));
     QCOMPARE(j["runs"][0]["root"].get<std::string>(), std::string("/x/a"));
     QCOMPARE(j["walk_problems"][0]["kind"].get<std::string>(), std::string("unreadable"));
+}
+
+void tst_RunJson::nonUtf8FileNames()
+{
+    QTemporaryDir tmp;
+    // A Latin-1 folder name ("caf\xe9"): legal on Linux, not valid UTF-8.
+    const fs::path root = fs::path(tmp.path().toStdString()) / "caf\xe9" / "ckpts";
+    CandleFixture f(root);
+    f.addEpoch(1, 0.5);
+    f.writeInfo(2, "{");
+    const Run run = CandleLayout::instance().loadRun(root);
+    const auto j = RunJson::toJson(run);
+    std::string dumped;
+    try {
+        dumped = j.dump();
+    } catch (const std::exception& e) {
+        QFAIL(e.what());
+    }
+    // QTemporaryDir cannot name the folder through QString: remove it here.
+    fs::remove_all(root.parent_path());
+    QVERIFY(dumped.find("caf\xef\xbf\xbd") != std::string::npos);
+    QVERIFY(nlohmann::json::accept(dumped));
 }
 
 QTEST_GUILESS_MAIN(tst_RunJson)

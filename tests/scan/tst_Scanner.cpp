@@ -145,11 +145,20 @@ void tst_Scanner::unreadableSubfolder()
     const fs::path base(tmp.path().toStdString());
     makeRun(base / "a" / "ckpts");
     makeRun(base / "locked" / "ckpts");
+    makeRun(base / "shut" / "ckpts");
     ::chmod((base / "locked").c_str(), 0);
+    // A run whose epochs/ cannot be read is still found, with the problem on it.
+    ::chmod((base / "shut" / "ckpts" / "epochs").c_str(), 0);
     auto result = Scanner::scan(base);
     ::chmod((base / "locked").c_str(), 0755);
+    ::chmod((base / "shut" / "ckpts" / "epochs").c_str(), 0755);
     QVERIFY(result.ok());
-    QCOMPARE(roots(*result, base), QString("a/ckpts"));
+    QCOMPARE(roots(*result, base), QString("a/ckpts;shut/ckpts"));
+    const Run& shut = result->runs[1];
+    QVERIFY(shut.epochs.empty());
+    QCOMPARE(shut.problems.size(), std::size_t(3)); // epochs/ unreadable, last and best too
+    QVERIFY(shut.problems[0].kind == ProblemKind::Unreadable);
+    QCOMPARE(shut.problems[0].path, (base / "shut" / "ckpts" / "epochs").string());
     QCOMPARE(result->walkProblems.size(), std::size_t(1));
     QVERIFY(result->walkProblems[0].kind == ProblemKind::Unreadable);
     QCOMPARE(result->walkProblems[0].path, (base / "locked").string());

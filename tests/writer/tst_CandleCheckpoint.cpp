@@ -259,9 +259,9 @@ void tst_CandleCheckpoint::pruneKeepsNewestBestAndLimit()
     CandleCheckpoint ckpt(o);
     QVERIFY(ckpt.initialize().ok());
     runEpochs(ckpt, 1, {0.9, 0.5, 0.6, 0.7, 0.8, 0.85});
-    // Newest (6), best (2), and one other, newest first (5).
-    QCOMPARE(epochDirs(o), (QStringList{"002", "005", "006"}));
-    QCOMPARE(ckpt.epochsWritten(), (std::vector<int>{2, 5, 6}));
+    // CANDLE's clean(): the newest keep_limit epochs (6), plus best (2) outside that window.
+    QCOMPARE(epochDirs(o), (QStringList{"002", "006"}));
+    QCOMPARE(ckpt.epochsWritten(), (std::vector<int>{2, 6}));
     const QString log = text(o.logPath);
     QVERIFY(log.contains("removing: '"));
     QVERIFY(log.contains("epochs/003'"));
@@ -278,7 +278,7 @@ void tst_CandleCheckpoint::pruneNeverTouchesEarlierRuns()
     CandleCheckpoint ckpt(o);
     QVERIFY(ckpt.initialize().ok());
     runEpochs(ckpt, 4, {0.9, 0.8, 0.7});
-    QCOMPARE(epochDirs(o), (QStringList{"001", "002", "003", "005", "006"}));
+    QCOMPARE(epochDirs(o), (QStringList{"001", "002", "003", "006"}));
 }
 
 void tst_CandleCheckpoint::logLines()
@@ -318,9 +318,9 @@ void tst_CandleCheckpoint::logLines()
     QCOMPARE(writing, 4);
     QCOMPARE(renames, 4);
     QCOMPARE(links, 2 + 4); // best twice (epochs 1, 2), last four times
-    // At epoch 4: newest 4 and best 2 are protected, the limit keeps 3: 1 goes.
-    QCOMPARE(removes, 1);
-    QCOMPARE(messages.last(), QString("checkpoints list: [2, 3, 4]"));
+    // Epoch 3 removes 1 (keeps newest 3 and best 2); epoch 4 removes 3 (keeps 4 and best 2).
+    QCOMPARE(removes, 2);
+    QCOMPARE(messages.last(), QString("checkpoints list: [2, 4]"));
 }
 
 void tst_CandleCheckpoint::unknownMetricIsAnError()

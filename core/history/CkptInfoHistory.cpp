@@ -1,0 +1,69 @@
+#include "history/CkptInfoHistory.h"
+
+#include "history/LocalTime.h"
+
+#include <algorithm>
+
+namespace ckpt {
+
+HistoryFragment CkptInfoHistory::fromEpochs(const std::vector<Epoch>& epochs, std::string_view root)
+{
+    HistoryFragment out;
+    out.source = MetricSource::CkptInfo;
+    out.path = std::string(root);
+
+    struct Entry
+    {
+        const Epoch* epoch;
+        std::optional<double> wall;
+    };
+    std::vector<Entry> entries;
+    bool allTimed = true;
+    for (const auto& e : epochs) {
+        if (!e.info)
+            continue;
+        Entry entry{&e, std::nullopt};
+        if (e.info->timestamp)
+            entry.wall = LocalTime::parse(*e.info->timestamp);
+        allTimed = allTimed && entry.wall.has_value();
+        entries.push_back(entry);
+    }
+    // Time order keeps a rolled-back process apart from the epochs it did not
+    // overwrite; without every timestamp, numbers are the best order there is.
+    std::stable_sort(entries.begin(), entries.end(), [&](const Entry& a, const Entry& b) {
+        if (allTimed && *a.wall != *b.wall)
+            return *a.wall < *b.wall;
+        return a.epoch->number < b.epoch->number;
+    });
+
+    for (const auto& entry : entries) {
+        const Epoch& e = *entry.epoch;
+        const CkptInfo& info = *e.info;
+        if (out.segments.empty() || info.firstSave) {
+            FragmentSegment segment;
+            if (info.firstSave) {
+                if (e.number > 1)
+                    segment.resumedFrom = e.number - 1;
+                segment.evidence = ResumeEvidence::Guessed;
+            }
+            segment.startedAt = info.timestamp.value_or("");
+            segment.startWall = entry.wall;
+            out.segments.push_back(std::move(segment));
+        }
+        const int segment = static_cast<int>(out.segments.size()) - 1;
+        auto add = [&](const char* metric, double value) {
+            out.samples.push_back(
+                FragmentSample{segment, e.number, entry.wall,
+                               MetricSample{metric, value, MetricSource::CkptInfo}});
+        };
+        if (info.bestMetricLast)
+            add("best_so_far", *info.bestMetricLast);
+        if (info.timeElapsed)
+            add("time_elapsed", *info.timeElapsed);
+        if (e.modelBytes)
+            add("model_mb", static_cast<double>(*e.modelBytes) / (1024.0 * 1024.0));
+    }
+    return out;
+}
+
+} // namespace ckpt

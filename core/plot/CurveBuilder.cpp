@@ -1,0 +1,107 @@
+#include "plot/CurveBuilder.h"
+
+#include <algorithm>
+#include <map>
+
+namespace ckpt {
+
+namespace {
+
+// The point a restart of `segment` branches from: the value at `epoch` of the
+// latest earlier segment that recorded it.
+const CurvePoint* anchorFor(const std::vector<MetricCurve>& built, int segment, int epoch,
+                            int* parent)
+{
+    for (auto it = built.rbegin(); it != built.rend(); ++it) {
+        if (it->segment >= segment)
+            continue;
+        const auto& pts = it->points;
+        const auto hit = std::lower_bound(pts.begin(), pts.end(), epoch,
+                                          [](const CurvePoint& p, int e) { return p.epoch < e; });
+        if (hit != pts.end() && hit->epoch == epoch) {
+            *parent = it->segment;
+            return &*hit;
+        }
+    }
+    return nullptr;
+}
+
+} // namespace
+
+std::vector<MetricCurve> CurveBuilder::build(const MetricHistory& history, std::string_view metric)
+{
+    // Rows are documented as sorted by (segment, epoch); group defensively anyway.
+    std::map<int, std::vector<CurvePoint>> bySegment;
+    for (const auto& row : history.rows) {
+        const auto value = row.value(metric);
+        if (!value)
+            continue;
+        bySegment[row.segment].push_back(
+            CurvePoint{row.epoch, *value, row.wallTime, *row.sourceOf(metric)});
+    }
+
+    std::vector<MetricCurve> curves;
+    for (auto& [segment, points] : bySegment) {
+        std::stable_sort(
+            points.begin(), points.end(),
+            [](const CurvePoint& a, const CurvePoint& b) { return a.epoch < b.epoch; });
+        // One value per epoch within a segment: a repeated epoch keeps the last row.
+        std::vector<CurvePoint> unique;
+        for (const auto& p : points) {
+            if (!unique.empty() && unique.back().epoch == p.epoch)
+                unique.back() = p;
+            else
+                unique.push_back(p);
+        }
+
+        MetricCurve curve;
+        curve.metric = std::string(metric);
+        curve.segment = segment;
+        const auto info = std::find_if(history.segments.begin(), history.segments.end(),
+                                       [&](const HistorySegment& s) { return s.index == segment; });
+        if (info != history.segments.end() && info->resumedFrom &&
+            unique.front().epoch > *info->resumedFrom) {
+            int parent = 0;
+            if (const auto* anchor = anchorFor(curves, segment, *info->resumedFrom, &parent)) {
+                curve.parentSegment = parent;
+                curve.points.push_back(*anchor);
+            }
+        }
+        curve.points.insert(curve.points.end(), unique.begin(), unique.end());
+        curves.push_back(std::move(curve));
+    }
+
+    const int step = joinStep(curves);
+    for (auto& curve : curves) {
+        curve.joinStep = step;
+        if (!curve.anchored())
+            continue;
+        const int from = curve.points.front().epoch;
+        for (auto& parent : curves)
+            if (parent.segment == *curve.parentSegment &&
+                (!parent.supersededAfter || from < *parent.supersededAfter))
+                parent.supersededAfter = from;
+    }
+    return curves;
+}
+
+int CurveBuilder::joinStep(std::span<const MetricCurve> curves)
+{
+    std::map<int, int> counts;
+    for (const auto& curve : curves)
+        for (std::size_t i = 1; i < curve.points.size(); ++i) {
+            const int step = curve.points[i].epoch - curve.points[i - 1].epoch;
+            if (step > 0)
+                ++counts[step];
+        }
+    int best = 1;
+    int bestCount = 0;
+    for (const auto& [step, count] : counts)
+        if (count > bestCount) { // ascending steps: ties keep the smaller one
+            best = step;
+            bestCount = count;
+        }
+    return best;
+}
+
+} // namespace ckpt

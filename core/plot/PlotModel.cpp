@@ -1,0 +1,345 @@
+#include "plot/PlotModel.h"
+
+#include "plot/CurveBuilder.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace ckpt {
+
+namespace {
+std::optional<double> earliestWallTime(const MetricHistory& history)
+{
+    std::optional<double> t;
+    for (const auto& row : history.rows)
+        if (row.wallTime && (!t || *row.wallTime < *t))
+            t = row.wallTime;
+    return t;
+}
+
+QString tr(const char* text)
+{
+    return QCoreApplication::translate("ckpt::PlotModel", text);
+}
+
+QString number(double v)
+{
+    return QString::number(v, 'g', 7);
+}
+
+bool drawable(double v, bool logY)
+{
+    return std::isfinite(v) && (!logY || v > 0.0);
+}
+} // namespace
+
+void PlotModel::setRuns(std::vector<Run> runs)
+{
+    m_runs = std::move(runs);
+    rebuildCurves();
+}
+
+PlotModel::Change PlotModel::updateRun(const QString& id, const QString& name,
+                                       MetricHistory history)
+{
+    const int index = findRun(id);
+    if (index < 0) {
+        Run run;
+        run.id = id;
+        run.name = name;
+        run.history = std::move(history);
+        m_runs.push_back(std::move(run));
+        rebuildCurves();
+        return {true, {}};
+    }
+    Run& run = m_runs[std::size_t(index)];
+    const auto& old = run.history;
+    const auto sameSegment = [](const HistorySegment& a, const HistorySegment& b) {
+        return a.index == b.index && a.resumedFrom == b.resumedFrom;
+    };
+    bool extends = run.name == name && history.rows.size() >= old.rows.size() &&
+                   std::equal(old.segments.begin(), old.segments.end(), history.segments.begin(),
+                              history.segments.end(), sameSegment);
+    for (std::size_t i = 0; extends && i < old.rows.size(); ++i)
+        extends = old.rows[i].epoch == history.rows[i].epoch &&
+                  old.rows[i].segment == history.rows[i].segment;
+    if (!extends) {
+        run.name = name;
+        run.history = std::move(history);
+        rebuildCurves();
+        return {true, {}};
+    }
+    Change change;
+    for (std::size_t i = old.rows.size(); i < history.rows.size(); ++i) {
+        Change step = appendRow(id, history.rows[i]);
+        if (step.rebuilt)
+            change = {true, {}};
+        else if (!change.rebuilt)
+            for (const auto& g : step.grown)
+                if (std::none_of(change.grown.begin(), change.grown.end(),
+                                 [&](const Growth& h) { return h.curve == g.curve; }))
+                    change.grown.push_back(g);
+    }
+    return change;
+}
+
+PlotModel::Change PlotModel::appendRow(const QString& id, const HistoryRow& row)
+{
+    const int index = findRun(id);
+    if (index < 0)
+        return {};
+    Run& run = m_runs[std::size_t(index)];
+    run.history.rows.push_back(row);
+    const bool knownSegment =
+        std::any_of(run.history.segments.begin(), run.history.segments.end(),
+                    [&](const HistorySegment& s) { return s.index == row.segment; });
+    Change change;
+    if (!knownSegment)
+        run.history.segments.push_back(HistorySegment{row.segment, {}, {}, {}, {}});
+    if (!knownSegment || !appendFast(index, row, change)) {
+        rebuildCurves();
+        return {true, {}};
+    }
+    return change;
+}
+
+bool PlotModel::appendFast(int runIndex, const HistoryRow& row, Change& change)
+{
+    Run& run = m_runs[std::size_t(runIndex)];
+    if (row.wallTime && (!run.timeOrigin || *row.wallTime < *run.timeOrigin))
+        return false; // the origin of relative time would move
+    for (int m = 0; m < m_metrics.size(); ++m) {
+        const std::string metric = m_metrics[m].toStdString();
+        const auto value = row.value(metric);
+        if (!value)
+            continue;
+        const auto it = std::find_if(m_curves.begin(), m_curves.end(), [&](const Curve& c) {
+            return c.run == runIndex && c.metric == m && c.curve.segment == row.segment;
+        });
+        if (it == m_curves.end())
+            return false;
+        const int before = it->series.size();
+        it->curve.points.push_back(
+            CurvePoint{row.epoch, *value, row.wallTime, *row.sourceOf(metric)});
+        if (!it->series.appendLast(it->curve))
+            return false;
+        change.grown.push_back(Growth{int(it - m_curves.begin()), before});
+    }
+    return true;
+}
+
+bool PlotModel::removeRun(const QString& id)
+{
+    const int index = findRun(id);
+    if (index < 0)
+        return false;
+    m_runs.erase(m_runs.begin() + index);
+    rebuildCurves();
+    return true;
+}
+
+bool PlotModel::setMarkers(const QString& id, int last, int best)
+{
+    const int index = findRun(id);
+    if (index < 0)
+        return false;
+    m_runs[std::size_t(index)].last = last;
+    m_runs[std::size_t(index)].best = best;
+    return true;
+}
+
+void PlotModel::setMetrics(const QStringList& metrics)
+{
+    m_metrics = metrics;
+    rebuildCurves();
+}
+
+void PlotModel::setOptions(PlotXAxis xAxis, double smoothing, bool logY)
+{
+    m_xAxis = xAxis;
+    m_smoothing = smoothing;
+    m_logY = logY;
+    rebuildSeries();
+}
+
+QStringList PlotModel::availableMetrics() const
+{
+    std::set<std::string> names;
+    for (const auto& run : m_runs)
+        for (const auto& name : run.history.metricNames())
+            names.insert(name);
+    QStringList out;
+    for (const auto& name : names)
+        out << QString::fromStdString(name);
+    return out;
+}
+
+int PlotModel::findRun(const QString& id) const
+{
+    for (std::size_t i = 0; i < m_runs.size(); ++i)
+        if (m_runs[i].id == id)
+            return int(i);
+    return -1;
+}
+
+bool PlotModel::hasPoints() const
+{
+    return std::any_of(m_curves.begin(), m_curves.end(),
+                       [](const Curve& c) { return c.series.pointCount() > 0; });
+}
+
+SeriesRange PlotModel::keyRange() const
+{
+    SeriesRange r;
+    for (const auto& c : m_curves)
+        r.include(c.series.keyRange());
+    return r;
+}
+
+SeriesRange PlotModel::valueRange() const
+{
+    SeriesRange r;
+    for (const auto& c : m_curves)
+        r.include(c.series.valueRange());
+    return r;
+}
+
+SeriesOptions PlotModel::optionsFor(const Run& run) const
+{
+    SeriesOptions options;
+    options.xAxis = m_xAxis;
+    options.smoothing = m_smoothing;
+    options.logY = m_logY;
+    options.timeOrigin = run.timeOrigin.value_or(0.0);
+    return options;
+}
+
+void PlotModel::rebuildCurves()
+{
+    m_curves.clear();
+    for (std::size_t r = 0; r < m_runs.size(); ++r) {
+        m_runs[r].timeOrigin = earliestWallTime(m_runs[r].history);
+        for (int m = 0; m < m_metrics.size(); ++m)
+            for (auto& curve : CurveBuilder::build(m_runs[r].history, m_metrics[m].toStdString()))
+                m_curves.push_back(Curve{int(r), m, std::move(curve), {}});
+    }
+    rebuildSeries();
+}
+
+void PlotModel::rebuildSeries()
+{
+    // Branches continue their parent's smoothing: one run's metric is built whole.
+    for (std::size_t i = 0; i < m_curves.size();) {
+        std::size_t j = i;
+        std::vector<const MetricCurve*> group;
+        while (j < m_curves.size() && m_curves[j].run == m_curves[i].run &&
+               m_curves[j].metric == m_curves[i].metric)
+            group.push_back(&m_curves[j++].curve);
+        auto series = PlotSeries::buildAll(group, optionsFor(m_runs[std::size_t(m_curves[i].run)]));
+        for (std::size_t k = 0; k < series.size(); ++k)
+            m_curves[i + k].series = std::move(series[k]);
+        i = j;
+    }
+}
+
+std::vector<std::pair<double, double>> PlotModel::markerPoints(int run, int epoch) const
+{
+    std::map<int, std::pair<double, double>> perMetric; // later segments win
+    for (const auto& c : m_curves) {
+        if (c.run != run)
+            continue;
+        const auto& pts = c.curve.points;
+        // An anchor is the parent's point, marked through the parent.
+        const auto hit =
+            std::lower_bound(pts.begin() + (c.curve.anchored() ? 1 : 0), pts.end(), epoch,
+                             [](const CurvePoint& p, int e) { return p.epoch < e; });
+        if (hit == pts.end() || hit->epoch != epoch)
+            continue;
+        const auto key = c.series.keyOf(*hit);
+        if (key && drawable(hit->value, m_logY))
+            perMetric[c.metric] = {*key, hit->value};
+    }
+    std::vector<std::pair<double, double>> out;
+    for (const auto& [metric, point] : perMetric)
+        out.push_back(point);
+    return out;
+}
+
+PlotModel::Pick PlotModel::pick(QPointF pos, double radius, double keyLower, double keyUpper,
+                                const PointPicker::ToPixel& toPixel) const
+{
+    Pick best;
+    for (std::size_t i = 0; i < m_curves.size(); ++i) {
+        const auto hit = PointPicker::nearest(m_curves[i].series, pos, radius, keyLower, keyUpper,
+                                              toPixel, m_smoothing > 0.0);
+        if (hit.entry >= 0 && (best.curve < 0 || hit.distance < best.hit.distance))
+            best = Pick{int(i), hit};
+    }
+    return best;
+}
+
+QString PlotModel::emptyMessage() const
+{
+    if (m_runs.empty())
+        return tr("No metrics yet — drop a folder or pick a run");
+    if (m_metrics.isEmpty())
+        return tr("Pick a metric to plot");
+    if (!hasPoints())
+        return tr("No values yet for %1").arg(m_metrics.join(QStringLiteral(", ")));
+    return {};
+}
+
+QStringList PlotModel::runIds() const
+{
+    QStringList ids;
+    for (const auto& run : m_runs)
+        ids << run.id;
+    return ids;
+}
+
+QString PlotModel::curveTitle(int curve) const
+{
+    const Curve& c = m_curves[std::size_t(curve)];
+    QString name = m_runs[std::size_t(c.run)].name + QStringLiteral(" · ") + m_metrics[c.metric];
+    if (c.curve.segment > 0)
+        name += tr(" (restart %1)").arg(c.curve.segment);
+    return name;
+}
+
+QString PlotModel::describe(int curve, int entry) const
+{
+    const Curve& c = m_curves[std::size_t(curve)];
+    const PlotSeries& s = c.series;
+    const CurvePoint& p = c.curve.points[std::size_t(s.curvePoint(entry))];
+    QString text = curveTitle(curve) + QLatin1Char('\n') +
+                   tr("epoch %1: %2 (%3)")
+                       .arg(p.epoch)
+                       .arg(number(p.value), QString::fromUtf8(toString(p.source)));
+    if (m_smoothing > 0.0)
+        text += QLatin1Char('\n') + tr("smoothed: %1").arg(number(s.smoothed()[entry]));
+    if (s.supersededFrom() >= 0 && entry >= s.supersededFrom())
+        text += QLatin1Char('\n') + tr("trained again after a restart");
+    return text;
+}
+
+std::optional<double> PlotModel::keyOfEpoch(int run, int epoch) const
+{
+    if (run < 0 || run >= int(m_runs.size()))
+        return std::nullopt;
+    if (m_xAxis == PlotXAxis::Epoch)
+        return double(epoch);
+    const Run& r = m_runs[std::size_t(run)];
+    std::optional<double> t; // the newest row of that epoch that has a time
+    for (const auto& row : r.history.rows)
+        if (row.epoch == epoch && row.wallTime)
+            t = row.wallTime;
+    if (!t)
+        return std::nullopt;
+    return m_xAxis == PlotXAxis::WallTime ? *t : (*t - r.timeOrigin.value_or(*t)) / 3600.0;
+}
+
+} // namespace ckpt

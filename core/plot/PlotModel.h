@@ -1,0 +1,123 @@
+#pragma once
+
+#include "model/MetricHistory.h"
+#include "plot/MetricCurve.h"
+#include "plot/PlotSeries.h"
+#include "plot/PointPicker.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+#include <utility>
+#include <vector>
+
+namespace ckpt {
+
+// What the metric plot shows, without any drawing: the runs, the chosen
+// metrics, one curve (and its plot series) per run x metric x segment, and the
+// display options that shape the series. The widget mirrors `curves()` into
+// graphs; a live append reports which series grew so the widget adds only the
+// new points.
+class PlotModel
+{
+public:
+    static constexpr int NoEpoch = -1;
+
+    struct Run
+    {
+        QString id;
+        QString name;
+        MetricHistory history;
+        int last = NoEpoch;
+        int best = NoEpoch;
+        std::optional<double> timeOrigin; // earliest wall time of the run
+    };
+
+    struct Curve
+    {
+        int run = 0;    // index into runs()
+        int metric = 0; // index into metrics()
+        MetricCurve curve;
+        PlotSeries series;
+    };
+
+    // A series that grew by entries [from, series.size()).
+    struct Growth
+    {
+        int curve = 0;
+        int from = 0;
+    };
+
+    // Result of an update: either the curves were rebuilt (indices may have
+    // changed) or some series grew in place.
+    struct Change
+    {
+        bool rebuilt = false;
+        std::vector<Growth> grown;
+    };
+
+    void setRuns(std::vector<Run> runs);
+    // Replaces a run's history, or adds the run. When the new history only adds
+    // rows after the old ones (same segments, same (segment, epoch) rows first)
+    // the rows are appended instead.
+    Change updateRun(const QString& id, const QString& name, MetricHistory history);
+    // Appends one row; grows the series in place when the row extends its
+    // segment's curves, otherwise rebuilds. A row of an unknown segment is taken
+    // as a fresh process (no branch point): restarts come through updateRun().
+    Change appendRow(const QString& id, const HistoryRow& row);
+    bool removeRun(const QString& id);
+    bool setMarkers(const QString& id, int last, int best);
+
+    void setMetrics(const QStringList& metrics);
+    void setOptions(PlotXAxis xAxis, double smoothing, bool logY);
+
+    const std::vector<Run>& runs() const { return m_runs; }
+    const std::vector<Curve>& curves() const { return m_curves; }
+    const QStringList& metrics() const { return m_metrics; }
+    QStringList availableMetrics() const;
+    int findRun(const QString& id) const;
+    bool hasPoints() const;
+
+    // The data rectangle of every series (drawable values only).
+    SeriesRange keyRange() const;
+    SeriesRange valueRange() const;
+
+    // Where to mark `epoch` of run `run`: per metric, the (key, value) of the
+    // newest segment that recorded it, when drawable.
+    std::vector<std::pair<double, double>> markerPoints(int run, int epoch) const;
+    struct Pick
+    {
+        int curve = -1; // none when negative
+        PointPicker::Hit hit;
+    };
+    // The drawn entry nearest to `pos` over all curves (see PointPicker::nearest).
+    Pick pick(QPointF pos, double radius, double keyLower, double keyUpper,
+              const PointPicker::ToPixel& toPixel) const;
+
+    // What to show instead of empty axes.
+    QString emptyMessage() const;
+    QStringList runIds() const;
+
+    // "run · metric (restart N)": names a curve in the legend and the hover.
+    QString curveTitle(int curve) const;
+    // The exact values behind data entry `entry` of a curve, for the hover.
+    QString describe(int curve, int entry) const;
+    // The x position of `epoch` of a run in the current axis mode.
+    std::optional<double> keyOfEpoch(int run, int epoch) const;
+
+private:
+    void rebuildCurves();
+    void rebuildSeries();
+    bool appendFast(int run, const HistoryRow& row, Change& change);
+    SeriesOptions optionsFor(const Run& run) const;
+
+    std::vector<Run> m_runs;
+    std::vector<Curve> m_curves;
+    QStringList m_metrics;
+    PlotXAxis m_xAxis = PlotXAxis::Epoch;
+    double m_smoothing = 0.0;
+    bool m_logY = false;
+};
+
+} // namespace ckpt

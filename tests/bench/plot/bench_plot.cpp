@@ -1,0 +1,118 @@
+// Plot benchmark: replot time with 1e6 points against 1e4 points (goal <= 3x),
+// and appending one point then replotting against a plain replot (goal <= 1.2x).
+// Every figure is the median of `reps` repetitions measured in this one run.
+// Usage: bench_plot [reps]   (run on the offscreen platform; see run.sh)
+#include "../../plot/SyntheticHistory.h"
+#include "plot/MetricPlot.h"
+
+#include <QApplication>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <functional>
+#include <vector>
+
+namespace {
+
+// CPU time of this (the GUI) thread: painting happens here, and unlike wall
+// time it does not count the time other processes hold the shared cores.
+double threadMs()
+{
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e3 + double(t.tv_nsec) / 1e6;
+}
+
+double medianMs(int reps, const std::function<void()>& work)
+{
+    std::vector<double> ms;
+    work(); // warm-up: first paint, caches
+    for (int i = 0; i < reps; ++i) {
+        const double start = threadMs();
+        work();
+        ms.push_back(threadMs() - start);
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms[ms.size() / 2];
+}
+
+struct Figures
+{
+    double replot = 0.0;
+    double appendReplot = 0.0;
+    double zoomReplot = 0.0; // a wheel step re-reduces the visible window
+};
+
+// Two metrics of `rows` epochs each: 2 x rows points in two graphs.
+Figures measure(int rows, double smoothing, int reps)
+{
+    ckpt::MetricPlot plot;
+    plot.resize(900, 560);
+    plot.show();
+    std::vector<ckpt::MetricPlot::RunHistory> runs;
+    runs.push_back({QStringLiteral("a"), QStringLiteral("run-a"),
+                    ckpt::test::longHistory(rows, {"loss", "val_loss"})});
+    plot.setRuns(std::move(runs));
+    plot.setMetrics({QStringLiteral("loss"), QStringLiteral("val_loss")});
+    plot.setSmoothing(smoothing);
+    QApplication::processEvents();
+
+    Figures f;
+    f.replot = medianMs(reps, [&] { plot.replotNow(); });
+    int epoch = rows;
+    f.appendReplot = medianMs(reps, [&] {
+        ++epoch;
+        plot.appendRow(QStringLiteral("a"),
+                       ckpt::test::makeRow(0, epoch, {{"loss", 0.5}, {"val_loss", 0.6}},
+                                           1'700'000'000.0 + 30.0 * epoch));
+        plot.replotNow();
+    });
+    QWidget* canvas = plot.childAt(plot.rect().center());
+    const QPointF at = canvas->mapFrom(&plot, plot.rect().center());
+    int step = 0;
+    f.zoomReplot = medianMs(reps, [&] {
+        const int delta = (step++ % 2 == 0) ? 120 : -120; // in, out, in, ...
+        QWheelEvent wheel(at, canvas->mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton,
+                          Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(canvas, &wheel);
+        plot.replotNow();
+    });
+    return f;
+}
+
+// goal <= 0: reported for information, no goal.
+void row(const char* what, double ours, double base, double goal)
+{
+    const double ratio = ours / base;
+    if (goal <= 0.0)
+        std::printf("%-44s %10.2f %10.2f %8.2fx %7s  %s\n", what, ours, base, ratio, "-", "info");
+    else
+        std::printf("%-44s %10.2f %10.2f %8.2fx %6.1fx  %s\n", what, ours, base, ratio, goal,
+                    ratio <= goal ? "ok" : "MISSED");
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    const int reps = argc > 1 ? std::max(3, std::atoi(argv[1])) : 15;
+
+    std::printf("%-44s %10s %10s %9s %7s\n", "measure (median GUI-thread CPU ms)", "ours",
+                "baseline", "ratio", "goal");
+    for (const double smoothing : {0.0, 0.6}) {
+        const Figures small = measure(5'000, smoothing, reps);
+        const Figures large = measure(500'000, smoothing, reps);
+        const bool on = smoothing > 0.0;
+        row(on ? "replot 1e6 vs 1e4 points, smoothing on" : "replot 1e6 vs 1e4 points",
+            large.replot, small.replot, 3.0);
+        row(on ? "append+replot vs replot (1e6), smoothing on" : "append+replot vs replot (1e6)",
+            large.appendReplot, large.replot, 1.2);
+        row(on ? "wheel zoom+replot 1e6 vs replot 1e4, smooth"
+               : "wheel zoom+replot 1e6 vs replot 1e4",
+            large.zoomReplot, small.replot, 0.0);
+    }
+    return 0;
+}

@@ -1,0 +1,192 @@
+// Discovery benchmark. `bench_scan make DIR` builds a tree of CANDLE runs;
+// `bench_scan time DIR` measures, on a warm page cache, the bare-syscall
+// baseline (recursive readdir + open + read of every ckpt-info.json, no
+// parsing) and Scanner::scan, printing the median of several repetitions.
+#include "CandleFixture.h"
+#include "scan/Scanner.h"
+
+#include <algorithm>
+#include <charconv>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <string>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace fs = std::filesystem;
+using ckpt::test::CandleFixture;
+
+namespace {
+
+int usage()
+{
+    std::fprintf(stderr, "usage: bench_scan make DIR [RUNS EPOCHS MODEL_BYTES]\n"
+                         "       bench_scan time DIR [REPS]\n");
+    return 2;
+}
+
+void writeFile(const std::string& path, const std::string& content)
+{
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0 || ::write(fd, content.data(), content.size()) != ssize_t(content.size())) {
+        std::perror(path.c_str());
+        std::exit(1);
+    }
+    ::close(fd);
+}
+
+// Plain syscalls rather than the test fixture: building 20,000 files has to be
+// quick on a loaded machine. The JSON is what CANDLE writes (see CandleFixture).
+int make(const fs::path& dir, int runs, int epochs, std::size_t modelBytes)
+{
+    const std::string model = CandleFixture::modelContent(1, modelBytes);
+    const std::string crc = std::to_string(CandleFixture::crc32Of(model));
+    for (int r = 0; r < runs; ++r) {
+        char name[64];
+        std::snprintf(name, sizeof name, "Output/EXP%03d/RUN%03d", r / 5, r % 5);
+        const fs::path out = dir / name;
+        const std::string root = (out / "ckpts").string();
+        fs::create_directories(root + "/epochs");
+        double best = 1.0;
+        for (int e = 1; e <= epochs; ++e) {
+            if (e % 3 != 0)
+                best *= 0.99;
+            char num[16];
+            std::snprintf(num, sizeof num, "%03d", e);
+            const std::string epochDir = root + "/epochs/" + num;
+            ::mkdir(epochDir.c_str(), 0755);
+            writeFile(epochDir + "/model.h5", model);
+            char bestText[32];
+            *std::to_chars(bestText, bestText + sizeof bestText - 1, best).ptr = '\0';
+            char info[512];
+            std::snprintf(info, sizeof info,
+                          "{\"epoch\": %d, \"save_best_metric\": \"val_loss\", "
+                          "\"best_metric_last\": %s, \"model_file\": \"model.h5\", "
+                          "\"checksum\": \"%s\", \"timestamp\": \"2026-11-22 13:%02d:%02d\", "
+                          "\"time_elapsed\": %s, \"metadata\": \"job 4242\"}",
+                          e, bestText, crc.c_str(), (e / 60) % 60, e % 60,
+                          e == 1 ? "\"__FIRST__\"" : "0.0041");
+            writeFile(epochDir + "/ckpt-info.json", info);
+        }
+        CandleFixture f(root);
+        f.linkAbsolute("last", epochs);
+        // best at the last epoch that improved (every epoch but each third one does).
+        f.linkAbsolute("best", epochs % 3 != 0 ? epochs : epochs - 1);
+        writeFile(root + "/ckpt.log", "log\n");
+        writeFile((out / "training.log").string(), "epoch,loss\n");
+    }
+    std::printf("made %d runs x %d epochs under %s\n", runs, epochs, dir.c_str());
+    return 0;
+}
+
+// The baseline: what any scanner has to do at least, with no parsing at all.
+std::size_t bareWalk(const std::string& dir, std::string& buf)
+{
+    DIR* d = ::opendir(dir.c_str());
+    if (!d)
+        return 0;
+    std::size_t files = 0;
+    while (const dirent* e = ::readdir(d)) {
+        const char* n = e->d_name;
+        if (n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0')))
+            continue;
+        if (e->d_type == DT_DIR) {
+            files += bareWalk(dir + "/" + n, buf);
+        } else if (e->d_type == DT_REG && std::strcmp(n, "ckpt-info.json") == 0) {
+            const int fd = ::openat(::dirfd(d), n, O_RDONLY | O_CLOEXEC);
+            if (fd < 0)
+                continue;
+            char chunk[4096];
+            buf.clear();
+            for (ssize_t k; (k = ::read(fd, chunk, sizeof chunk)) > 0;)
+                buf.append(chunk, static_cast<std::size_t>(k));
+            ::close(fd);
+            ++files;
+        }
+    }
+    ::closedir(d);
+    return files;
+}
+
+struct Sample
+{
+    double wall = 0.0;
+    double cpu = 0.0; // user + system of every thread of this process
+};
+
+double cpuSeconds()
+{
+    rusage ru{};
+    ::getrusage(RUSAGE_SELF, &ru);
+    auto sec = [](const timeval& tv) { return double(tv.tv_sec) + double(tv.tv_usec) * 1e-6; };
+    return sec(ru.ru_utime) + sec(ru.ru_stime);
+}
+
+template <typename F> Sample measure(F&& work)
+{
+    const double cpu0 = cpuSeconds();
+    const auto t0 = std::chrono::steady_clock::now();
+    work();
+    const double wall =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return Sample{wall, cpuSeconds() - cpu0};
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+int time(const fs::path& dir, int reps)
+{
+    std::string buf;
+    std::size_t files = 0;
+    std::size_t epochs = 0;
+    auto baseline = [&] { files = bareWalk(dir.string(), buf); };
+    auto ours = [&] {
+        auto r = ckpt::Scanner::scan(dir);
+        epochs = 0;
+        if (r)
+            for (const auto& run : r->runs)
+                epochs += run.epochs.size();
+    };
+    // Warm the page cache and the dentry cache for both.
+    baseline();
+    ours();
+    // Interleaved, so that load from other processes hits both alike.
+    std::vector<double> aWall, aCpu, cWall, cCpu;
+    for (int i = 0; i < reps; ++i) {
+        const Sample a = measure(baseline);
+        const Sample c = measure(ours);
+        aWall.push_back(a.wall);
+        aCpu.push_back(a.cpu);
+        cWall.push_back(c.wall);
+        cCpu.push_back(c.cpu);
+    }
+    std::printf("files %zu\nepochs %zu\nbaseline_s %.6f\nbaseline_cpu_s %.6f\nours_s %.6f\n"
+                "ours_cpu_s %.6f\n",
+                files, epochs, median(aWall), median(aCpu), median(cWall), median(cCpu));
+    return files == epochs ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    if (argc < 3)
+        return usage();
+    const std::string mode = argv[1];
+    const fs::path dir = fs::absolute(argv[2]);
+    if (mode == "make")
+        return make(dir, argc > 3 ? std::atoi(argv[3]) : 20, argc > 4 ? std::atoi(argv[4]) : 500,
+                    argc > 5 ? static_cast<std::size_t>(std::atoll(argv[5])) : 256);
+    if (mode == "time")
+        return time(dir, argc > 3 ? std::atoi(argv[3]) : 7);
+    return usage();
+}

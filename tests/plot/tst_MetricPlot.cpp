@@ -1,0 +1,333 @@
+#include "SyntheticHistory.h"
+#include "plot/MetricPlot.h"
+
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ckpt;
+
+namespace {
+
+std::vector<MetricPlot::RunHistory> oneRun(MetricHistory history = test::twoSegmentHistory())
+{
+    std::vector<MetricPlot::RunHistory> runs;
+    runs.push_back({QStringLiteral("a"), QStringLiteral("run-a"), std::move(history)});
+    return runs;
+}
+
+MetricHistory decades()
+{
+    MetricHistory h;
+    h.segments.push_back(HistorySegment{});
+    int epoch = 1;
+    for (double v : {1.0, 10.0, 100.0, 1000.0, 0.0})
+        h.rows.push_back(test::makeRow(0, epoch++, {{"loss", v}}));
+    return h;
+}
+
+// The widget actually under `pos` (the plot canvas), and `pos` in its coordinates:
+// events go where a real pointer would deliver them.
+std::pair<QWidget*, QPoint> under(MetricPlot& plot, QPoint pos)
+{
+    QWidget* target = plot.childAt(pos);
+    Q_ASSERT(target);
+    return {target, target->mapFrom(&plot, pos)};
+}
+
+} // namespace
+
+class tst_MetricPlot : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void init();
+    void emptyStateUntilThereIsData();
+    void graphsPerChosenMetric_data();
+    void graphsPerChosenMetric();
+    void hoverShowsExactValues();
+    void hoverMarksTheDeadEnd();
+    void clickEmitsTheEpoch_data();
+    void clickEmitsTheEpoch();
+    void dragIsNotAClick();
+    void selectEpochFromOutside();
+    void logScaleToggles();
+    void timeAxesDropTheAnchor();
+    void liveAppendExtendsTheGraph();
+    void exportsPngAndPdf();
+    void followsThePalette();
+
+private:
+    std::unique_ptr<MetricPlot> m_plot;
+};
+
+void tst_MetricPlot::init()
+{
+    m_plot = std::make_unique<MetricPlot>();
+    m_plot->resize(800, 500);
+    m_plot->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_plot.get()));
+}
+
+void tst_MetricPlot::emptyStateUntilThereIsData()
+{
+    auto* label = m_plot->findChild<QLabel*>();
+    QVERIFY(m_plot->showsEmptyState());
+    QVERIFY(label->isVisible());
+    QVERIFY(label->text().contains(QStringLiteral("drop a folder or pick a run")));
+    m_plot->setRuns(oneRun());
+    QVERIFY(m_plot->showsEmptyState());
+    QVERIFY(label->text().contains(QStringLiteral("Pick a metric")));
+    m_plot->setMetrics({QStringLiteral("loss")});
+    QVERIFY(!m_plot->showsEmptyState());
+    QVERIFY(!label->isVisible());
+    m_plot->removeRun(QStringLiteral("a"));
+    QVERIFY(m_plot->showsEmptyState());
+}
+
+void tst_MetricPlot::graphsPerChosenMetric_data()
+{
+    QTest::addColumn<QStringList>("metrics");
+    QTest::addColumn<QStringList>("names");
+    QTest::addColumn<QList<int>>("points");
+
+    QTest::newRow("loss") << QStringList{QStringLiteral("loss")}
+                          << QStringList{QStringLiteral("run-a · loss"),
+                                         QStringLiteral("run-a · loss (restart 1)")}
+                          << QList<int>{12, 13};
+    QTest::newRow("loss and val_loss")
+        << QStringList{QStringLiteral("val_loss"), QStringLiteral("loss")}
+        << QStringList{QStringLiteral("run-a · val_loss"),
+                       QStringLiteral("run-a · val_loss (restart 1)"),
+                       QStringLiteral("run-a · loss"), QStringLiteral("run-a · loss (restart 1)")}
+        << QList<int>{12, 13, 12, 13};
+    QTest::newRow("unknown metric")
+        << QStringList{QStringLiteral("accuracy")} << QStringList{} << QList<int>{};
+}
+
+void tst_MetricPlot::graphsPerChosenMetric()
+{
+    QFETCH(QStringList, metrics);
+    QFETCH(QStringList, names);
+    QFETCH(QList<int>, points);
+    m_plot->setRuns(oneRun());
+    m_plot->setMetrics(metrics);
+    QCOMPARE(m_plot->availableMetrics(),
+             (QStringList{QStringLiteral("loss"), QStringLiteral("val_loss")}));
+    QCOMPARE(m_plot->graphCount(), int(names.size()));
+    for (int i = 0; i < m_plot->graphCount(); ++i) {
+        QCOMPARE(m_plot->graphName(i), names[i]);
+        QCOMPARE(m_plot->pointCount(i), points[i]);
+    }
+}
+
+void tst_MetricPlot::hoverShowsExactValues()
+{
+    m_plot->setRuns(oneRun());
+    m_plot->setMetrics({QStringLiteral("loss")});
+    const QPoint at = m_plot->pointPosition(0, 3); // epoch 4 of the first segment
+    QVERIFY(m_plot->rect().contains(at));
+    auto [target, local] = under(*m_plot, at);
+    QTest::mouseMove(target, local + QPoint(3, -2));
+    QTRY_VERIFY(!m_plot->hoverText().isEmpty());
+    const QString text = m_plot->hoverText();
+    QVERIFY2(text.contains(QStringLiteral("run-a · loss")), qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("epoch 4: ") +
+                           QString::number(test::syntheticLoss(4, 0), 'g', 7)),
+             qPrintable(text));
+    QVERIFY2(text.contains(QStringLiteral("training.log")), qPrintable(text));
+
+    m_plot->setSmoothing(0.6);
+    QTest::mouseMove(target, local + QPoint(0, 1));
+    QTRY_VERIFY(m_plot->hoverText().contains(QStringLiteral("smoothed: ")));
+    // Markers, set after every live update, leave the graphs (and the hover) alone.
+    m_plot->setMarkers(QStringLiteral("a"), 20, 14);
+    QVERIFY(m_plot->hoverText().contains(QStringLiteral("smoothed: ")));
+
+    // Far from every point: nothing to show.
+    QTest::mouseMove(target, target->mapFrom(m_plot.get(), QPoint(790, 5)));
+    QTRY_VERIFY(m_plot->hoverText().isEmpty());
+
+    // New data drops a hover that pointed into the old graphs.
+    QTest::mouseMove(target, local);
+    QTRY_VERIFY(!m_plot->hoverText().isEmpty());
+    m_plot->setRuns(oneRun(decades()));
+    QVERIFY(m_plot->hoverText().isEmpty());
+}
+
+void tst_MetricPlot::hoverMarksTheDeadEnd()
+{
+    m_plot->setRuns(oneRun());
+    m_plot->setMetrics({QStringLiteral("loss")});
+    auto [target, local] = under(*m_plot, m_plot->pointPosition(0, 10)); // epoch 11, retrained
+    QTest::mouseMove(target, local);
+    QTRY_VERIFY(m_plot->hoverText().contains(QStringLiteral("epoch 11: ")));
+    QVERIFY(m_plot->hoverText().contains(QStringLiteral("trained again after a restart")));
+    auto [target2, local2] = under(*m_plot, m_plot->pointPosition(1, 3)); // epoch 11 again
+    QTest::mouseMove(target2, local2);
+    QTRY_VERIFY(m_plot->hoverText().contains(QStringLiteral("(restart 1)")));
+    QVERIFY(!m_plot->hoverText().contains(QStringLiteral("trained again")));
+}
+
+void tst_MetricPlot::clickEmitsTheEpoch_data()
+{
+    QTest::addColumn<int>("graph");
+    QTest::addColumn<int>("point");
+    QTest::addColumn<int>("epoch");
+
+    QTest::newRow("first segment") << 0 << 5 << 6;
+    QTest::newRow("restart branch") << 1 << 5 << 13; // anchor 8, then 9, 10, ...
+    QTest::newRow("dead end after the resume point") << 0 << 10 << 11;
+}
+
+void tst_MetricPlot::clickEmitsTheEpoch()
+{
+    QFETCH(int, graph);
+    QFETCH(int, point);
+    QFETCH(int, epoch);
+    m_plot->setRuns(oneRun());
+    m_plot->setMetrics({QStringLiteral("loss")});
+    QSignalSpy spy(m_plot.get(), &MetricPlot::epochClicked);
+    auto [target, local] = under(*m_plot, m_plot->pointPosition(graph, point));
+    QTest::mouseClick(target, Qt::LeftButton, Qt::NoModifier, local);
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(spy.at(0).at(0).toString(), QStringLiteral("a"));
+    QCOMPARE(spy.at(0).at(1).toInt(), epoch);
+    QCOMPARE(m_plot->selectedEpoch(), epoch);
+}
+
+void tst_MetricPlot::dragIsNotAClick()
+{
+    m_plot->setRuns(oneRun());
+    m_plot->setMetrics({QStringLiteral("loss")});
+    QSignalSpy spy(m_plot.get(), &MetricPlot::epochClicked);
+    auto [target, local] = under(*m_plot, m_plot->pointPosition(0, 2));
+    QTest::mousePress(target, Qt::LeftButton, Qt::NoModifier, local + QPoint(40, 0));
+    QTest::mouseRelease(target, Qt::LeftButton, Qt::NoModifier, local);
+    QCOMPARE(spy.count(), 0);
+    // Clicking empty space selects nothing either.
+    QTest::mouseClick(target, Qt::LeftButton, Qt::NoModifier,
+                      target->mapFrom(m_plot.get(), QPoint(790, 5)));
+    QCOMPARE(spy.count(), 0);
+}
+
+void tst_MetricPlot::selectEpochFromOutside()
+{
+    m_plot->setRuns(oneRun());
+    m_plot->setMetrics({QStringLiteral("loss")});
+    QSignalSpy spy(m_plot.get(), &MetricPlot::epochClicked);
+    m_plot->selectEpoch(QStringLiteral("a"), 5);
+    QCOMPARE(m_plot->selectedEpoch(), 5);
+    QCOMPARE(spy.count(), 0); // no echo back to the table
+    m_plot->clearSelection();
+    QCOMPARE(m_plot->selectedEpoch(), int(MetricPlot::NoEpoch));
+    // A click on the vertical line's epoch selects it in the plot too.
+    auto [target, local] = under(*m_plot, m_plot->pointPosition(0, 4));
+    QTest::mouseClick(target, Qt::LeftButton, Qt::NoModifier, local);
+    QCOMPARE(spy.count(), 1);
+    QCOMPARE(m_plot->selectedEpoch(), 5);
+}
+
+void tst_MetricPlot::logScaleToggles()
+{
+    m_plot->setRuns(oneRun(decades()));
+    m_plot->setMetrics({QStringLiteral("loss")});
+    QVERIFY(!m_plot->logScale());
+    const auto gaps = [&] {
+        QList<int> out;
+        for (int i = 0; i < 3; ++i)
+            out << m_plot->pointPosition(0, i).y() - m_plot->pointPosition(0, i + 1).y();
+        return out;
+    };
+    QList<int> linear = gaps();
+    QVERIFY2(linear[2] > 50 * std::max(1, linear[0]), qPrintable(QString::number(linear[2])));
+    QVERIFY(m_plot->pointPosition(0, 4).y() >= 0); // 0 is drawn on a linear axis
+
+    m_plot->setLogScale(true);
+    QVERIFY(m_plot->logScale());
+    const QList<int> log = gaps(); // decades are evenly spaced
+    QVERIFY(log[0] > 20);
+    QVERIFY(std::abs(log[0] - log[2]) <= 1);
+    QCOMPARE(m_plot->pointPosition(0, 4), QPoint(-1, -1)); // 0 cannot be drawn
+
+    m_plot->setLogScale(false);
+    QCOMPARE(gaps(), linear);
+}
+
+void tst_MetricPlot::timeAxesDropTheAnchor()
+{
+    m_plot->setRuns(oneRun());
+    m_plot->setMetrics({QStringLiteral("loss")});
+    m_plot->setXAxis(MetricPlot::XAxis::WallTime);
+    QCOMPARE(m_plot->pointCount(1), 12);
+    // Later epochs sit further right, the restart after its downtime.
+    QVERIFY(m_plot->pointPosition(1, 0).x() > m_plot->pointPosition(0, 11).x());
+    m_plot->setXAxis(MetricPlot::XAxis::RelativeTime);
+    QCOMPARE(m_plot->pointCount(1), 12);
+    m_plot->setXAxis(MetricPlot::XAxis::Epoch);
+    QCOMPARE(m_plot->pointCount(1), 13);
+    QCOMPARE(m_plot->pointPosition(1, 0), m_plot->pointPosition(0, 7)); // branch from epoch 8
+}
+
+void tst_MetricPlot::liveAppendExtendsTheGraph()
+{
+    m_plot->setRuns(oneRun());
+    m_plot->setMetrics({QStringLiteral("loss")});
+    m_plot->setSmoothing(0.5);
+    auto [target, local] = under(*m_plot, m_plot->pointPosition(0, 2));
+    QTest::mouseMove(target, local);
+    QTRY_VERIFY(!m_plot->hoverText().isEmpty());
+    m_plot->appendRow(QStringLiteral("a"), test::makeRow(1, 21, {{"loss", 0.2}}, 1'700'002'000.0));
+    QVERIFY(!m_plot->hoverText().isEmpty()); // extended in place: no rebuild dropped it
+    QCOMPARE(m_plot->graphCount(), 2);
+    QCOMPARE(m_plot->pointCount(1), 14);
+    const QPoint newest = m_plot->pointPosition(1, 13);
+    QVERIFY(newest.x() > m_plot->pointPosition(1, 12).x());
+    QVERIFY(m_plot->rect().contains(newest)); // the axes followed
+
+    // A whole new history that extends the old one takes the same path.
+    auto longer = test::twoSegmentHistory(12, 8, 25);
+    m_plot->updateRun(QStringLiteral("a"), QStringLiteral("run-a"), longer);
+    QCOMPARE(m_plot->pointCount(1), 18);
+}
+
+void tst_MetricPlot::exportsPngAndPdf()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    m_plot->setRuns(oneRun());
+    m_plot->setMetrics({QStringLiteral("loss"), QStringLiteral("val_loss")});
+    const QString png = dir.filePath(QStringLiteral("plot.png"));
+    const QString pdf = dir.filePath(QStringLiteral("plot.pdf"));
+    QVERIFY(m_plot->savePng(png, QSize(640, 400)));
+    QVERIFY(m_plot->savePdf(pdf, QSize(640, 400)));
+    const QImage image(png);
+    QCOMPARE(image.size(), QSize(640, 400));
+    QVERIFY(QFileInfo(png).size() > 1000);
+    QFile file(pdf);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QVERIFY(file.read(5) == "%PDF-");
+    QVERIFY(file.size() > 1000);
+}
+
+void tst_MetricPlot::followsThePalette()
+{
+    m_plot->setRuns(oneRun());
+    m_plot->setMetrics({QStringLiteral("loss")});
+    const QPoint corner(3, 3);
+    for (const QColor& base : {QColor(0x1e, 0x1e, 0x1e), QColor(0xfa, 0xfa, 0xfa)}) {
+        QPalette palette = m_plot->palette();
+        palette.setColor(QPalette::Base, base);
+        palette.setColor(QPalette::Text, base.lightness() < 128 ? Qt::white : Qt::black);
+        m_plot->setPalette(palette);
+        m_plot->replotNow();
+        QCOMPARE(m_plot->grab().toImage().pixelColor(corner), base);
+    }
+}
+
+QTEST_MAIN(tst_MetricPlot)
+#include "tst_MetricPlot.moc"

@@ -1,0 +1,552 @@
+#include "plot/MetricPlot.h"
+
+#include "plot/AxisFit.h"
+#include "plot/Decimator.h"
+#include "plot/PlotSeries.h"
+#include "plot/PlotTheme.h"
+
+#include <QEvent>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QStackedLayout>
+#include <qcustomplot.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace ckpt {
+
+namespace {
+constexpr double kPickRadius = 10.0; // pixels
+constexpr int kClickSlop = 4;        // pixels a click may move and still be a click
+constexpr int kScatterUpTo = 100;    // curves this short show their points
+// Longer series are handed to QCustomPlot reduced to the visible window (see
+// Decimator), so that a replot costs the same for 1e4 and 1e6 points.
+constexpr int kDecimateAbove = 4000;
+constexpr int kThickUpTo = 1000; // curves this short get a wide pen
+
+} // namespace
+
+MetricPlot::MetricPlot(QWidget* parent) : QWidget(parent)
+{
+    m_plot = new QCustomPlot(this);
+    m_plot->setMouseTracking(true);
+    m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    m_plot->setNoAntialiasingOnDrag(true);
+    m_plot->layer(QStringLiteral("overlay"))->setMode(QCPLayer::lmBuffered);
+
+    // The legend lives in its own row under the axes so it never hides data.
+    auto* legendRow = new QCPLayoutGrid;
+    m_plot->plotLayout()->addElement(1, 0, legendRow);
+    legendRow->setMargins(QMargins(6, 0, 6, 6));
+    legendRow->addElement(0, 0, m_plot->legend);
+    m_plot->legend->setFillOrder(QCPLegend::foColumnsFirst);
+    m_plot->legend->setWrap(3);
+    m_plot->plotLayout()->setRowStretchFactor(1, 0.001);
+
+    m_tracer = new QCPItemTracer(m_plot);
+    m_tracer->setStyle(QCPItemTracer::tsCircle);
+    m_tracer->setSize(9);
+    m_label = new QCPItemText(m_plot);
+    m_label->position->setType(QCPItemPosition::ptAbsolute);
+    m_label->setPadding(QMargins(6, 4, 6, 4));
+    m_label->setTextAlignment(Qt::AlignLeft);
+    m_selectionLine = new QCPItemStraightLine(m_plot);
+    for (QCPAbstractItem* item :
+         std::initializer_list<QCPAbstractItem*>{m_tracer, m_label, m_selectionLine}) {
+        item->setLayer(QStringLiteral("overlay"));
+        item->setVisible(false);
+    }
+
+    connect(m_plot, &QCustomPlot::mouseMove, this, &MetricPlot::onMouseMove);
+    connect(m_plot, &QCustomPlot::mousePress, this, &MetricPlot::onMousePress);
+    connect(m_plot, &QCustomPlot::mouseRelease, this, &MetricPlot::onMouseRelease);
+    connect(m_plot, &QCustomPlot::mouseWheel, this, [this] { m_userRange = true; });
+    connect(m_plot, &QCustomPlot::mouseDoubleClick, this, &MetricPlot::resetView);
+    connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
+        if (!m_applyingRange)
+            redecimate();
+    });
+
+    m_empty = new QLabel(this);
+    m_empty->setAlignment(Qt::AlignCenter);
+    m_empty->setWordWrap(true);
+    m_empty->setAutoFillBackground(true);
+    m_empty->setBackgroundRole(QPalette::Base);
+    m_empty->setForegroundRole(QPalette::PlaceholderText);
+
+    m_stack = new QStackedLayout(this);
+    m_stack->setContentsMargins(0, 0, 0, 0);
+    m_stack->addWidget(m_plot);
+    m_stack->addWidget(m_empty);
+
+    updateAxes();
+    applyTheme();
+    showEmptyStateIfNeeded();
+}
+
+MetricPlot::~MetricPlot() = default;
+
+void MetricPlot::setRuns(std::vector<RunHistory> runs)
+{
+    std::vector<PlotModel::Run> modelRuns;
+    for (auto& r : runs)
+        modelRuns.push_back({r.id, r.name, std::move(r.history), NoEpoch, NoEpoch, {}});
+    m_model.setRuns(std::move(modelRuns));
+    m_userRange = false;
+    rebuildGraphs();
+}
+
+void MetricPlot::apply(const PlotModel::Change& change)
+{
+    if (change.rebuilt) {
+        rebuildGraphs();
+        return;
+    }
+    const bool smoothing = m_smoothing > 0.0;
+    for (const auto& g : change.grown) {
+        const PlotSeries& s = m_model.curves()[std::size_t(g.curve)].series;
+        const int n = s.size() - g.from;
+        const auto keys = s.keys().mid(g.from, n);
+        QCPGraph* line = s.supersededFrom() >= 0 ? m_tailGraphs[std::size_t(g.curve)]
+                                                 : m_smoothGraphs[std::size_t(g.curve)];
+        line->addData(keys, (smoothing ? s.smoothed() : s.raw()).mid(g.from, n), true);
+        if (smoothing)
+            m_rawGraphs[std::size_t(g.curve)]->addData(keys, s.raw().mid(g.from, n), true);
+    }
+    // Refit only when the new points fall outside the view: the axes do not creep
+    // by a fraction of an epoch with every update.
+    const auto keys = m_model.keyRange();
+    const auto values = m_model.valueRange();
+    const QCPRange x = m_plot->xAxis->range();
+    const QCPRange y = m_plot->yAxis->range();
+    if (!x.contains(keys.lower) || !x.contains(keys.upper) || !y.contains(values.lower) ||
+        !y.contains(values.upper))
+        updateRanges();
+    showEmptyStateIfNeeded(); // the first drawable point may just have come
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MetricPlot::removeRun(const QString& runId)
+{
+    if (m_model.removeRun(runId))
+        rebuildGraphs();
+}
+
+void MetricPlot::setMetrics(const QStringList& metrics)
+{
+    if (metrics == m_model.metrics())
+        return;
+    m_model.setMetrics(metrics);
+    updateAxes();
+    rebuildGraphs();
+}
+
+void MetricPlot::setMarkers(const QString& runId, int lastEpoch, int bestEpoch)
+{
+    if (m_model.setMarkers(runId, lastEpoch, bestEpoch)) {
+        updateMarkers();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void MetricPlot::setSmoothing(double weight)
+{
+    weight = std::isfinite(weight) ? std::clamp(weight, 0.0, 0.999) : 0.0;
+    if (weight == m_smoothing)
+        return;
+    m_smoothing = weight;
+    refreshData();
+}
+
+void MetricPlot::setLogScale(bool on)
+{
+    if (on == m_logScale)
+        return;
+    m_logScale = on;
+    updateAxes();
+    refreshData();
+}
+
+void MetricPlot::setXAxis(XAxis mode)
+{
+    if (mode == m_xAxis)
+        return;
+    m_xAxis = mode;
+    m_userRange = false;
+    updateAxes();
+    refreshData();
+}
+
+void MetricPlot::rebuildGraphs()
+{
+    // The hover belongs to graphs that are about to go.
+    m_hoverText.clear();
+    m_tracer->setVisible(false);
+    m_label->setVisible(false);
+    m_plot->clearGraphs();
+    m_rawGraphs.clear();
+    m_smoothGraphs.clear();
+    m_tailGraphs.clear();
+    m_bestGraphs.clear();
+    m_lastGraphs.clear();
+    const bool manyRuns = m_model.runs().size() > 1;
+    std::set<std::pair<int, int>> named;
+    for (const auto& c : m_model.curves()) {
+        QCPGraph* raw = m_plot->addGraph();
+        QCPGraph* tail = m_plot->addGraph();
+        QCPGraph* smooth = m_plot->addGraph();
+        for (QCPGraph* g : {raw, tail, smooth})
+            g->setAdaptiveSampling(true); // QCustomPlot's default; the reduction relies on it
+        raw->removeFromLegend();
+        tail->removeFromLegend();
+        m_tailGraphs.push_back(tail);
+        const QString& metric = m_model.metrics()[c.metric];
+        smooth->setName(manyRuns ? m_model.runs()[std::size_t(c.run)].name + QStringLiteral(" · ") +
+                                       metric
+                                 : metric);
+        // One legend entry per run and metric, not per restart branch.
+        if (!named.insert({c.run, c.metric}).second)
+            smooth->removeFromLegend();
+        m_rawGraphs.push_back(raw);
+        m_smoothGraphs.push_back(smooth);
+    }
+    // Markers go last so they are drawn on top of every curve.
+    for (std::size_t r = 0; r <= m_model.runs().size(); ++r) {
+        QCPGraph* best = m_plot->addGraph();
+        QCPGraph* last = m_plot->addGraph();
+        best->setName(tr("best epoch"));
+        last->setName(tr("last epoch"));
+        for (QCPGraph* g : {best, last}) {
+            g->setLineStyle(QCPGraph::lsNone);
+            g->removeFromLegend();
+        }
+        // One neutral pair more, without data, stands for all runs in the legend.
+        m_bestGraphs.push_back(best);
+        m_lastGraphs.push_back(last);
+    }
+    m_plot->legend->setVisible(!m_model.curves().empty());
+    refreshData();
+}
+
+void MetricPlot::refreshData()
+{
+    m_model.setOptions(PlotXAxis(int(m_xAxis)), m_smoothing, m_logScale);
+    updateRanges(); // first: the reduction of long series depends on the window
+    for (std::size_t i = 0; i < m_model.curves().size(); ++i)
+        setGraphData(i);
+    applyTheme(); // pen widths and dots depend on the point counts
+    updateMarkers();
+    updateSelection();
+    showEmptyStateIfNeeded();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MetricPlot::setGraphData(std::size_t i)
+{
+    const PlotSeries& s = m_model.curves()[i].series;
+    const bool smoothing = m_smoothing > 0.0;
+    const QVector<double>& shown = smoothing ? s.smoothed() : s.raw();
+    // Long series go in reduced to the visible window, one bucket per pixel.
+    const bool reduce = s.size() > kDecimateAbove && s.sorted();
+    const QCPRange window = m_plot->xAxis->range();
+    const int buckets = std::max({200, m_plot->axisRect()->width(), m_plot->width()});
+    const auto put = [&](QCPGraph* graph, int from, int to, const QVector<double>& values) {
+        const QVector<double> keys = s.keys().mid(from, to - from);
+        const QVector<double> part = values.mid(from, to - from);
+        if (!reduce) {
+            graph->setData(keys, part, s.sorted());
+            return;
+        }
+        const auto reduced = Decimator::m4(keys, part, window.lower, window.upper, buckets);
+        graph->setData(reduced.keys, reduced.values, true);
+    };
+    // The dead end starts at the branch point so that it visibly leaves the curve there.
+    const int split = s.supersededFrom() >= 0 ? s.supersededFrom() : s.size();
+    put(m_smoothGraphs[i], 0, split, shown);
+    if (split < s.size())
+        put(m_tailGraphs[i], std::max(0, split - 1), s.size(), shown);
+    else
+        m_tailGraphs[i]->data()->clear();
+    m_rawGraphs[i]->setVisible(smoothing);
+    if (smoothing)
+        put(m_rawGraphs[i], 0, s.size(), s.raw());
+    else
+        m_rawGraphs[i]->data()->clear();
+}
+
+void MetricPlot::redecimate()
+{
+    for (std::size_t i = 0; i < m_model.curves().size(); ++i)
+        if (m_model.curves()[i].series.size() > kDecimateAbove)
+            setGraphData(i);
+}
+
+void MetricPlot::updateMarkers()
+{
+    for (std::size_t r = 0; r < m_model.runs().size(); ++r) {
+        const auto& run = m_model.runs()[r];
+        for (auto [graph, epoch] :
+             {std::pair{m_bestGraphs[r], run.best}, std::pair{m_lastGraphs[r], run.last}}) {
+            graph->data()->clear();
+            if (epoch != NoEpoch)
+                for (const auto& [key, value] : m_model.markerPoints(int(r), epoch))
+                    graph->addData(key, value);
+        }
+    }
+    bool any = false;
+    for (const auto& run : m_model.runs())
+        any = any || run.best != NoEpoch || run.last != NoEpoch;
+    for (QCPGraph* legendOnly : {m_bestGraphs.back(), m_lastGraphs.back()}) {
+        if (any && !m_model.curves().empty())
+            legendOnly->addToLegend();
+        else
+            legendOnly->removeFromLegend();
+    }
+}
+
+void MetricPlot::updateSelection()
+{
+    std::optional<double> key;
+    if (m_selectedEpoch != NoEpoch)
+        key = m_model.keyOfEpoch(m_model.findRun(m_selectedRun), m_selectedEpoch);
+    m_selectionLine->setVisible(key.has_value());
+    if (key) {
+        // Two points on a vertical line; both positive so a log axis takes them.
+        m_selectionLine->point1->setCoords(*key, 1.0);
+        m_selectionLine->point2->setCoords(*key, 2.0);
+    }
+}
+
+void MetricPlot::updateRanges()
+{
+    if (m_userRange)
+        return;
+    const auto k = AxisFit::keys(m_model.keyRange(), PlotXAxis(int(m_xAxis)));
+    const auto v = AxisFit::values(m_model.valueRange(), m_logScale);
+    // A live append widens the window by one epoch: the points it adds are
+    // appended to the reduced data as they are instead of reducing all again.
+    m_applyingRange = true;
+    m_plot->xAxis->setRange(k.lower, k.upper);
+    m_plot->yAxis->setRange(v.lower, v.upper);
+    m_applyingRange = false;
+}
+
+void MetricPlot::updateAxes()
+{
+    QCPAxis* x = m_plot->xAxis;
+    switch (m_xAxis) {
+    case XAxis::Epoch: {
+        auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+        ticker->setTickStep(1.0);
+        ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+        x->setTicker(ticker);
+        x->setLabel(tr("epoch"));
+        break;
+    }
+    case XAxis::WallTime: {
+        auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
+        ticker->setDateTimeFormat(QStringLiteral("MMM d\nhh:mm"));
+        x->setTicker(ticker);
+        x->setLabel(tr("wall time"));
+        break;
+    }
+    case XAxis::RelativeTime:
+        x->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        x->setLabel(tr("hours since run start"));
+        break;
+    }
+    QCPAxis* y = m_plot->yAxis;
+    y->setScaleType(m_logScale ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    y->setTicker(m_logScale ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+                            : QSharedPointer<QCPAxisTicker>::create());
+    y->setLabel(m_model.metrics().size() == 1 ? m_model.metrics().front() : tr("value"));
+}
+
+void MetricPlot::applyTheme()
+{
+    const PlotTheme theme(palette());
+    m_plot->setBackground(theme.background());
+    m_plot->axisRect()->setBackground(theme.background());
+    for (QCPAxis* axis : {m_plot->xAxis, m_plot->yAxis}) {
+        axis->setBasePen(QPen(theme.axis()));
+        axis->setTickPen(QPen(theme.axis()));
+        axis->setSubTickPen(QPen(theme.axis()));
+        axis->setTickLabelColor(theme.text());
+        axis->setLabelColor(theme.text());
+        axis->grid()->setPen(QPen(theme.grid(), 0, Qt::DotLine));
+        axis->grid()->setZeroLinePen(QPen(theme.grid()));
+    }
+    m_plot->legend->setBrush(theme.legendBackground());
+    m_plot->legend->setBorderPen(QPen(theme.legendBorder()));
+    m_plot->legend->setTextColor(theme.text());
+    for (std::size_t i = 0; i < m_model.curves().size(); ++i) {
+        const auto& c = m_model.curves()[i];
+        const QColor colour = theme.runColour(c.run);
+        const Qt::PenStyle style = PlotTheme::metricStyle(c.metric);
+        const int points = c.series.pointCount();
+        // Wide antialiased pens are slow on dense polylines and do not help there.
+        m_smoothGraphs[i]->setPen(QPen(colour, points <= kThickUpTo ? 1.8 : 1.0, style));
+        m_tailGraphs[i]->setPen(QPen(theme.faded(colour), 1.2, style));
+        m_rawGraphs[i]->setPen(QPen(theme.faint(colour), 1.0, style));
+        // Short curves show their points: an epoch between two gaps is otherwise invisible.
+        const auto dots = points <= kScatterUpTo ? QCPScatterStyle(QCPScatterStyle::ssDisc, 4)
+                                                 : QCPScatterStyle();
+        m_smoothGraphs[i]->setScatterStyle(dots);
+        m_tailGraphs[i]->setScatterStyle(dots);
+    }
+    for (std::size_t r = 0; r < m_bestGraphs.size(); ++r) {
+        const QColor colour = r < m_model.runs().size() ? theme.runColour(int(r)) : theme.axis();
+        m_bestGraphs[r]->setScatterStyle(QCPScatterStyle(
+            QCPScatterStyle::ssDiamond, QPen(theme.text(), 1.2), QBrush(colour), 11));
+        m_lastGraphs[r]->setScatterStyle(
+            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colour, 2.2), Qt::NoBrush, 13));
+    }
+    m_tracer->setPen(QPen(theme.text(), 1.5));
+    m_label->setColor(theme.text());
+    m_label->setBrush(theme.legendBackground());
+    m_label->setPen(QPen(theme.legendBorder()));
+    m_selectionLine->setPen(QPen(theme.highlight(), 1.5, Qt::DashLine));
+}
+
+void MetricPlot::showEmptyStateIfNeeded()
+{
+    m_empty->setText(m_model.emptyMessage());
+    m_stack->setCurrentWidget(m_model.hasPoints() ? static_cast<QWidget*>(m_plot) : m_empty);
+}
+
+bool MetricPlot::showsEmptyState() const
+{
+    return m_stack->currentWidget() == m_empty;
+}
+
+PlotModel::Pick MetricPlot::pickAt(QPoint pos) const
+{
+    const QCPAxis* x = m_plot->xAxis;
+    const QCPAxis* y = m_plot->yAxis;
+    const double k1 = x->pixelToCoord(pos.x() - kPickRadius);
+    const double k2 = x->pixelToCoord(pos.x() + kPickRadius);
+    return m_model.pick(pos, kPickRadius, std::min(k1, k2), std::max(k1, k2),
+                        [&](double key, double value) {
+                            return QPointF(x->coordToPixel(key), y->coordToPixel(value));
+                        });
+}
+
+void MetricPlot::onMouseMove(QMouseEvent* event)
+{
+    PlotModel::Pick pick;
+    if (event->buttons() != Qt::NoButton)
+        m_userRange = true; // panning
+    else
+        pick = pickAt(event->position().toPoint());
+    m_hoverText.clear();
+    if (pick.curve >= 0) {
+        const PlotSeries& s = m_model.curves()[std::size_t(pick.curve)].series;
+        const int i = pick.hit.entry;
+        m_hoverText = m_model.describe(pick.curve, i);
+        const double value = pick.hit.onSmoothed ? s.smoothed()[i] : s.raw()[i];
+        m_tracer->position->setCoords(s.keys()[i], value);
+        const QPointF px(m_plot->xAxis->coordToPixel(s.keys()[i]),
+                         m_plot->yAxis->coordToPixel(value));
+        // Keep the label inside the axes: open it towards the emptier quadrant.
+        const QRect area = m_plot->axisRect()->rect();
+        const bool left = px.x() > area.center().x();
+        const bool below = px.y() < area.center().y();
+        m_label->setPositionAlignment((left ? Qt::AlignRight : Qt::AlignLeft) |
+                                      (below ? Qt::AlignTop : Qt::AlignBottom));
+        m_label->position->setCoords(px.x() + (left ? -12 : 12), px.y() + (below ? 12 : -12));
+        m_label->setText(m_hoverText);
+    }
+    m_tracer->setVisible(pick.curve >= 0);
+    m_label->setVisible(pick.curve >= 0);
+    m_plot->layer(QStringLiteral("overlay"))->replot();
+}
+
+void MetricPlot::onMousePress(QMouseEvent* event)
+{
+    m_pressPos = event->position().toPoint();
+}
+
+void MetricPlot::onMouseRelease(QMouseEvent* event)
+{
+    const QPoint pos = event->position().toPoint();
+    if (event->button() != Qt::LeftButton || (pos - m_pressPos).manhattanLength() > kClickSlop)
+        return;
+    const PlotModel::Pick pick = pickAt(pos);
+    if (pick.curve < 0)
+        return;
+    const auto& c = m_model.curves()[std::size_t(pick.curve)];
+    const int epoch = c.curve.points[std::size_t(c.series.curvePoint(pick.hit.entry))].epoch;
+    const QString runId = m_model.runs()[std::size_t(c.run)].id;
+    selectEpoch(runId, epoch);
+    emit epochClicked(runId, epoch);
+}
+
+void MetricPlot::selectEpoch(const QString& runId, int epoch)
+{
+    m_selectedRun = runId;
+    m_selectedEpoch = epoch;
+    updateSelection();
+    m_plot->layer(QStringLiteral("overlay"))->replot();
+}
+
+void MetricPlot::clearSelection()
+{
+    selectEpoch(QString(), NoEpoch);
+}
+
+void MetricPlot::resetView()
+{
+    m_userRange = false;
+    updateRanges();
+    redecimate();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void MetricPlot::replotNow()
+{
+    m_plot->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+void MetricPlot::changeEvent(QEvent* event)
+{
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::StyleChange) {
+        applyTheme();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
+void MetricPlot::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    redecimate(); // one bucket per pixel
+}
+
+bool MetricPlot::savePng(const QString& fileName, QSize size)
+{
+    return m_plot->savePng(fileName, size.width(), size.height());
+}
+
+bool MetricPlot::savePdf(const QString& fileName, QSize size)
+{
+    return m_plot->savePdf(fileName, size.width(), size.height());
+}
+
+QPoint MetricPlot::pointPosition(int graph, int point) const
+{
+    if (graph < 0 || graph >= graphCount())
+        return {-1, -1};
+    m_plot->replot(QCustomPlot::rpImmediateRefresh); // lays the axes out
+    const PlotSeries& s = m_model.curves()[std::size_t(graph)].series;
+    const int i = s.entryOfPoint(point);
+    if (i < 0 || !std::isfinite(s.raw()[i]))
+        return {-1, -1};
+    const QPointF px(m_plot->xAxis->coordToPixel(s.keys()[i]),
+                     m_plot->yAxis->coordToPixel(s.raw()[i]));
+    return m_plot->mapTo(this, px.toPoint());
+}
+
+} // namespace ckpt

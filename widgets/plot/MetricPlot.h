@@ -1,0 +1,185 @@
+#pragma once
+
+#include "model/MetricHistory.h"
+#include "plot/PlotModel.h"
+
+#include <QList>
+#include <QPoint>
+#include <QSize>
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <vector>
+
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemText;
+class QCPItemTracer;
+class QCustomPlot;
+class QLabel;
+class QMouseEvent;
+class QStackedLayout;
+
+namespace ckpt {
+
+// Plots the metric histories of one or more runs (QCustomPlot underneath).
+//
+// One graph per chosen metric, per run, per segment: a restarted run grows a new
+// branch out of the epoch it resumed from, and the abandoned epochs of the
+// previous process stay visible as a faded dead end. Runs differ by colour, metrics by
+// line style; the legend sits below the plot so it never covers data.
+// Epochs missing from a metric are not bridged (see CurveBuilder::joinStep), and
+// values that cannot be drawn (NaN, infinities, <= 0 on a log axis) break the
+// line. With smoothing on, the raw curve stays faint behind the smoothed one.
+//
+// Hover shows the exact value; a click emits epochClicked(); selectEpoch() marks
+// an epoch with a vertical line. Wheel zooms, drag pans, double-click resets.
+class MetricPlot final : public QWidget
+{
+    Q_OBJECT
+    Q_PROPERTY(double smoothing READ smoothing WRITE setSmoothing)
+    Q_PROPERTY(bool logScale READ logScale WRITE setLogScale)
+    Q_PROPERTY(XAxis xAxis READ xAxis WRITE setXAxis)
+
+public:
+    enum class XAxis
+    {
+        Epoch,
+        WallTime,
+        RelativeTime
+    };
+    Q_ENUM(XAxis)
+    static constexpr int NoEpoch = -1;
+
+    struct RunHistory
+    {
+        QString id;   // stable key (e.g. the run's root path)
+        QString name; // shown in the legend and the hover text
+        MetricHistory history;
+    };
+
+    explicit MetricPlot(QWidget* parent = nullptr);
+    ~MetricPlot() override;
+
+    // Replaces every run; the order gives the colours.
+    void setRuns(std::vector<RunHistory> runs);
+    // Adds a run or replaces its history. When the new history only extends the
+    // old one (rows appended to the last segment) the graphs are extended in place.
+    void updateRun(const QString& runId, const QString& name, MetricHistory history)
+    {
+        apply(m_model.updateRun(runId, name, std::move(history)));
+    }
+    // The live path: one more row for a run already shown, appended without
+    // rebuilding the graphs when it extends the run's last segment (O(new points)).
+    // A restart (a new segment) should come through updateRun(), which knows
+    // the epoch it resumed from.
+    void appendRow(const QString& runId, const HistoryRow& row)
+    {
+        apply(m_model.appendRow(runId, row));
+    }
+    void removeRun(const QString& runId);
+    QStringList runIds() const { return m_model.runIds(); }
+
+    // Metrics to show, in legend order. Metrics a run lacks are skipped for it.
+    void setMetrics(const QStringList& metrics);
+    QStringList metrics() const { return m_model.metrics(); }
+    // Every metric of the shown runs, sorted (for a metric picker).
+    QStringList availableMetrics() const { return m_model.availableMetrics(); }
+
+    // Marks the run's `last` and `best` epochs on every shown curve, at the value
+    // of the newest segment that trained that epoch; NoEpoch hides one. Cheap:
+    // call it after every live update.
+    void setMarkers(const QString& runId, int lastEpoch, int bestEpoch);
+
+    double smoothing() const { return m_smoothing; }
+    bool logScale() const { return m_logScale; }
+    XAxis xAxis() const { return m_xAxis; }
+
+    // Export at `size` in pixels (the widget's size when empty). False on failure.
+    bool savePng(const QString& fileName, QSize size = {});
+    bool savePdf(const QString& fileName, QSize size = {});
+
+    // Inspection, for tests and tools. Graphs are the data curves (run x metric x
+    // segment), in run, metric, segment order; faint raw copies and markers are
+    // not counted. Points are epochs drawn (a branch's anchor included).
+    int graphCount() const { return int(m_model.curves().size()); }
+    int pointCount(int graph) const
+    {
+        return graph >= 0 && graph < graphCount()
+                   ? m_model.curves()[std::size_t(graph)].series.pointCount()
+                   : 0;
+    }
+    QString graphName(int graph) const
+    {
+        return graph >= 0 && graph < graphCount() ? m_model.curveTitle(graph) : QString();
+    }
+    // Where the `point`-th epoch of `graph` is drawn (its raw value), in this
+    // widget's coordinates; (-1, -1) when it is not drawn.
+    QPoint pointPosition(int graph, int point) const;
+    QString hoverText() const { return m_hoverText; }
+    int selectedEpoch() const { return m_selectedEpoch; }
+    bool showsEmptyState() const;
+    // Redraws now instead of at the next event loop pass.
+    void replotNow();
+
+public slots:
+    // Weight of the debiased exponential moving average, 0 (off) .. 0.999.
+    void setSmoothing(double weight);
+    void setLogScale(bool on);
+    void setXAxis(XAxis mode);
+    // Marks the epoch with a vertical line (the table selected it); no signal back.
+    void selectEpoch(const QString& runId, int epoch);
+    void clearSelection();
+    // Fits the axes to the data again after zooming or panning.
+    void resetView();
+
+signals:
+    // A click on a point of a curve (that epoch is then selected here too).
+    void epochClicked(const QString& runId, int epoch);
+
+protected:
+    void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+
+private:
+    void rebuildGraphs();
+    void refreshData();
+    void setGraphData(std::size_t curve);
+    void redecimate();
+    void apply(const PlotModel::Change& change);
+    void updateMarkers();
+    void updateSelection();
+    void updateRanges();
+    void updateAxes();
+    void applyTheme();
+    void showEmptyStateIfNeeded();
+    void onMouseMove(QMouseEvent* event);
+    void onMousePress(QMouseEvent* event);
+    void onMouseRelease(QMouseEvent* event);
+    PlotModel::Pick pickAt(QPoint pos) const;
+
+    PlotModel m_model;
+    QCustomPlot* m_plot = nullptr;
+    QLabel* m_empty = nullptr;
+    QStackedLayout* m_stack = nullptr;
+    QCPItemTracer* m_tracer = nullptr;
+    QCPItemText* m_label = nullptr;
+    QCPItemStraightLine* m_selectionLine = nullptr;
+    std::vector<QCPGraph*> m_rawGraphs;    // parallel to m_model.curves()
+    std::vector<QCPGraph*> m_smoothGraphs; // parallel to m_model.curves()
+    std::vector<QCPGraph*> m_tailGraphs;   // the faded dead end after a restart's branch
+    std::vector<QCPGraph*> m_bestGraphs;   // per run, then one for the legend
+    std::vector<QCPGraph*> m_lastGraphs;   // per run, then one for the legend
+    double m_smoothing = 0.0;
+    bool m_logScale = false;
+    XAxis m_xAxis = XAxis::Epoch;
+    bool m_userRange = false;
+    bool m_applyingRange = false; // our own axis fit, not a zoom or pan
+    QPoint m_pressPos;
+    QString m_hoverText;
+    QString m_selectedRun;
+    int m_selectedEpoch = NoEpoch;
+};
+
+} // namespace ckpt
