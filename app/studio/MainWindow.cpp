@@ -11,6 +11,7 @@
 #include "models/ProblemsModel.h"
 #include "models/RunTreeModel.h"
 #include "ops/Relinker.h"
+#include "plot/MetricPlot.h"
 #include "plotpanel/PlotPanel.h"
 #include "problems/ProblemsPanel.h"
 #include "session/Workspace.h"
@@ -64,13 +65,6 @@ MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
     m_table->setModel(workspace->epochTable());
     m_problemsPanel->setModel(workspace->problems());
     m_compareView->setModel(m_compareModel);
-
-    // Placeholder until the metric plot widget is embedded.
-    auto* plotPlaceholder = new QLabel(tr("Metric plot"), this);
-    plotPlaceholder->setAlignment(Qt::AlignCenter);
-    plotPlaceholder->setForegroundRole(QPalette::PlaceholderText);
-    plotPlaceholder->setFrameShape(QFrame::StyledPanel);
-    m_plotPanel->setPlotWidget(plotPlaceholder);
 
     m_tabs->addTab(m_table, tr("&Epochs"));
     m_tabs->addTab(m_compareView, tr("&Compare"));
@@ -143,6 +137,8 @@ void MainWindow::createActions()
         [this] { verify(VerifySelectedRuns); });
     add("verifyAll", tr("Verify &Everything"), QKeySequence(tr("Ctrl+Shift+R")),
         [this] { verify(VerifyAll); });
+    add("cancel", tr("Cancel Running Task"), QKeySequence(Qt::Key_Escape),
+        [this] { m_workspace->cancelVerify(); });
     add("prune", tr("&Prune Run…"), QKeySequence(tr("Ctrl+Shift+P")), [this] { prune(); });
     add("focusRuns", tr("Go to &Runs"), QKeySequence(tr("Ctrl+1")),
         [this] { m_sidebar->view()->setFocus(); });
@@ -201,6 +197,7 @@ void MainWindow::createMenus()
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(m_actions["verifyRuns"]);
     run->addAction(m_actions["verifyAll"]);
+    run->addAction(m_actions["cancel"]);
     run->addSeparator();
     run->addAction(m_actions["prune"]);
     QMenu* view = menuBar()->addMenu(tr("&View"));
@@ -216,7 +213,7 @@ void MainWindow::connectWorkspace()
 {
     connect(m_sidebar, &RunSidebar::selectedRunsChanged, this, [this](const QStringList& roots) {
         m_workspace->showRuns(roots);
-        refreshMetrics();
+        refreshPlot();
         updateActions();
         updateTitle();
     });
@@ -227,11 +224,32 @@ void MainWindow::connectWorkspace()
         updateTitle();
     });
     connect(m_workspace, &Workspace::historyChanged, this, [this](const QString& root) {
-        if (m_workspace->shownRuns().contains(root))
-            refreshMetrics();
+        const auto* s = m_workspace->state(root);
+        if (!m_workspace->shownRuns().contains(root) || !s || !s->history)
+            return;
+        // The live path: the plot extends the run's curves in place.
+        m_plotPanel->plot()->updateRun(root, m_workspace->runName(root), *s->history);
+        updateMarkers(root);
+        refreshMetrics();
     });
+    connect(m_workspace, &Workspace::runChanged, this, &MainWindow::updateMarkers);
+    MetricPlot* plot = m_plotPanel->plot();
+    connect(plot, &MetricPlot::epochClicked, m_table, &EpochTableView::selectEpoch);
+    connect(m_table, &EpochTableView::currentEpochChanged, plot, &MetricPlot::selectEpoch);
     connect(m_workspace, &Workspace::message, m_status, &QLabel::setText);
     connect(m_workspace, &Workspace::operationFinished, this, &MainWindow::onOperationFinished);
+    connect(m_workspace, &Workspace::verifyStarted, this, [this](int epochs) {
+        m_progress->start(tr("Verifying %n epoch(s)", nullptr, epochs));
+        m_actions["cancel"]->setEnabled(true);
+    });
+    connect(m_workspace, &Workspace::verifyProgress, this, [this](quint64 done, quint64 total) {
+        m_progress->setProgress(done, total, QStringLiteral("bytes"));
+    });
+    connect(m_workspace, &Workspace::verifyFinished, this, [this](const QString& summary) {
+        m_progress->finish(summary);
+        m_actions["cancel"]->setEnabled(false);
+    });
+    connect(m_progress, &ProgressStrip::cancelRequested, m_workspace, &Workspace::cancelVerify);
     connect(m_workspace, &Workspace::relinked, this,
             [this](const QString& root, const QString& link, int epoch) {
                 m_undo->push(
@@ -254,9 +272,32 @@ void MainWindow::connectWorkspace()
             &MainWindow::updateTitle);
 }
 
+void MainWindow::refreshPlot()
+{
+    std::vector<MetricPlot::RunHistory> runs;
+    for (const QString& root : m_workspace->shownRuns())
+        if (const auto* s = m_workspace->state(root); s && s->history)
+            runs.push_back({root, m_workspace->runName(root), *s->history});
+    m_plotPanel->plot()->setRuns(std::move(runs));
+    for (const QString& root : m_workspace->shownRuns())
+        updateMarkers(root);
+    refreshMetrics();
+}
+
+void MainWindow::updateMarkers(const QString& root)
+{
+    const Run* run = m_workspace->run(root);
+    if (!run || !m_workspace->shownRuns().contains(root))
+        return;
+    const auto epochOf = [](const std::optional<RunLink>& link) {
+        return link && link->epoch ? *link->epoch : MetricPlot::NoEpoch;
+    };
+    m_plotPanel->plot()->setMarkers(root, epochOf(run->last), epochOf(run->best));
+}
+
 void MainWindow::refreshMetrics()
 {
-    const QStringList metrics = m_workspace->epochTable()->metricNames();
+    const QStringList metrics = m_plotPanel->plot()->availableMetrics();
     QStringList preferred;
     for (const QString& name : {QStringLiteral("loss"), QStringLiteral("val_loss")})
         if (metrics.contains(name))
@@ -286,6 +327,7 @@ void MainWindow::updateActions()
     m_actions["verifyEpochs"]->setEnabled(selected > 0);
     m_actions["copy"]->setEnabled(selected > 0);
     m_actions["verifyRuns"]->setEnabled(!m_sidebar->selectedRuns().isEmpty());
+    m_actions["cancel"]->setEnabled(m_workspace->isVerifying());
     m_actions["prune"]->setEnabled(m_sidebar->selectedRuns().size() == 1);
 }
 
@@ -431,8 +473,20 @@ void MainWindow::rollback(const QString& link)
 
 void MainWindow::verify(int scope)
 {
-    (void)scope;
-    m_status->setText(tr("Verification is not available in this build yet."));
+    std::map<QString, std::vector<int>> what;
+    if (scope == VerifySelectedEpochs) {
+        for (const EpochRef& ref : m_table->selectedEpochs())
+            what[ref.root].push_back(ref.epoch);
+    } else {
+        const QStringList roots =
+            scope == VerifyAll ? m_workspace->runRoots() : m_sidebar->selectedRuns();
+        for (const QString& root : roots)
+            what[root] = {};
+    }
+    if (m_workspace->isVerifying())
+        m_status->setText(tr("A verification is already running."));
+    else
+        m_workspace->verify(what);
 }
 
 void MainWindow::prune()

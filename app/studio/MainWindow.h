@@ -62,6 +62,8 @@ private:
     void updateActions();
     void updateTitle();
     void refreshMetrics();
+    void refreshPlot();
+    void updateMarkers(const QString& root);
 
     void openDialog();
     void exportCsv();

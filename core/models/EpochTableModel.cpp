@@ -235,9 +235,10 @@ void EpochTableModel::setHistory(const QString& root, const MetricHistory& histo
     QStringList names;
     for (const auto& [name, values] : metrics)
         names << name;
-    addMetricColumns(names);
+    // Values first: views size new columns to their content when inserted.
     auto& block = m_blocks[static_cast<size_t>(b)];
     block.metrics = std::move(metrics);
+    addMetricColumns(names);
     const int first = blockOffset(b);
     const int count = static_cast<int>(block.rows.size());
     if (count > 0)

@@ -1,17 +1,22 @@
 #include "session/Workspace.h"
 
+#include "history/HistoryBuilder.h"
 #include "layout/Layout.h"
 #include "models/EpochTableModel.h"
 #include "models/ProblemsModel.h"
 #include "models/RunTreeModel.h"
-#include "ops/Pruner.h"
-#include "ops/Relinker.h"
 #include "scan/Scanner.h"
+#include "session/RunOperations.h"
+#include "session/VerifyJob.h"
+#include "watch/RunWatcher.h"
 
+#include <QDateTime>
 #include <QDir>
 #include <QFileInfo>
 #include <QFutureWatcher>
+#include <QThread>
 #include <QThreadPool>
+#include <QTimer>
 #include <QtConcurrent>
 
 #include <set>
@@ -32,19 +37,57 @@ struct ScanResult
 Workspace::Workspace(QObject* parent)
     : QObject(parent), m_runTree(new RunTreeModel(this)), m_epochTable(new EpochTableModel(this)),
       m_problems(new ProblemsModel(this)), m_pool(new QThreadPool(this)),
+      m_operations(new RunOperations(m_pool, this)),
       m_cancel(std::make_shared<std::atomic_bool>(false))
 {
     m_pool->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
     // Background work yields to the GUI thread.
     m_pool->setThreadPriority(QThread::LowPriority);
     m_problems->setRepairPredicate(&Workspace::isRepairable);
+    connect(m_operations, &RunOperations::relinked, this, &Workspace::relinked);
+    connect(m_operations, &RunOperations::finished, this,
+            [this](const QString& root, const QString& action, const QString& error) {
+                emit operationFinished(root, action, error);
+                emit message(error.isEmpty() ? tr("%1: done (%2)").arg(action, runName(root))
+                                             : error);
+                reloadRun(root);
+            });
+
+    // The watcher lives on its own thread: its walks and reloads are file I/O.
+    // It is built there so that its timers belong to that thread.
+    m_watchThread = new QThread(this);
+    m_watchThread->setObjectName(QStringLiteral("ckpt-watch"));
+    m_watchThread->start();
+    auto* anchor = new QObject;
+    anchor->moveToThread(m_watchThread);
+    QMetaObject::invokeMethod(
+        anchor, [this] { m_watcher = new RunWatcher; }, Qt::BlockingQueuedConnection);
+    anchor->deleteLater();
+    connectWatcher();
+
+    // A run stops being "live" a while after its last new epoch.
+    auto* liveTimer = new QTimer(this);
+    liveTimer->setInterval(5000);
+    connect(liveTimer, &QTimer::timeout, this, [this] {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        for (auto& [root, s] : m_runs)
+            if (s.live && !s.saving && now - s.lastChangeMs > 60000)
+                setLive(root, false);
+    });
+    liveTimer->start();
 }
 
 Workspace::~Workspace()
 {
     m_cancel->store(true);
     // Workers post results to `this`; wait so none outlives it.
+    delete m_verifyJob;
     m_pool->waitForDone();
+    RunWatcher* watcher = m_watcher;
+    QMetaObject::invokeMethod(
+        watcher, [watcher] { delete watcher; }, Qt::BlockingQueuedConnection);
+    m_watchThread->quit();
+    m_watchThread->wait();
 }
 
 void Workspace::openFolders(const QStringList& folders)
@@ -65,12 +108,25 @@ void Workspace::closeAll()
     m_cancel = std::make_shared<std::atomic_bool>(false);
     ++m_generation;
     m_activeScans = 0;
+    cancelVerify();
+    QMetaObject::invokeMethod(
+        m_watcher,
+        [w = m_watcher, folders = m_folders] {
+            for (const QString& f : folders)
+                w->removeFolder(f);
+        },
+        Qt::QueuedConnection);
     m_runs.clear();
     m_folders.clear();
     m_shown.clear();
     m_epochTable->clear();
     m_problems->clear();
     m_runTree->clear();
+}
+
+bool Workspace::isIdle() const
+{
+    return m_activeScans == 0 && m_pendingJobs == 0 && m_operations->pending() == 0 && !m_verifyJob;
 }
 
 QStringList Workspace::folders() const
@@ -147,13 +203,24 @@ void Workspace::scanFolder(const QString& folder)
             result.error = QString::fromStdString(outcome.error().message);
             return result;
         }
-        // The outcome's runs die here, on the worker: freeing 100k epochs
-        // would stall the GUI thread.
         result.runCount = static_cast<int>(outcome->runs.size());
         result.walkProblems = std::move(outcome->walkProblems);
         for (auto& r : outcome->runs)
             if (!delivered->count(r.root))
-                result.undelivered.push_back(std::make_shared<Run>(std::move(r)));
+                result.undelivered.push_back(std::make_shared<Run>(r));
+        if (!cancel->load()) {
+            // The watcher adopts the loaded runs (no reload) and frees them on
+            // its thread: freeing 100k epochs would stall the GUI thread.
+            auto known = std::make_shared<std::vector<Run>>(std::move(outcome->runs));
+            RunWatcher* runWatcher = m_watcher;
+            QMetaObject::invokeMethod(
+                runWatcher,
+                [runWatcher, folder, known] {
+                    runWatcher->addFolder(folder, *known);
+                    known->clear();
+                },
+                Qt::QueuedConnection);
+        }
         return result;
     }));
 }
@@ -230,15 +297,45 @@ void Workspace::showRuns(const QStringList& roots)
 
 void Workspace::scheduleHistory(const QString& root)
 {
-    // Filled in when the history builder lands on main.
-    (void)root;
+    auto it = m_runs.find(root);
+    if (it == m_runs.end())
+        return;
+    RunState& s = it->second;
+    // One merge per run at a time; changes meanwhile ask for one more.
+    if (s.historyRunning) {
+        s.historyDirty = true;
+        return;
+    }
+    s.historyRunning = true;
+    s.historyDirty = false;
+    static quint64 counter = 0;
+    const quint64 generation = s.historyGeneration = ++counter;
+    ++m_pendingJobs;
+    auto snapshot = std::make_shared<Run>(s.run);
+    using Watcher = QFutureWatcher<std::shared_ptr<MetricHistory>>;
+    auto* watcher = new Watcher(this);
+    connect(watcher, &Watcher::finished, this, [this, watcher, root, generation] {
+        watcher->deleteLater();
+        --m_pendingJobs;
+        auto found = m_runs.find(root);
+        if (found == m_runs.end() || found->second.historyGeneration != generation)
+            return;
+        found->second.historyRunning = false;
+        applyHistory(root, generation, watcher->result());
+        if (found->second.historyDirty)
+            scheduleHistory(root);
+    });
+    watcher->setFuture(QtConcurrent::run(m_pool, [snapshot] {
+        auto history = std::make_shared<MetricHistory>(HistoryBuilder::build(*snapshot));
+        return history;
+    }));
 }
 
 void Workspace::applyHistory(const QString& root, quint64 generation,
                              std::shared_ptr<MetricHistory> history)
 {
     auto it = m_runs.find(root);
-    if (it == m_runs.end() || it->second.historyGeneration != generation)
+    if (it == m_runs.end() || it->second.historyGeneration != generation || !history)
         return;
     it->second.history = std::move(*history);
     m_epochTable->setHistory(root, *it->second.history);
@@ -254,7 +351,7 @@ void Workspace::refreshSummary(const QString& root)
     summary.epochs = static_cast<int>(s.run.epochs.size());
     summary.diskBytes = s.run.totalModelBytes();
     summary.problems = static_cast<int>(s.run.allProblems().size());
-    summary.live = s.live;
+    summary.live = s.live || s.saving;
     summary.lastEpoch = s.run.last ? s.run.last->epoch : std::nullopt;
     summary.bestEpoch = s.run.best ? s.run.best->epoch : std::nullopt;
     bool first = true;
@@ -282,71 +379,199 @@ bool Workspace::isRepairable(const Problem& problem)
     return name == QLatin1String("last") || name == QLatin1String("best");
 }
 
-template <typename Work>
-void Workspace::runOperation(const QString& root, const QString& action, Work work)
-{
-    ++m_pendingJobs;
-    auto* watcher = new QFutureWatcher<QString>(this);
-    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, root, action] {
-        watcher->deleteLater();
-        --m_pendingJobs;
-        const QString error = watcher->result();
-        emit operationFinished(root, action, error);
-        emit message(error.isEmpty() ? tr("%1: done (%2)").arg(action, runName(root)) : error);
-        reloadRun(root);
-    });
-    watcher->setFuture(QtConcurrent::run(m_pool, std::move(work)));
-}
-
 void Workspace::relink(const QString& root, const QString& link, int epoch, bool announce)
 {
-    runOperation(root, QStringLiteral("relink"), [this, root, link, epoch, announce] {
-        auto r = Relinker::relink(root.toStdString(), link.toStdString(), epoch);
-        if (!r)
-            return QString::fromStdString(r.error().message);
-        if (!announce)
-            return QString();
-        QMetaObject::invokeMethod(
-            this, [this, root, link, epoch] { emit relinked(root, link, epoch); },
-            Qt::QueuedConnection);
-        return QString();
-    });
+    m_operations->relink(root, link, epoch, announce);
 }
 
 void Workspace::undoRelink(const QString& root)
 {
-    runOperation(root, QStringLiteral("undo"), [root] {
-        auto r = Relinker::undo(root.toStdString());
-        return r ? QString() : QString::fromStdString(r.error().message);
-    });
+    m_operations->undo(root);
 }
 
 void Workspace::repairLink(const QString& root, const QString& link)
 {
-    runOperation(root, QStringLiteral("repair"), [root, link] {
-        auto r = Relinker::repair(root.toStdString(), link.toStdString());
-        return r ? QString() : QString::fromStdString(r.error().message);
-    });
+    m_operations->repair(root, link);
 }
 
 void Workspace::prune(const QString& root, const KeepPolicy& policy)
 {
-    const Run* current = run(root);
-    if (!current)
+    if (const Run* current = run(root))
+        m_operations->prune(*current, policy);
+}
+
+void Workspace::verify(const std::map<QString, std::vector<int>>& epochs)
+{
+    if (m_verifyJob)
         return;
-    // The worker plans on its own copy: the GUI's run may be replaced meanwhile.
-    runOperation(root, QStringLiteral("prune"), [snapshot = *current, policy] {
-        const PrunePlan plan = Pruner::plan(snapshot, policy);
-        auto r = Pruner::execute(snapshot, plan);
-        if (!r)
-            return QString::fromStdString(r.error().message);
-        QStringList notes;
-        for (const auto& s : r->skipped)
-            notes << QStringLiteral("epoch %1 kept: %2")
-                         .arg(s.epoch)
-                         .arg(QString::fromStdString(s.reason));
-        return notes.join(QLatin1Char('\n'));
+    std::vector<Run> runs;
+    int count = 0;
+    for (const auto& [root, wanted] : epochs) {
+        const RunState* s = state(root);
+        if (!s)
+            continue;
+        Run copy = s->run;
+        if (!wanted.empty())
+            std::erase_if(copy.epochs, [&wanted](const Epoch& e) {
+                return std::find(wanted.begin(), wanted.end(), e.number) == wanted.end();
+            });
+        std::map<int, ChecksumState> verifying;
+        std::vector<int> numbers;
+        for (const auto& e : copy.epochs) {
+            verifying[e.number] = ChecksumState::Verifying;
+            numbers.push_back(e.number);
+        }
+        count += static_cast<int>(numbers.size());
+        m_verifying[root] = std::move(numbers);
+        setChecks(root, verifying);
+        runs.push_back(std::move(copy));
+    }
+    if (runs.empty())
+        return;
+    m_verifyJob = new VerifyJob(std::move(runs), m_pool, this);
+    connect(m_verifyJob, &VerifyJob::progress, this, &Workspace::verifyProgress);
+    connect(m_verifyJob, &VerifyJob::finished, this, &Workspace::applyVerifyReport);
+    emit verifyStarted(count);
+    m_verifyJob->start();
+}
+
+void Workspace::cancelVerify()
+{
+    if (m_verifyJob)
+        m_verifyJob->cancel();
+}
+
+void Workspace::applyVerifyReport(const VerifyReport& report, const QString& error)
+{
+    m_verifyJob = nullptr;
+    for (const auto& runVerdict : report.runs) {
+        const QString root = QString::fromStdString(runVerdict.root);
+        setChecks(root, VerifyJob::states(runVerdict));
+        m_verifying.erase(root);
+    }
+    // What was not reached (cancelled) goes back to "not verified".
+    for (const auto& [root, numbers] : m_verifying) {
+        std::map<int, ChecksumState> reset;
+        for (int n : numbers)
+            reset[n] = ChecksumState::Unknown;
+        setChecks(root, reset);
+    }
+    m_verifying.clear();
+    const QString summary = VerifyJob::summary(report, error);
+    emit verifyFinished(summary);
+    emit message(summary);
+}
+
+void Workspace::setChecks(const QString& root, const std::map<int, ChecksumState>& checks)
+{
+    auto it = m_runs.find(root);
+    if (it == m_runs.end())
+        return;
+    for (const auto& [epoch, st] : checks)
+        it->second.checks[epoch] = st;
+    m_epochTable->setChecksumStates(root, checks);
+    refreshSummary(root);
+}
+
+void Workspace::connectWatcher()
+{
+    connect(m_watcher, &RunWatcher::runAdded, this, [this](const Run& run) {
+        const QString root = QString::fromStdString(run.root);
+        QString folder;
+        for (const QString& f : m_folders)
+            if (root.startsWith(f + QLatin1Char('/')) || root == f)
+                folder = f;
+        if (!folder.isEmpty())
+            applyLoadedRun(m_generation, folder, std::make_shared<Run>(run));
     });
+    connect(m_watcher, &RunWatcher::runRemoved, this, [this](const QString& root) {
+        if (!m_runs.erase(root))
+            return;
+        m_runTree->removeRun(root);
+        m_problems->removeRun(root);
+        if (m_shown.contains(root)) {
+            m_shown.removeAll(root);
+            showRuns(m_shown);
+        }
+    });
+    connect(m_watcher, &RunWatcher::epochAdded, this, &Workspace::onWatchedEpoch);
+    connect(m_watcher, &RunWatcher::epochChanged, this, &Workspace::onWatchedEpoch);
+    connect(m_watcher, &RunWatcher::epochRemoved, this, &Workspace::onWatchedEpochRemoved);
+    connect(m_watcher, &RunWatcher::linkChanged, this, &Workspace::onWatchedLink);
+    connect(m_watcher, &RunWatcher::saveInProgress, this, &Workspace::onWatchedSave);
+}
+
+void Workspace::onWatchedEpoch(const QString& root, const Epoch& epoch)
+{
+    auto it = m_runs.find(root);
+    if (it == m_runs.end())
+        return;
+    RunState& s = it->second;
+    auto& epochs = s.run.epochs;
+    auto pos = std::lower_bound(epochs.begin(), epochs.end(), epoch.number,
+                                [](const Epoch& e, int n) { return e.number < n; });
+    if (pos != epochs.end() && pos->number == epoch.number)
+        *pos = epoch;
+    else
+        epochs.insert(pos, epoch);
+    // A rewritten epoch's old verdict no longer holds.
+    s.checks.erase(epoch.number);
+    s.lastChangeMs = QDateTime::currentMSecsSinceEpoch();
+    s.live = true;
+    m_epochTable->upsertEpoch(root, s.run, epoch);
+    m_problems->setProblems(root, runName(root), s.run.allProblems());
+    refreshSummary(root);
+    scheduleHistory(root);
+    emit epochAdded(root, epoch.number);
+}
+
+void Workspace::onWatchedEpochRemoved(const QString& root, int epoch)
+{
+    auto it = m_runs.find(root);
+    if (it == m_runs.end())
+        return;
+    std::erase_if(it->second.run.epochs, [epoch](const Epoch& e) { return e.number == epoch; });
+    it->second.checks.erase(epoch);
+    m_epochTable->removeEpoch(root, epoch);
+    m_problems->setProblems(root, runName(root), it->second.run.allProblems());
+    refreshSummary(root);
+    emit runChanged(root);
+}
+
+void Workspace::onWatchedLink(const QString& root, const RunLink& link)
+{
+    auto it = m_runs.find(root);
+    if (it == m_runs.end())
+        return;
+    Run& run = it->second.run;
+    auto& slot = link.name == "last" ? run.last : run.best;
+    if (link.path.empty())
+        slot.reset(); // removed
+    else
+        slot = link;
+    m_epochTable->updateLinks(root, run);
+    refreshSummary(root);
+    emit runChanged(root);
+}
+
+void Workspace::onWatchedSave(const QString& root, bool inProgress)
+{
+    auto it = m_runs.find(root);
+    if (it == m_runs.end())
+        return;
+    it->second.saving = inProgress;
+    if (inProgress)
+        it->second.live = true;
+    refreshSummary(root);
+}
+
+void Workspace::setLive(const QString& root, bool live)
+{
+    auto it = m_runs.find(root);
+    if (it == m_runs.end() || it->second.live == live)
+        return;
+    it->second.live = live;
+    refreshSummary(root);
 }
 
 } // namespace ckpt

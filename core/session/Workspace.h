@@ -15,6 +15,7 @@
 #include <optional>
 #include <vector>
 
+class QThread;
 class QThreadPool;
 
 namespace ckpt {
@@ -22,7 +23,11 @@ namespace ckpt {
 class CompareModel;
 class EpochTableModel;
 class ProblemsModel;
+class RunOperations;
 class RunTreeModel;
+class RunWatcher;
+class VerifyJob;
+struct VerifyReport;
 
 // The studio's controller: holds the runs of every opened folder, runs scans,
 // history merges and verification on a thread pool and applies their results
@@ -40,7 +45,11 @@ public:
         std::optional<MetricHistory> history;
         std::map<int, ChecksumState> checks;
         bool live = false;
+        bool saving = false;
+        qint64 lastChangeMs = 0; // when the watcher last saw a new epoch
         quint64 historyGeneration = 0;
+        bool historyRunning = false;
+        bool historyDirty = false;
     };
 
     explicit Workspace(QObject* parent = nullptr);
@@ -56,7 +65,7 @@ public:
     QStringList folders() const;
     bool isScanning() const { return m_activeScans > 0; }
     // Nothing scanning, loading or merging in the background.
-    bool isIdle() const { return m_activeScans == 0 && m_pendingJobs == 0; }
+    bool isIdle() const;
 
     QStringList runRoots() const;
     const RunState* state(const QString& root) const;
@@ -80,6 +89,12 @@ public:
     // Whether ProblemsModel offers a one-click repair for this problem.
     static bool isRepairable(const Problem& problem);
 
+    // Verifies checksums in the background: `epochs` per run root, an empty
+    // list meaning every epoch. One verification at a time.
+    void verify(const std::map<QString, std::vector<int>>& epochs);
+    void cancelVerify();
+    bool isVerifying() const { return m_verifyJob != nullptr; }
+
 signals:
     void runAdded(const QString& root);
     void runChanged(const QString& root);
@@ -91,6 +106,11 @@ signals:
     // `error` empty on success; `action` is "relink", "undo", "repair" or "prune".
     void operationFinished(const QString& root, const QString& action, const QString& error);
     void relinked(const QString& root, const QString& link, int epoch);
+    void verifyStarted(int epochs);
+    void verifyProgress(quint64 done, quint64 total);
+    void verifyFinished(const QString& summary);
+    // A live run's new or rewritten epoch (the watcher saw it).
+    void epochAdded(const QString& root, int epoch);
 
 private:
     void scanFolder(const QString& folder);
@@ -99,19 +119,30 @@ private:
     void applyHistory(const QString& root, quint64 generation,
                       std::shared_ptr<MetricHistory> history);
     void refreshSummary(const QString& root);
-    template <typename Work>
-    void runOperation(const QString& root, const QString& action, Work work);
+    void applyVerifyReport(const VerifyReport& report, const QString& error);
+    void setChecks(const QString& root, const std::map<int, ChecksumState>& checks);
+    void connectWatcher();
+    void onWatchedEpoch(const QString& root, const Epoch& epoch);
+    void onWatchedEpochRemoved(const QString& root, int epoch);
+    void onWatchedLink(const QString& root, const RunLink& link);
+    void onWatchedSave(const QString& root, bool inProgress);
+    void setLive(const QString& root, bool live);
 
     RunTreeModel* m_runTree;
     EpochTableModel* m_epochTable;
     ProblemsModel* m_problems;
     QThreadPool* m_pool;
+    RunOperations* m_operations;
     std::map<QString, RunState> m_runs;
     QStringList m_folders;
     QStringList m_shown;
     quint64 m_generation = 1;
     int m_activeScans = 0;
     int m_pendingJobs = 0;
+    VerifyJob* m_verifyJob = nullptr;
+    std::map<QString, std::vector<int>> m_verifying;
+    QThread* m_watchThread;
+    RunWatcher* m_watcher;
     // Shared with workers so closing or quitting stops their work early.
     std::shared_ptr<std::atomic_bool> m_cancel;
 };

@@ -4,6 +4,8 @@
 #include "models/ModelRoles.h"
 #include "models/ProblemsModel.h"
 #include "models/RunTreeModel.h"
+#include "plot/MetricPlot.h"
+#include "plotpanel/PlotPanel.h"
 #include "problems/ProblemsPanel.h"
 #include "session/Workspace.h"
 #include "sidebar/RunSidebar.h"
@@ -12,8 +14,11 @@
 #include <QAbstractButton>
 #include <QApplication>
 #include <QDialog>
+#include <QFileInfo>
 #include <QLabel>
+#include <QListWidget>
 #include <QMimeData>
+#include <QProcess>
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
@@ -39,6 +44,9 @@ private slots:
     void selectingRunsFillsTheTable();
     void rollbackChangesLinkAndUndoRestoresIt();
     void repairRelocatedLinkFromProblems();
+    void verifyMarksCorruptedEpoch();
+    void trainerWritingAnEpochAddsARow();
+    void plotHasOneGraphPerChosenMetric();
 
 private:
     static void clickRow(EpochTableView* table, int epoch, const QString& root);
@@ -259,6 +267,131 @@ void tst_MainWindow::repairRelocatedLinkFromProblems()
     QTest::mouseClick(window.problemsPanel()->repairButton(), Qt::LeftButton);
     QTRY_COMPARE(std::filesystem::read_symlink(root / "best").string(), std::string("epochs/002"));
     QTRY_VERIFY(workspace.isIdle());
+}
+
+void tst_MainWindow::verifyMarksCorruptedEpoch()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = std::filesystem::path(dir.path().toStdString()) / "r/ckpts";
+    makeRun(root, 4);
+    CandleFixture fixture(root);
+    // One flipped byte in epoch 2's model: its CRC no longer matches.
+    std::string bytes = CandleFixture::readText(fixture.epochDir(2) / "model.h5");
+    bytes[10] = static_cast<char>(bytes[10] ^ 0x5a);
+    fixture.writeModel(2, bytes);
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    window.openFolders({dir.path()});
+    QTRY_VERIFY(workspace.isIdle() && workspace.epochTable()->rowCount() == 4);
+    const QString rootText = QString::fromStdString(root.string());
+
+    // Run > Verify Selected Runs, from the keyboard.
+    window.sidebar()->view()->setFocus();
+    QTest::keyClick(window.sidebar()->view(), Qt::Key_R, Qt::ControlModifier);
+    EpochTableModel* table = workspace.epochTable();
+    const auto stateOf = [&](int epoch) {
+        return static_cast<ChecksumState>(
+            table->index(table->rowOf(rootText, epoch), 0).data(roles::ChecksumStateRole).toInt());
+    };
+    QTRY_COMPARE(stateOf(2), ChecksumState::Mismatch);
+    QCOMPARE(stateOf(1), ChecksumState::Ok);
+    QCOMPARE(stateOf(4), ChecksumState::Ok);
+    QCOMPARE(table
+                 ->index(table->rowOf(rootText, 2),
+                         table->columnOf(EpochTableModel::ColumnKind::Checksum))
+                 .data()
+                 .toString(),
+             QString("MISMATCH"));
+    // The sidebar's run badge says so too.
+    QTRY_COMPARE(
+        static_cast<ChecksumState>(
+            workspace.runTree()->indexOfRun(rootText).data(roles::ChecksumStateRole).toInt()),
+        ChecksumState::Mismatch);
+    QTRY_VERIFY(workspace.isIdle());
+}
+
+void tst_MainWindow::trainerWritingAnEpochAddsARow()
+{
+    const QString trainer = qEnvironmentVariable("CKPT_TEST_BINARY_DIR") +
+                            QStringLiteral("/app/trainer/ckpt-demo-train");
+    if (!QFileInfo(trainer).isExecutable())
+        QSKIP("ckpt-demo-train not built");
+    const QString config = QStringLiteral(CKPT_SOURCE_DIR "/resources/demo/spirals.ini");
+    QTemporaryDir dir;
+    const QString out = dir.path() + QStringLiteral("/RUN000");
+    const auto train = [&](int epochs) {
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(trainer, {"--output_dir", out, "--config_file", config, "--epochs",
+                          QString::number(epochs), "--samples_per_class", "30"});
+        return p.waitForFinished(60000) && p.exitCode() == 0;
+    };
+    QVERIFY(train(2));
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.openFolders({dir.path()});
+    QTRY_VERIFY(workspace.isIdle() && workspace.epochTable()->rowCount() == 2);
+    QTest::qWait(300); // the watcher adopts the scanned runs
+
+    // The trainer resumes from `last` and saves epoch 3 while the window is open.
+    QVERIFY(train(3));
+    QTRY_COMPARE_WITH_TIMEOUT(workspace.epochTable()->rowCount(), 3, 1000);
+    const QString root = workspace.epochTable()->rootAt(2);
+    QCOMPARE(workspace.epochTable()->epochAt(2), 3);
+    // The last badge moved with the link, and the run is live.
+    QTRY_VERIFY_WITH_TIMEOUT(workspace.epochTable()->index(2, 0).data(roles::IsLastRole).toBool(),
+                             1000);
+    QVERIFY(workspace.runTree()->indexOfRun(root).data(roles::LiveRole).toBool());
+    QTRY_VERIFY(workspace.isIdle());
+}
+
+void tst_MainWindow::plotHasOneGraphPerChosenMetric()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path runDir = std::filesystem::path(dir.path().toStdString()) / "r";
+    makeRun(runDir / "ckpts", 6);
+    std::string log = "epoch,accuracy,loss,val_loss\n";
+    for (int e = 0; e < 6; ++e)
+        log += std::to_string(e) + "," + std::to_string(0.5 + 0.05 * e) + "," +
+               std::to_string(1.0 / (e + 1)) + "," + std::to_string(1.2 / (e + 1)) + "\n";
+    CandleFixture::writeText(runDir / "training.log", log);
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.openFolders({dir.path()});
+    QTRY_VERIFY(workspace.isIdle() && workspace.epochTable()->rowCount() == 6);
+    MetricPlot* plot = window.plotPanel()->plot();
+    QListWidget* list = window.plotPanel()->metricList();
+    QTRY_VERIFY(list->count() >= 3);
+    // loss and val_loss are chosen by default: one graph each, six points.
+    QTRY_COMPARE(plot->graphCount(), 2);
+    QCOMPARE(plot->pointCount(0), 6);
+    QCOMPARE(plot->pointCount(1), 6);
+    // Checking accuracy with the mouse adds its graph.
+    QListWidgetItem* accuracy = list->findItems("accuracy", Qt::MatchExactly).value(0);
+    QVERIFY(accuracy);
+    const QRect r = list->visualItemRect(accuracy);
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, QPoint(r.left() + 10, r.center().y()));
+    QTRY_COMPARE(plot->graphCount(), 3);
+
+    // Clicking a point selects that epoch in the table...
+    plot->replotNow();
+    const QPoint at = plot->pointPosition(0, 3);
+    QVERIFY(at.x() >= 0);
+    QWidget* target = plot->childAt(at);
+    QVERIFY(target);
+    QTest::mouseClick(target, Qt::LeftButton, {}, target->mapFrom(plot, at));
+    QTRY_VERIFY(window.epochTable()->currentEpoch().has_value());
+    QCOMPARE(window.epochTable()->currentEpoch()->epoch, 4);
+    // ...and selecting a row marks the epoch on the plot.
+    clickRow(window.epochTable(), 2, workspace.shownRuns().first());
+    QTRY_COMPARE(plot->selectedEpoch(), 2);
 }
 
 QTEST_MAIN(tst_MainWindow)

@@ -1,7 +1,10 @@
 #include "plotpanel/PlotPanel.h"
 
+#include "plot/MetricPlot.h"
+
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -16,7 +19,7 @@ PlotPanel::PlotPanel(QWidget* parent)
     : QWidget(parent), m_metrics(new QListWidget(this)),
       m_smoothing(new QSlider(Qt::Horizontal, this)),
       m_logScale(new QCheckBox(tr("&Log scale"), this)), m_xAxis(new QComboBox(this)),
-      m_plotLayout(new QVBoxLayout)
+      m_plotLayout(new QVBoxLayout), m_plot(new MetricPlot(this))
 {
     auto* layout = new QHBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -40,11 +43,12 @@ PlotPanel::PlotPanel(QWidget* parent)
     side->addWidget(m_xAxis);
     auto* exportButton = new QPushButton(tr("Export plot…"), this);
     side->addWidget(exportButton);
-    connect(m_smoothing, &QSlider::valueChanged, this,
-            [this](int v) { emit smoothingChanged(v / 100.0); });
-    connect(m_logScale, &QCheckBox::toggled, this, &PlotPanel::logScaleChanged);
-    connect(m_xAxis, &QComboBox::currentIndexChanged, this, &PlotPanel::xAxisChanged);
-    connect(exportButton, &QPushButton::clicked, this, &PlotPanel::exportRequested);
+    connect(m_smoothing, &QSlider::valueChanged, m_plot,
+            [this](int v) { m_plot->setSmoothing(v / 100.0); });
+    connect(m_logScale, &QCheckBox::toggled, m_plot, &MetricPlot::setLogScale);
+    connect(m_xAxis, &QComboBox::currentIndexChanged, m_plot,
+            [this](int i) { m_plot->setXAxis(static_cast<MetricPlot::XAxis>(i)); });
+    connect(exportButton, &QPushButton::clicked, this, &PlotPanel::exportPlot);
     m_metrics->setFixedWidth(170);
     m_metrics->setAccessibleName(tr("Metrics to plot"));
     m_metrics->setToolTip(tr("Check the metrics to plot; runs selected in the sidebar are "
@@ -52,10 +56,12 @@ PlotPanel::PlotPanel(QWidget* parent)
     layout->addLayout(side);
     m_plotLayout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(m_plotLayout, 1);
+    m_plotLayout->addWidget(m_plot);
     connect(m_metrics, &QListWidget::itemChanged, this, [this] {
         m_userChose = true;
         emit checkedMetricsChanged(checkedMetrics());
     });
+    connect(this, &PlotPanel::checkedMetricsChanged, m_plot, &MetricPlot::setMetrics);
 }
 
 void PlotPanel::setMetrics(const QStringList& metrics, const QStringList& preferred)
@@ -96,14 +102,17 @@ void PlotPanel::setCheckedMetrics(const QStringList& metrics)
     emit checkedMetricsChanged(checkedMetrics());
 }
 
-void PlotPanel::setPlotWidget(QWidget* plot)
+void PlotPanel::exportPlot()
 {
-    if (m_plot) {
-        m_plotLayout->removeWidget(m_plot);
-        m_plot->deleteLater();
-    }
-    m_plot = plot;
-    m_plotLayout->addWidget(plot);
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export plot"), QStringLiteral("metrics.png"),
+                                     tr("PNG image (*.png);;PDF (*.pdf)"));
+    if (path.isEmpty())
+        return;
+    if (path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
+        m_plot->savePdf(path);
+    else
+        m_plot->savePng(path);
 }
 
 } // namespace ckpt

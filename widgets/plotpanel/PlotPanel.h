@@ -10,9 +10,10 @@ class QVBoxLayout;
 
 namespace ckpt {
 
-// The controls around the metric plot: which metrics to draw (checkable list)
-// next to the plot itself. The plot widget is supplied by the caller
-// (setPlotWidget) so this panel never depends on the plotting library.
+class MetricPlot;
+
+// The metric plot (MetricPlot) with its controls: which metrics to draw
+// (checkable list), smoothing, log scale, x axis and export.
 class PlotPanel final : public QWidget
 {
     Q_OBJECT
@@ -29,8 +30,7 @@ public:
     QCheckBox* logScaleBox() const { return m_logScale; }
     QComboBox* xAxisBox() const { return m_xAxis; }
 
-    void setPlotWidget(QWidget* plot);
-    QWidget* plotWidget() const { return m_plot; }
+    MetricPlot* plot() const { return m_plot; }
 
 signals:
     void checkedMetricsChanged(const QStringList& metrics);
@@ -40,12 +40,14 @@ signals:
     void exportRequested();
 
 private:
+    void exportPlot();
+
     QListWidget* m_metrics;
     QSlider* m_smoothing;
     QCheckBox* m_logScale;
     QComboBox* m_xAxis;
     QVBoxLayout* m_plotLayout;
-    QWidget* m_plot = nullptr;
+    MetricPlot* m_plot;
     bool m_userChose = false;
 };
 
