@@ -302,6 +302,9 @@ void MainWindow::refreshMetrics()
     for (const QString& name : {QStringLiteral("loss"), QStringLiteral("val_loss")})
         if (metrics.contains(name))
             preferred << name;
+    // Runs without logs still have ckpt-info's running best.
+    if (preferred.isEmpty() && metrics.contains(QStringLiteral("best_so_far")))
+        preferred << QStringLiteral("best_so_far");
     m_plotPanel->setMetrics(metrics, preferred);
 }
 

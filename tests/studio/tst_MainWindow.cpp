@@ -1,5 +1,7 @@
 #include "CandleFixture.h"
 #include "MainWindow.h"
+#include "compare/CompareView.h"
+#include "models/CompareModel.h"
 #include "models/EpochTableModel.h"
 #include "models/ModelRoles.h"
 #include "models/ProblemsModel.h"
@@ -22,6 +24,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
@@ -47,6 +50,7 @@ private slots:
     void verifyMarksCorruptedEpoch();
     void trainerWritingAnEpochAddsARow();
     void plotHasOneGraphPerChosenMetric();
+    void compareTwoEpochsOfTwoRuns();
 
 private:
     static void clickRow(EpochTableView* table, int epoch, const QString& root);
@@ -392,6 +396,56 @@ void tst_MainWindow::plotHasOneGraphPerChosenMetric()
     // ...and selecting a row marks the epoch on the plot.
     clickRow(window.epochTable(), 2, workspace.shownRuns().first());
     QTRY_COMPARE(plot->selectedEpoch(), 2);
+}
+
+// Saves a picture of `w` when CKPT_SHOT_DIR is set (for looking at the UI).
+static void shoot(QWidget* w, const QString& name)
+{
+    if (qEnvironmentVariableIsSet("CKPT_SHOT_DIR"))
+        w->grab().save(qEnvironmentVariable("CKPT_SHOT_DIR") + QLatin1Char('/') + name);
+}
+
+void tst_MainWindow::compareTwoEpochsOfTwoRuns()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path base = dir.path().toStdString();
+    makeRun(base / "a/ckpts", 3);
+    makeRun(base / "b/ckpts", 3);
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    window.openFolders({dir.path()});
+    QTRY_VERIFY(workspace.isIdle() && workspace.runRoots().size() == 2);
+    // Both runs in the table: click the folder.
+    QTreeView* tree = window.sidebar()->view();
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {},
+                      tree->visualRect(tree->model()->index(0, 0)).center());
+    QTRY_COMPARE(workspace.epochTable()->rowCount(), 6);
+    const QStringList roots = workspace.shownRuns();
+    clickRow(window.epochTable(), 1, roots[0]);
+    QTableView* view = window.epochTable()->view();
+    for (int r = 0; r < view->model()->rowCount(); ++r) {
+        const QModelIndex i = view->model()->index(r, 1);
+        if (i.data(roles::RunRootRole).toString() == roots[1] && i.data(roles::EpochRole) == 3)
+            QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::ControlModifier,
+                              view->visualRect(i).center());
+    }
+    QCOMPARE(window.epochTable()->selectedEpochs().size(), 2);
+    QTest::keyClick(view, Qt::Key_D, Qt::ControlModifier);
+    CompareView* compare = window.compareView();
+    QTRY_VERIFY(compare->isVisible());
+    QAbstractItemModel* model = compare->table()->model();
+    QVERIFY(model->rowCount() > 5);
+    int differences = 0;
+    for (int r = 0; r < model->rowCount(); ++r)
+        differences += model->index(r, 0).data(roles::DifferentRole).toBool() ? 1 : 0;
+    QVERIFY(differences >= 3); // run, epoch directory, epoch, best_metric_last, ...
+    // The weights comparison has its clearly labelled place.
+    QCOMPARE(compare->tabs()->tabText(1), QString("Weights"));
+    QVERIFY(compare->weightsPage()->findChild<QLabel*>("weightsPlaceholder"));
+    shoot(&window, "compare.png");
 }
 
 QTEST_MAIN(tst_MainWindow)
