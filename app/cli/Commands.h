@@ -19,5 +19,8 @@ std::span<const Command> commands();
 int runScan(const QStringList& arguments);
 int runRelink(const QStringList& arguments);
 int runPrune(const QStringList& arguments);
+int runHistory(const QStringList& arguments);
+int runInspect(const QStringList& arguments);
+int runDiff(const QStringList& arguments);
 
 } // namespace ckpt::cli

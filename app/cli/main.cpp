@@ -11,12 +11,17 @@ namespace ckpt::cli {
 
 std::span<const Command> commands()
 {
-    static const std::array<Command, 3> kCommands{{
+    static const std::array<Command, 6> kCommands{{
         {"scan", "find every run below a folder and report its epochs, links and problems",
          &runScan},
         {"relink", "point last or best at an epoch (rollback), atomically; --undo reverts",
          &runRelink},
+        {"history", "the metric history of a run: one row per epoch, a column per metric",
+         &runHistory},
         {"prune", "preview or apply a keep policy (linear or exponential)", &runPrune},
+        {"inspect", "look inside a model file: layers, tensors, attributes, statistics",
+         &runInspect},
+        {"diff", "compare the weights of two model files or two epochs, layer by layer", &runDiff},
     }};
     return kCommands;
 }

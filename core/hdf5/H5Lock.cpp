@@ -12,7 +12,9 @@ std::recursive_mutex& H5Lock::mutex()
 
 H5Lock::H5Lock() : m_lock(mutex())
 {
-    static const bool silenced = [] {
+    // Debian's libhdf5 is built thread-safe, which makes the error stack (and its
+    // automatic printing) per thread: silence it once in every thread that calls in.
+    thread_local const bool silenced = [] {
         H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
         return true;
     }();

@@ -79,8 +79,11 @@ public:
             int id = m_order.front();
             for (const int candidate : m_order) {
                 // ckpt-info stamps are whole seconds; the log's carry milliseconds.
+                // Within one second the time cannot tell processes apart, but a
+                // process that resumed at R never wrote an epoch <= R.
                 if (std::floor(*m_canon[static_cast<std::size_t>(candidate)].startWall) <=
-                    *s.wallTime)
+                        *s.wallTime &&
+                    s.epoch > resumeOf(candidate))
                     id = candidate;
             }
             put(id, s.epoch, s);

@@ -6,7 +6,7 @@ namespace ckpt::test {
 
 QString cliPath()
 {
-    return qEnvironmentVariable("CKPT_TEST_BINARY_DIR") + QStringLiteral("/app/cli/ckpt");
+    return QStringLiteral(CKPT_CLI_PATH);
 }
 
 CliResult runCli(const QStringList& arguments)

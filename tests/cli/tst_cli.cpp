@@ -203,6 +203,35 @@ private slots:
             2);
     }
 
+    void historyMergesTrainingLogAndCkptInfo()
+    {
+        CandleFixture a(m_root / "out" / "ckpts");
+        a.addEpoch(1, 0.9, 64, true);
+        a.addEpoch(2, 0.7, 64);
+        a.linkAbsolute("last", 2);
+        CandleFixture::writeText(m_root / "out" / "training.log",
+                                 "epoch,loss,val_loss\r\n0,1.5,0.9\r\n1,1.25,0.7\r\n");
+
+        CliResult r = runCli({"history", "--csv", m_tmp->path()});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const QStringList lines = QString::fromUtf8(r.out).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 3);
+        QVERIFY2(lines[0].startsWith("epoch,segment,wall_time,"), qPrintable(lines[0]));
+        QVERIFY(lines[0].contains("best_so_far"));
+        QVERIFY(lines[0].contains(",loss,"));
+        QVERIFY2(lines[2].startsWith("2,"), qPrintable(lines[2]));
+        QVERIFY2(lines[2].contains(",1.25,"), qPrintable(lines[2]));
+
+        r = runCli({"history", "--json", m_tmp->path()});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        const auto j = r.json();
+        QCOMPARE(j["rows"].size(), 2u);
+        QCOMPARE(j["rows"][1]["values"]["val_loss"].get<double>(), 0.7);
+        QCOMPARE(j["rows"][1]["sources"]["val_loss"].get<std::string>(),
+                 std::string("training.log"));
+        QCOMPARE(runCli({"history", "--csv", "--json", m_tmp->path()}).exitCode, 2);
+    }
+
 private:
     std::unique_ptr<QTemporaryDir> m_tmp;
     fs::path m_root;

@@ -1,0 +1,46 @@
+#include "CommandLine.h"
+#include "Commands.h"
+#include "Console.h"
+#include "RunArgument.h"
+#include "history/HistoryBuilder.h"
+#include "report/HistoryTable.h"
+
+namespace ckpt::cli {
+
+int runHistory(const QStringList& arguments)
+{
+    CommandLine cl(
+        QStringLiteral("history"), QStringLiteral("RUN [--csv | --json] [--all-segments]"),
+        QStringLiteral("The run's metric history, one row per epoch and a column per metric, "
+                       "merged from training.log, ckpt.log, history.txt and ckpt-info.json.\n"
+                       "After a restart, an epoch trained twice shows the newer values unless "
+                       "--all-segments is given.\nExit status 1 when a source could not be "
+                       "read completely (the problems go to stderr)."));
+    cl.addOption({QStringLiteral("csv"), QStringLiteral("CSV on stdout.")});
+    cl.addOption({QStringLiteral("all-segments"),
+                  QStringLiteral("Every (segment, epoch) row, superseded ones included.")});
+    if (auto exit = cl.parse(arguments, 1, 1))
+        return *exit;
+    if (cl.json() && cl.isSet("csv"))
+        return cl.usageError(QStringLiteral("--csv and --json exclude each other"));
+
+    auto run = loadRunArgument(cl.positional().first());
+    if (!run) {
+        Console::err("ckpt history: " + run.error().message + "\n");
+        return ExitUsage;
+    }
+    const MetricHistory history = HistoryBuilder::build(*run);
+    const auto rows = cl.isSet("all-segments") ? HistoryTable::Rows::AllSegments
+                                               : HistoryTable::Rows::LatestPerEpoch;
+    if (cl.json())
+        Console::out(HistoryTable::toJson(history, rows) + "\n");
+    else if (cl.isSet("csv"))
+        Console::out(HistoryTable::toCsv(history, rows));
+    else
+        Console::out(HistoryTable::toText(history, rows));
+    for (const auto& p : history.problems)
+        Console::err("warning: " + p.message + "\n");
+    return history.problems.empty() ? ExitOk : ExitProblems;
+}
+
+} // namespace ckpt::cli

@@ -1,0 +1,220 @@
+#include "CommandLine.h"
+#include "Commands.h"
+#include "Console.h"
+#include "ModelArgument.h"
+#include "TextTable.h"
+#include "hdf5/H5Inspector.h"
+#include "hdf5/TensorStats.h"
+#include "modelfile/ModelSniffer.h"
+#include "report/ModelJson.h"
+
+#include <QTemporaryDir>
+
+#include <cmath>
+#include <cstdio>
+
+namespace ckpt::cli {
+
+namespace {
+
+std::string shapeText(const std::vector<std::uint64_t>& shape)
+{
+    std::string s = "(";
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        s += (i ? ", " : "") + std::to_string(shape[i]);
+    return s + (shape.size() == 1 ? ",)" : ")");
+}
+
+std::string num(double v)
+{
+    if (std::isnan(v))
+        return "-";
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4g", v);
+    return buf;
+}
+
+void listTree(const H5Node& node, TextTable& table)
+{
+    for (const H5Node& c : node.children) {
+        if (!c.linkTo.empty()) {
+            table.addRow({c.path, "-> " + c.linkTo, "", "", ""});
+        } else if (c.dataset) {
+            std::string storage = c.dataset->layout;
+            if (!c.dataset->chunk.empty())
+                storage += " " + shapeText(c.dataset->chunk);
+            for (const std::string& f : c.dataset->filters)
+                storage += " " + f;
+            table.addRow({c.path, shapeText(c.dataset->shape), c.dataset->dtype.name,
+                          humanBytes(static_cast<double>(c.dataset->bytes)), storage});
+        } else if (c.kind == H5Node::Kind::Group) {
+            listTree(c, table);
+        }
+    }
+}
+
+std::string hdf5Text(const H5Report& report, const std::vector<TensorStats::Entry>* stats)
+{
+    std::string out;
+    const KerasSummary& k = report.keras;
+    out += std::to_string(report.groups) + " groups, " + std::to_string(report.datasets) +
+           " datasets, " + humanBytes(static_cast<double>(report.datasetBytes)) + " of data\n";
+    if (k.layout != KerasSummary::Layout::None) {
+        out += "keras: " + H5Inspector::layoutName(k.layout);
+        if (!k.kerasVersion.empty())
+            out += ", version " + k.kerasVersion;
+        if (!k.backend.empty())
+            out += ", backend " + k.backend;
+        if (!k.modelClass.empty())
+            out += ", model " + k.modelClass;
+        if (!k.optimizerClass.empty())
+            out += ", optimizer " + k.optimizerClass;
+        out += ", " + std::to_string(k.totalParams) + " parameters\n\n";
+        TextTable layers({"layer", "class", "weights", "params"}, {false, false, false, true});
+        for (const KerasLayer& l : k.layers) {
+            std::string weights;
+            for (const KerasWeight& w : l.weights)
+                weights += (weights.empty() ? "" : "  ") + w.name + " " + shapeText(w.shape) +
+                           (w.dtype.name == "float32" ? "" : " " + w.dtype.name);
+            layers.addRow({l.name, l.className, weights, std::to_string(l.params)});
+        }
+        out += layers.render("  ");
+        if (!k.optimizerWeights.empty())
+            out += "  optimizer: " + std::to_string(k.optimizerWeights.size()) + " weights\n";
+        for (const std::string& note : k.notes)
+            out += "note: " + note + "\n";
+    } else {
+        TextTable tree({"dataset", "shape", "dtype", "size", "storage"},
+                       {false, false, false, true, false});
+        listTree(report.root, tree);
+        out += "\n" + tree.render("  ");
+    }
+    if (stats && !stats->empty()) {
+        TextTable table({"tensor", "dtype", "min", "max", "mean", "std", "nan", "inf", "zeros"},
+                        {false, false, true, true, true, true, true, true, true});
+        for (const TensorStats::Entry& e : *stats) {
+            const ValueStats& s = e.stats;
+            table.addRow({e.path, e.info.dtype.name, num(s.min), num(s.max), num(s.mean),
+                          num(s.stddev), std::to_string(s.nan), std::to_string(s.inf),
+                          std::to_string(s.zeros)});
+        }
+        out += "\n" + table.render("  ");
+    }
+    return out;
+}
+
+} // namespace
+
+int runInspect(const QStringList& arguments)
+{
+    CommandLine cl(
+        QStringLiteral("inspect"), QStringLiteral("MODEL|EPOCH_DIR [--no-stats] [--json]"),
+        QStringLiteral("Looks inside a model file, recognised by its content: HDF5 (Keras 2 "
+                       "model or weights, Keras 3 weights, any HDF5: groups, datasets, "
+                       "attributes, per-tensor statistics) or zip (torch.save, Keras 3 .keras: "
+                       "entries and sizes). An epoch directory stands for its model file.\n"
+                       "Exit status 1 when a tensor holds NaN or Inf, or the Keras metadata "
+                       "names weights that are missing."));
+    cl.addOption(
+        {QStringLiteral("no-stats"), QStringLiteral("Skip the statistics (reads metadata only).")});
+    if (auto exit = cl.parse(arguments, 1, 1))
+        return *exit;
+    auto model = resolveModelArgument(cl.positional().first());
+    if (!model) {
+        Console::err("ckpt inspect: " + model.error().message + "\n");
+        return ExitUsage;
+    }
+    auto sniff = ModelSniffer::sniff(*model);
+    if (!sniff) {
+        Console::err("ckpt inspect: " + sniff.error().message + "\n");
+        return ExitUsage;
+    }
+    if (sniff->format == ModelSniff::Format::Unknown) {
+        Console::err("ckpt inspect: " + *model + ": not a model file (" + sniff->hint +
+                     "): neither HDF5 nor zip\n");
+        return ExitUsage;
+    }
+    std::string hdf5 = *model;
+    std::string display = *model;
+    QTemporaryDir tmp;
+    std::string zipText;
+    if (sniff->format == ModelSniff::Format::Zip) {
+        zipText = *model + ": zip archive (" + ModelSniffer::zipKindName(sniff->zipKind) + "), " +
+                  humanBytes(static_cast<double>(sniff->fileBytes)) + "\n";
+        TextTable table({"entry", "size", "compressed"}, {false, true, true});
+        for (const ZipEntry& e : sniff->entries)
+            table.addRow({e.name, humanBytes(static_cast<double>(e.size)),
+                          humanBytes(static_cast<double>(e.compressedSize))});
+        zipText += table.render("  ");
+        if (sniff->zipKind != ModelSniff::ZipKind::Keras3) {
+            if (cl.json())
+                Console::json(ModelJson::inspect(*sniff, nullptr, nullptr));
+            else
+                Console::out(zipText);
+            return ExitOk;
+        }
+        // A Keras 3 .keras archive: its weights are an HDF5 file inside.
+        auto extracted = hdf5ForModel(*model, tmp, "model.weights.h5");
+        if (!extracted) {
+            Console::err("ckpt inspect: " + extracted.error().message + "\n");
+            return ExitUsage;
+        }
+        hdf5 = *extracted;
+        display = *model + "!model.weights.h5";
+    }
+    // Errors and output name the file as the user knows it, not the extracted copy.
+    const auto named = [&](std::string text) {
+        if (hdf5 != display) {
+            for (std::size_t at = text.find(hdf5); at != std::string::npos;
+                 at = text.find(hdf5, at + display.size()))
+                text.replace(at, hdf5.size(), display);
+        }
+        return text;
+    };
+    auto report = H5Inspector::inspect(hdf5);
+    if (!report) {
+        Console::err("ckpt inspect: " + named(report.error().message) + "\n");
+        return ExitUsage;
+    }
+    report->file = display;
+    std::optional<std::vector<TensorStats::Entry>> stats;
+    if (!cl.isSet(QStringLiteral("no-stats"))) {
+        TerminalProgress progress("reading tensors");
+        auto computed = TensorStats::ofFile(hdf5, progress.progress());
+        if (!computed) {
+            Console::err("ckpt inspect: " + named(computed.error().message) + "\n");
+            return ExitUsage;
+        }
+        stats = std::move(computed.value());
+    }
+    bool problems = !report->keras.notes.empty();
+    if (stats) {
+        for (const TensorStats::Entry& e : *stats)
+            problems = problems || e.stats.nan > 0 || e.stats.inf > 0;
+    }
+    if (cl.json()) {
+        if (sniff->format == ModelSniff::Format::Zip) {
+            nlohmann::ordered_json j = ModelJson::inspect(*sniff, nullptr, nullptr);
+            ModelSniff inner;
+            inner.path = display;
+            inner.format = ModelSniff::Format::Hdf5;
+            for (const ZipEntry& e : sniff->entries) {
+                if (e.name == "model.weights.h5")
+                    inner.fileBytes = e.size;
+            }
+            j["weights"] = ModelJson::inspect(inner, &*report, stats ? &*stats : nullptr);
+            Console::json(j);
+        } else {
+            Console::json(ModelJson::inspect(*sniff, &*report, stats ? &*stats : nullptr));
+        }
+    } else {
+        std::string head =
+            zipText.empty()
+                ? *model + ": HDF5, " + humanBytes(static_cast<double>(sniff->fileBytes)) + "\n"
+                : zipText + "\n" + display + ":\n";
+        Console::out(head + hdf5Text(*report, stats ? &*stats : nullptr));
+    }
+    return problems ? ExitProblems : ExitOk;
+}
+
+} // namespace ckpt::cli

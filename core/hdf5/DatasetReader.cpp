@@ -1,0 +1,104 @@
+#include "hdf5/DatasetReader.h"
+
+#include "hdf5/ElementDecoder.h"
+#include "hdf5/H5Lock.h"
+
+#include <hdf5.h>
+
+namespace ckpt {
+
+Result<DatasetReader> DatasetReader::open(const H5File& file, const std::string& objectPath,
+                                          const H5DatasetInfo& info, const H5Handle* open)
+{
+    if (!info.dtype.numeric())
+        return Error::at(file.path(),
+                         "dataset " + objectPath + ": not numeric (" + info.dtype.name + ")");
+    H5Lock lock;
+    DatasetReader reader;
+    reader.m_file = &file;
+    reader.m_path = objectPath;
+    reader.m_kind = info.dtype.kind;
+    reader.m_elementSize = ElementDecoder::memorySize(info.dtype.kind);
+    if (open && open->valid() && H5Iinc_ref(open->get()) >= 0)
+        reader.m_dataset.reset(open->get());
+    else
+        reader.m_dataset.reset(H5Dopen2(file.id(), objectPath.c_str(), H5P_DEFAULT));
+    if (!reader.m_dataset)
+        return file.error("dataset " + objectPath, "cannot open");
+    // Same-size native types read without a value conversion (HDF5 only swaps
+    // bytes if needed) and need no type of our own; the rest is read raw.
+    switch (info.dtype.kind) {
+    case DTypeKind::Float32:
+        reader.m_memTypeId = H5T_NATIVE_FLOAT;
+        break;
+    case DTypeKind::Float64:
+        reader.m_memTypeId = H5T_NATIVE_DOUBLE;
+        break;
+    case DTypeKind::Int8:
+        reader.m_memTypeId = H5T_NATIVE_INT8;
+        break;
+    case DTypeKind::Int16:
+        reader.m_memTypeId = H5T_NATIVE_INT16;
+        break;
+    case DTypeKind::Int32:
+        reader.m_memTypeId = H5T_NATIVE_INT32;
+        break;
+    case DTypeKind::Int64:
+        reader.m_memTypeId = H5T_NATIVE_INT64;
+        break;
+    case DTypeKind::UInt8:
+        reader.m_memTypeId = H5T_NATIVE_UINT8;
+        break;
+    case DTypeKind::UInt16:
+        reader.m_memTypeId = H5T_NATIVE_UINT16;
+        break;
+    case DTypeKind::UInt32:
+        reader.m_memTypeId = H5T_NATIVE_UINT32;
+        break;
+    case DTypeKind::UInt64:
+        reader.m_memTypeId = H5T_NATIVE_UINT64;
+        break;
+    default: {
+        H5Handle fileType(H5Dget_type(reader.m_dataset.get()));
+        if (!fileType)
+            return file.error("dataset " + objectPath, "cannot read its type");
+        reader.m_memType = H5File::memoryType(fileType.get(), info.dtype.kind);
+        reader.m_memTypeId = reader.m_memType.get();
+        if (!reader.m_memType ||
+            H5Tget_size(reader.m_memType.get()) != static_cast<std::size_t>(reader.m_elementSize))
+            return file.error("dataset " + objectPath,
+                              "unsupported element type " + info.dtype.name);
+        break;
+    }
+    }
+    return reader;
+}
+
+Status DatasetReader::read(const BlockPlan::Block& block, void* out) const
+{
+    H5Lock lock;
+    herr_t rc = 0;
+    if (block.whole) {
+        rc = H5Dread(m_dataset.get(), m_memTypeId, H5S_ALL, H5S_ALL, H5P_DEFAULT, out);
+    } else {
+        if (!m_fileSpace)
+            m_fileSpace.reset(H5Dget_space(m_dataset.get()));
+        const std::vector<hsize_t> start(block.start.begin(), block.start.end());
+        const std::vector<hsize_t> count(block.count.begin(), block.count.end());
+        H5Sselect_hyperslab(m_fileSpace.get(), H5S_SELECT_SET, start.data(), nullptr, count.data(),
+                            nullptr);
+        const hsize_t n = block.elements;
+        H5Handle memSpace(H5Screate_simple(1, &n, nullptr));
+        rc = H5Dread(m_dataset.get(), m_memTypeId, memSpace.get(), m_fileSpace.get(), H5P_DEFAULT,
+                     out);
+    }
+    if (rc < 0) {
+        const std::string detail = H5Handle::lastErrorDetail();
+        std::string what = "dataset " + m_path + ": read failed (file truncated or corrupted?";
+        what += detail.empty() ? ")" : " HDF5 says: " + detail + ")";
+        return Error::at(m_file->path(), what);
+    }
+    return {};
+}
+
+} // namespace ckpt

@@ -1,0 +1,379 @@
+#include "hdf5/H5File.h"
+
+#include "hdf5/H5Lock.h"
+
+#include <bit>
+#include <cstring>
+#include <filesystem>
+#include <hdf5.h>
+#include <set>
+#include <system_error>
+
+namespace ckpt {
+
+namespace {
+
+H5T_order_t nativeOrder()
+{
+    return std::endian::native == std::endian::little ? H5T_ORDER_LE : H5T_ORDER_BE;
+}
+
+std::vector<std::uint64_t> spaceDims(hid_t space)
+{
+    const int rank = H5Sget_simple_extent_ndims(space);
+    if (rank <= 0)
+        return {};
+    std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
+    H5Sget_simple_extent_dims(space, dims.data(), nullptr);
+    return {dims.begin(), dims.end()};
+}
+
+std::string filterName(H5Z_filter_t id, const char* reported)
+{
+    switch (id) {
+    case H5Z_FILTER_DEFLATE:
+        return "deflate";
+    case H5Z_FILTER_SHUFFLE:
+        return "shuffle";
+    case H5Z_FILTER_FLETCHER32:
+        return "fletcher32";
+    case H5Z_FILTER_SZIP:
+        return "szip";
+    case H5Z_FILTER_NBIT:
+        return "nbit";
+    case H5Z_FILTER_SCALEOFFSET:
+        return "scaleoffset";
+    default:
+        break;
+    }
+    if (reported && *reported)
+        return reported;
+    return "filter " + std::to_string(id);
+}
+
+std::string trimFixed(const char* data, std::size_t size, H5T_str_t pad)
+{
+    std::size_t n = 0;
+    while (n < size && data[n] != '\0')
+        ++n;
+    std::string s(data, n);
+    if (pad == H5T_STR_SPACEPAD) {
+        while (!s.empty() && s.back() == ' ')
+            s.pop_back();
+    }
+    return s;
+}
+
+struct NameList
+{
+    std::vector<std::string> names;
+};
+
+herr_t collectAttrName(hid_t, const char* name, const H5A_info_t*, void* data)
+{
+    static_cast<NameList*>(data)->names.emplace_back(name);
+    return 0;
+}
+
+struct LinkEntry
+{
+    std::string name;
+    haddr_t address = HADDR_UNDEF; // hard links only
+};
+
+herr_t collectDataset(hid_t, const char* name, const H5O_info_t* info, void* data)
+{
+    if (info->type == H5O_TYPE_DATASET)
+        static_cast<std::vector<LinkEntry>*>(data)->push_back(LinkEntry{name, info->addr});
+    return 0;
+}
+
+// Reads one attribute; an attribute of an unsupported type keeps its name and
+// type with no values rather than failing the whole object.
+H5Attribute readAttribute(hid_t attr, const std::string& name)
+{
+    H5Attribute out;
+    out.name = name;
+    H5Handle type(H5Aget_type(attr));
+    H5Handle space(H5Aget_space(attr));
+    out.dtype = H5File::dtypeOf(type.get(), false);
+    out.shape = spaceDims(space.get());
+    const hssize_t count = H5Sget_simple_extent_npoints(space.get());
+    if (count <= 0)
+        return out;
+    const auto n = static_cast<std::size_t>(count);
+    const H5T_class_t cls = H5Tget_class(type.get());
+    if (cls == H5T_STRING) {
+        if (H5Tis_variable_str(type.get()) > 0) {
+            H5Handle mem(H5Tcopy(H5T_C_S1));
+            H5Tset_size(mem.get(), H5T_VARIABLE);
+            H5Tset_cset(mem.get(), H5Tget_cset(type.get()));
+            std::vector<char*> ptrs(n, nullptr);
+            if (H5Aread(attr, mem.get(), ptrs.data()) >= 0) {
+                for (char* p : ptrs)
+                    out.strings.emplace_back(p ? p : "");
+                H5Dvlen_reclaim(mem.get(), space.get(), H5P_DEFAULT, ptrs.data());
+            }
+        } else {
+            const std::size_t size = H5Tget_size(type.get());
+            std::vector<char> buf(size * n + 1, '\0');
+            if (size > 0 && H5Aread(attr, type.get(), buf.data()) >= 0) {
+                const H5T_str_t pad = H5Tget_strpad(type.get());
+                for (std::size_t i = 0; i < n; ++i)
+                    out.strings.push_back(trimFixed(buf.data() + i * size, size, pad));
+            }
+        }
+    } else if (cls == H5T_INTEGER || cls == H5T_FLOAT) {
+        out.numbers.assign(n, 0.0);
+        if (H5Aread(attr, H5T_NATIVE_DOUBLE, out.numbers.data()) < 0)
+            out.numbers.clear();
+    } else if (cls == H5T_ENUM) {
+        // An enum's raw values are integers of its base type: read them raw and let
+        // HDF5 widen them in place (it converts enum to integer only this way).
+        H5Handle base(H5Tget_super(type.get()));
+        std::vector<long long> values(n, 0);
+        if (H5Aread(attr, type.get(), values.data()) >= 0 &&
+            H5Tconvert(base.get(), H5T_NATIVE_LLONG, n, values.data(), nullptr, H5P_DEFAULT) >= 0) {
+            for (long long v : values)
+                out.numbers.push_back(static_cast<double>(v));
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+Result<H5File> H5File::open(const std::string& path)
+{
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec))
+        return Error::at(path, "no such file");
+    if (std::filesystem::is_directory(path, ec))
+        return Error::at(path, "is a directory, not a model file");
+    H5Lock lock;
+    H5Handle fapl(H5Pcreate(H5P_FILE_ACCESS));
+    // A trainer may be writing this very file: never take HDF5's flock on it.
+    H5Pset_file_locking(fapl.get(), false, true);
+    H5Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get()));
+    if (!file) {
+        const std::string detail = H5Handle::lastErrorDetail();
+        std::string what = "cannot open as HDF5";
+        if (detail.find("signature") != std::string::npos)
+            what = "not an HDF5 file (no HDF5 signature)";
+        else if (detail.find("truncated") != std::string::npos)
+            what = "HDF5 file is truncated";
+        return Error::at(path, detail.empty() ? what : what + " (" + detail + ")");
+    }
+    return H5File(std::move(file), path);
+}
+
+Error H5File::error(const std::string& object, const std::string& what) const
+{
+    const std::string detail = H5Handle::lastErrorDetail();
+    std::string message = object.empty() ? what : object + ": " + what;
+    if (!detail.empty())
+        message += " (" + detail + ")";
+    return Error::at(m_path, message);
+}
+
+bool H5File::hasStringAttr(std::int64_t object, const char* name, const std::string& value)
+{
+    H5Lock lock;
+    if (H5Aexists(object, name) <= 0)
+        return false;
+    H5Handle attr(H5Aopen(object, name, H5P_DEFAULT));
+    if (!attr)
+        return false;
+    const H5Attribute a = readAttribute(attr.get(), name);
+    return a.strings.size() == 1 && a.strings.front() == value;
+}
+
+DType H5File::dtypeOf(std::int64_t type, bool bfloat16Attr)
+{
+    H5Lock lock;
+    const H5T_class_t cls = H5Tget_class(type);
+    const std::size_t size = H5Tget_size(type);
+    if (bfloat16Attr && size == 2 && (cls == H5T_INTEGER || cls == H5T_OPAQUE || cls == H5T_FLOAT))
+        return DType::of(DTypeKind::BFloat16);
+    switch (cls) {
+    case H5T_FLOAT:
+        if (size == 2 && H5Tget_ebias(type) == 15)
+            return DType::of(DTypeKind::Float16);
+        if (size == 4 && H5Tget_precision(type) == 32)
+            return DType::of(DTypeKind::Float32);
+        if (size == 8 && H5Tget_precision(type) == 64)
+            return DType::of(DTypeKind::Float64);
+        return DType{DTypeKind::Other, static_cast<int>(size), "float" + std::to_string(size * 8)};
+    case H5T_INTEGER: {
+        const bool isSigned = H5Tget_sign(type) == H5T_SGN_2;
+        switch (size) {
+        case 1:
+            return DType::of(isSigned ? DTypeKind::Int8 : DTypeKind::UInt8);
+        case 2:
+            return DType::of(isSigned ? DTypeKind::Int16 : DTypeKind::UInt16);
+        case 4:
+            return DType::of(isSigned ? DTypeKind::Int32 : DTypeKind::UInt32);
+        case 8:
+            return DType::of(isSigned ? DTypeKind::Int64 : DTypeKind::UInt64);
+        default:
+            return DType{DTypeKind::Other, static_cast<int>(size),
+                         "int" + std::to_string(size * 8)};
+        }
+    }
+    case H5T_ENUM: {
+        // h5py writes numpy bool as an int8 enum {FALSE, TRUE}.
+        if (size == 1 && H5Tget_nmembers(type) == 2)
+            return DType::of(DTypeKind::Bool);
+        return DType{DTypeKind::Other, static_cast<int>(size), "enum"};
+    }
+    case H5T_STRING:
+        return DType{DTypeKind::String, static_cast<int>(size), "string"};
+    case H5T_COMPOUND:
+        return DType{DTypeKind::Other, static_cast<int>(size), "compound"};
+    case H5T_OPAQUE:
+        return DType{DTypeKind::Other, static_cast<int>(size), "opaque"};
+    case H5T_ARRAY:
+        return DType{DTypeKind::Other, static_cast<int>(size), "array"};
+    case H5T_VLEN:
+        return DType{DTypeKind::Other, static_cast<int>(size), "vlen"};
+    case H5T_REFERENCE:
+        return DType{DTypeKind::Other, static_cast<int>(size), "reference"};
+    case H5T_BITFIELD:
+        return DType{DTypeKind::Other, static_cast<int>(size), "bitfield"};
+    default:
+        break;
+    }
+    return DType{DTypeKind::Other, static_cast<int>(size), "other"};
+}
+
+H5Handle H5File::memoryType(std::int64_t fileType, DTypeKind kind)
+{
+    H5Lock lock;
+    switch (kind) {
+    case DTypeKind::Float32:
+        return H5Handle(H5Tcopy(H5T_NATIVE_FLOAT));
+    case DTypeKind::Float64:
+        return H5Handle(H5Tcopy(H5T_NATIVE_DOUBLE));
+    case DTypeKind::Bool: {
+        H5Handle t(H5Tcopy(fileType));
+        return t;
+    }
+    default:
+        break;
+    }
+    // Integers, float16 and bfloat16 (whatever class holds it): the file's own
+    // layout in native byte order, so HDF5 never converts the values.
+    H5Handle t(H5Tcopy(fileType));
+    if (H5Tget_size(fileType) > 1 && H5Tget_class(fileType) != H5T_OPAQUE)
+        H5Tset_order(t.get(), nativeOrder());
+    return t;
+}
+
+Result<H5DatasetInfo> H5File::datasetInfo(std::int64_t dataset, const std::string& objectPath,
+                                          bool light) const
+{
+    H5Lock lock;
+    H5DatasetInfo info;
+    H5Handle type(H5Dget_type(dataset));
+    H5Handle space(H5Dget_space(dataset));
+    if (!type || !space)
+        return error("dataset " + objectPath, "cannot read its header");
+    const bool bf16 = H5Tget_size(type.get()) == 2 && hasStringAttr(dataset, "dtype", "bfloat16");
+    info.dtype = dtypeOf(type.get(), bf16);
+    info.shape = spaceDims(space.get());
+    const hssize_t points = H5Sget_simple_extent_npoints(space.get());
+    info.elements = points > 0 ? static_cast<std::uint64_t>(points) : 0;
+    info.bytes = info.elements * H5Tget_size(type.get());
+    if (!light)
+        info.storageBytes = H5Dget_storage_size(dataset);
+    // The creation property list (layout, chunks, filters) is a copy HDF5 makes
+    // per call; a light listing skips it for tensors read in one block anyway.
+    if (light && info.bytes <= kLightLayoutBytes)
+        return info;
+    H5Handle dcpl(H5Dget_create_plist(dataset));
+    if (!dcpl)
+        return error("dataset " + objectPath, "cannot read its creation properties");
+    switch (H5Pget_layout(dcpl.get())) {
+    case H5D_CONTIGUOUS:
+        info.layout = "contiguous";
+        break;
+    case H5D_CHUNKED: {
+        info.layout = "chunked";
+        const int rank = H5Pget_chunk(dcpl.get(), 0, nullptr);
+        if (rank > 0) {
+            std::vector<hsize_t> chunk(static_cast<std::size_t>(rank));
+            H5Pget_chunk(dcpl.get(), rank, chunk.data());
+            info.chunk.assign(chunk.begin(), chunk.end());
+        }
+        break;
+    }
+    case H5D_COMPACT:
+        info.layout = "compact";
+        break;
+    case H5D_VIRTUAL:
+        info.layout = "virtual";
+        break;
+    default:
+        info.layout = "unknown";
+        break;
+    }
+    const int nfilters = light ? 0 : H5Pget_nfilters(dcpl.get());
+    for (int i = 0; i < nfilters; ++i) {
+        unsigned flags = 0;
+        std::size_t nelmts = 0;
+        char name[128] = {};
+        const H5Z_filter_t id = H5Pget_filter2(dcpl.get(), static_cast<unsigned>(i), &flags,
+                                               &nelmts, nullptr, sizeof name, name, nullptr);
+        info.filters.push_back(filterName(id, name));
+    }
+    return info;
+}
+
+Result<std::vector<H5Attribute>> H5File::attributes(std::int64_t object,
+                                                    const std::string& objectPath) const
+{
+    H5Lock lock;
+    NameList names;
+    if (H5Aiterate2(object, H5_INDEX_NAME, H5_ITER_INC, nullptr, collectAttrName, &names) < 0)
+        return error(objectPath, "cannot list attributes");
+    std::vector<H5Attribute> out;
+    out.reserve(names.names.size());
+    for (const std::string& name : names.names) {
+        H5Handle attr(H5Aopen(object, name.c_str(), H5P_DEFAULT));
+        if (!attr)
+            return error(objectPath, "attribute " + name + ": cannot open");
+        out.push_back(readAttribute(attr.get(), name));
+    }
+    return out;
+}
+
+Result<std::vector<H5File::DatasetEntry>> H5File::datasets(bool light) const
+{
+    H5Lock lock;
+    // H5Ovisit walks inside the library without creating an identifier per group,
+    // and the address it reports opens the dataset without a path traversal:
+    // for files of thousands of small tensors that is what the listing costs.
+    std::vector<LinkEntry> found;
+    if (H5Ovisit2(id(), H5_INDEX_NAME, H5_ITER_INC, collectDataset, &found, H5O_INFO_BASIC) < 0)
+        return error("/", "cannot walk the file (corrupted?)");
+    std::vector<DatasetEntry> out;
+    out.reserve(found.size());
+    for (const LinkEntry& entry : found) {
+        const std::string objectPath = "/" + entry.name;
+        H5Handle dataset(H5Oopen_by_addr(id(), entry.address));
+        if (!dataset)
+            dataset.reset(H5Dopen2(id(), entry.name.c_str(), H5P_DEFAULT));
+        if (!dataset)
+            return error("dataset " + objectPath, "cannot open");
+        auto info = datasetInfo(dataset.get(), objectPath, light);
+        if (!info)
+            return info.error();
+        std::shared_ptr<H5Handle> handle;
+        if (light && out.size() < kKeepOpen)
+            handle = std::make_shared<H5Handle>(std::move(dataset));
+        out.push_back(DatasetEntry{objectPath, std::move(info.value()), std::move(handle)});
+    }
+    return out;
+}
+
+} // namespace ckpt

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "common/Result.h"
+#include "hdf5/H5Handle.h"
+#include "hdf5/H5Tree.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ckpt {
+
+// One HDF5 file opened read-only. HDF5's file locking is switched off for it, so
+// a trainer writing the file is never blocked by us (nor we by it). Every call
+// takes the H5Lock; errors name the file and the object.
+class H5File
+{
+public:
+    struct DatasetEntry
+    {
+        std::string path; // absolute, "/layers/dense/vars/0"
+        H5DatasetInfo info;
+        // The dataset kept open by a light listing (see datasets()), so that
+        // reading it does not pay for opening it again; may be invalid.
+        std::shared_ptr<H5Handle> handle;
+    };
+
+    static constexpr std::size_t kKeepOpen = 50000;
+    // Light listings leave `layout` and `chunk` empty below this size.
+    static constexpr std::uint64_t kLightLayoutBytes = 1ull << 20;
+
+    static Result<H5File> open(const std::string& path);
+
+    std::int64_t id() const { return m_file.get(); }
+    const std::string& path() const { return m_path; }
+
+    // "<file>: <object>: <what> (<HDF5's innermost reason>)".
+    Error error(const std::string& object, const std::string& what) const;
+
+    // Every dataset reachable from the root, each object once, depth-first in
+    // name order. `light` leaves out what reading values does not need (storage
+    // size, filter names) and keeps up to kKeepOpen datasets open for the reader:
+    // with thousands of small tensors, opening is what costs.
+    Result<std::vector<DatasetEntry>> datasets(bool light = false) const;
+
+    Result<H5DatasetInfo> datasetInfo(std::int64_t dataset, const std::string& objectPath,
+                                      bool light = false) const;
+    Result<std::vector<H5Attribute>> attributes(std::int64_t object,
+                                                const std::string& objectPath) const;
+
+    // The project's name for an HDF5 type; `bfloat16Attr` when the object carries
+    // attr dtype="bfloat16" (Keras 3 stores bfloat16 as 16-bit raw values).
+    static DType dtypeOf(std::int64_t type, bool bfloat16Attr);
+    // A memory type that reads `kind` raw (native byte order, no value conversion).
+    static H5Handle memoryType(std::int64_t fileType, DTypeKind kind);
+    // True when `object` has a string attribute `name` equal to `value`.
+    static bool hasStringAttr(std::int64_t object, const char* name, const std::string& value);
+
+private:
+    H5File(H5Handle file, std::string path) : m_file(std::move(file)), m_path(std::move(path)) {}
+
+    H5Handle m_file;
+    std::string m_path;
+};
+
+} // namespace ckpt

@@ -1,0 +1,87 @@
+#include "hdf5/TensorStats.h"
+
+#include "hdf5/BlockPipeline.h"
+#include "hdf5/ElementDecoder.h"
+#include "hdf5/H5File.h"
+#include "hdf5/StatsAccumulator.h"
+
+#include <algorithm>
+
+namespace ckpt {
+
+namespace {
+
+Result<std::vector<TensorStats::Entry>>
+run(const H5File& file, std::vector<H5File::DatasetEntry> datasets, const Progress& progress)
+{
+    std::vector<TensorStats::Entry> entries;
+    std::vector<BlockPipeline::Job> jobs;
+    for (H5File::DatasetEntry& d : datasets) {
+        if (!d.info.dtype.numeric())
+            continue;
+        jobs.push_back(BlockPipeline::Job{d.path, d.info, {}, {}, std::move(d.handle), {}});
+        entries.push_back(TensorStats::Entry{std::move(d.path), std::move(d.info), {}});
+    }
+    std::vector<StatsAccumulator> acc(jobs.size());
+    constexpr std::size_t kChunk = 8192;
+    auto consume = [&](const BlockPipeline::Segment& seg) {
+        double buf[kChunk];
+        const int size = ElementDecoder::memorySize(seg.kindA);
+        const auto* raw = static_cast<const unsigned char*>(seg.a);
+        for (std::uint64_t done = 0; done < seg.elements;) {
+            const std::size_t n =
+                static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, seg.elements - done));
+            ElementDecoder::toDouble(seg.kindA, raw + done * static_cast<std::uint64_t>(size), n,
+                                     buf);
+            acc[seg.job].add(buf, n);
+            done += n;
+        }
+    };
+    if (Status st = BlockPipeline::run(file, nullptr, jobs, consume, progress); !st)
+        return st.error();
+    for (std::size_t i = 0; i < entries.size(); ++i)
+        entries[i].stats = acc[i].result();
+    return entries;
+}
+
+} // namespace
+
+Result<std::vector<TensorStats::Entry>> TensorStats::ofFile(const std::string& file,
+                                                            const Progress& progress)
+{
+    auto h5 = H5File::open(file);
+    if (!h5)
+        return h5.error();
+    auto datasets = h5->datasets(true);
+    if (!datasets)
+        return datasets.error();
+    return run(*h5, std::move(datasets.value()), progress);
+}
+
+Result<TensorStats::Entry> TensorStats::ofDataset(const std::string& file,
+                                                  const std::string& datasetPath)
+{
+    auto h5 = H5File::open(file);
+    if (!h5)
+        return h5.error();
+    auto datasets = h5->datasets(true);
+    if (!datasets)
+        return datasets.error();
+    const std::string wanted = datasetPath.starts_with('/') ? datasetPath : "/" + datasetPath;
+    std::vector<H5File::DatasetEntry> one;
+    for (H5File::DatasetEntry& d : datasets.value()) {
+        if (d.path == wanted)
+            one.push_back(std::move(d));
+    }
+    if (one.empty())
+        return Error::at(file, "dataset " + wanted + ": no such dataset");
+    if (!one.front().info.dtype.numeric())
+        return Error::at(file, "dataset " + wanted + ": not numeric (" +
+                                   one.front().info.dtype.name + ")");
+    auto entries = run(*h5, std::move(one), Progress::none());
+    if (!entries)
+        return entries.error();
+    return std::move(entries.value().front());
+}
+
+} // namespace ckpt
