@@ -14,7 +14,7 @@ packages=(
   python3 python3-h5py python3-numpy
   clang-format
 )
-if [[ "${CKPT_WITH_SLURM:-1}" == 1 ]]; then
+if [[ "${CKPT_WITH_SLURM:-0}" == 1 ]]; then
   packages+=(slurmctld slurmd slurm-client munge)
 fi
 

@@ -32,6 +32,11 @@ std::string_view toString(ProblemKind kind)
     return "unknown";
 }
 
+bool isWarningOnly(ProblemKind kind)
+{
+    return kind == ProblemKind::RelocatedLink;
+}
+
 std::optional<ProblemKind> problemKindFromString(std::string_view name)
 {
     for (const auto& [k, n] : kNames)

@@ -27,6 +27,8 @@ enum class ProblemKind {
 
 std::string_view toString(ProblemKind kind);
 std::optional<ProblemKind> problemKindFromString(std::string_view name);
+// Informational kinds (a relocated link still works) do not make a run unhealthy.
+bool isWarningOnly(ProblemKind kind);
 
 struct Problem
 {

@@ -1,0 +1,146 @@
+#include "candle/CandleEpochReader.h"
+
+#include "candle/CkptInfoReader.h"
+#include "io/AtomicFile.h"
+#include "layout/DirReader.h"
+
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+namespace ckpt {
+
+namespace {
+
+constexpr std::string_view kInfoName = "ckpt-info.json";
+constexpr std::string_view kDefaultModel = "model.h5";
+
+Problem problem(ProblemKind kind, std::string message, std::string path, int epoch)
+{
+    return Problem{kind, std::move(message), std::move(path), epoch};
+}
+
+// Finds the model file by listing the directory: used only when there is no
+// (readable) ckpt-info.json to name it. Prefers model.h5, then any other file.
+std::string guessModel(int epochsFd, const std::string& rel)
+{
+    std::vector<DirEntry> entries;
+    if (DirReader::listAt(epochsFd, rel.c_str(), entries) != 0)
+        return {};
+    std::string other;
+    for (const auto& e : entries) {
+        if (e.name == kDefaultModel)
+            return e.name;
+        if (e.name != kInfoName && e.name[0] != '.' && other.empty() &&
+            e.type != DirEntry::Type::Directory)
+            other = e.name;
+    }
+    return other;
+}
+
+// Stats the model; returns errno (0 on success).
+int statModel(int epochsFd, const std::string& rel, const std::string& model, Epoch& epoch)
+{
+    struct stat st
+    {};
+    const bool absolute = !model.empty() && model[0] == '/';
+    const std::string at = absolute ? model : rel + "/" + model;
+    if (::fstatat(epochsFd, at.c_str(), &st, 0) != 0)
+        return errno;
+    epoch.modelPath = absolute ? model : epoch.dir + "/" + model;
+    epoch.modelBytes = static_cast<std::uint64_t>(st.st_size);
+    return 0;
+}
+
+} // namespace
+
+std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& epochsPath,
+                                             std::string_view name, int number)
+{
+    Epoch epoch;
+    epoch.number = number;
+    const std::string rel(name);
+    epoch.dir = epochsPath + "/" + rel;
+    const std::string infoRel = rel + "/" + std::string(kInfoName);
+    const std::string infoPath = epoch.dir + "/" + std::string(kInfoName);
+
+    thread_local std::string text;
+    const int err = DirReader::readFileAt(epochsFd, infoRel.c_str(), text);
+    if (err == ENOENT || err == ENOTDIR) {
+        // Either the directory is gone or it holds no ckpt-info.json.
+        struct stat st
+        {};
+        if (::fstatat(epochsFd, rel.c_str(), &st, 0) != 0 || !S_ISDIR(st.st_mode))
+            return std::nullopt;
+        const std::string model = guessModel(epochsFd, rel);
+        if (!model.empty() && statModel(epochsFd, rel, model, epoch) == 0) {
+            epoch.problems.push_back(
+                problem(ProblemKind::ModelWithoutInfo,
+                        epoch.modelPath +
+                            " has no ckpt-info.json beside it (deleted, or the save "
+                            "stopped before writing it): CANDLE cannot restart from this "
+                            "epoch; restore " +
+                            infoPath + " or delete the epoch.",
+                        epoch.dir, number));
+        } else {
+            epoch.problems.push_back(problem(
+                ProblemKind::BadInfo,
+                epoch.dir + " is an empty epoch directory (no ckpt-info.json, no model file): "
+                            "delete it.",
+                epoch.dir, number));
+        }
+        return epoch;
+    }
+    if (err != 0) {
+        epoch.problems.push_back(problem(ProblemKind::Unreadable,
+                                         "cannot read " + osError(infoPath, err) +
+                                             ": check the permissions of the epoch directory.",
+                                         infoPath, number));
+        return epoch;
+    }
+
+    auto info = CkptInfoReader::parse(text, infoPath);
+    if (!info) {
+        epoch.problems.push_back(problem(ProblemKind::BadInfo,
+                                         info.error().message +
+                                             ": this epoch cannot be restarted from; rewrite "
+                                             "the file or delete the epoch.",
+                                         infoPath, number));
+        // The model may still be there; show its size.
+        statModel(epochsFd, rel, std::string(kDefaultModel), epoch);
+        return epoch;
+    }
+    epoch.info = std::move(info.value());
+    const CkptInfo& ci = *epoch.info;
+
+    if (ci.epoch && *ci.epoch != number) {
+        epoch.problems.push_back(problem(
+            ProblemKind::EpochMismatch,
+            infoPath + " says epoch " + std::to_string(*ci.epoch) + " but lives in " + epoch.dir +
+                ": a restart from here would resume at epoch " + std::to_string(*ci.epoch) +
+                "; rename the directory or fix the \"epoch\" key.",
+            infoPath, number));
+    }
+
+    const std::string model = ci.modelFile.value_or(std::string(kDefaultModel));
+    const int modelErr = statModel(epochsFd, rel, model, epoch);
+    if (modelErr != 0 && ci.modelFile) {
+        const std::string modelPath = model[0] == '/' ? model : epoch.dir + "/" + model;
+        if (modelErr == ENOENT || modelErr == ENOTDIR) {
+            epoch.problems.push_back(
+                problem(ProblemKind::InfoWithoutModel,
+                        infoPath + " names model file \"" + model + "\" but " + modelPath +
+                            " is missing (deleted by a clean-up?): this epoch cannot be restored; "
+                            "delete the epoch or put the model back.",
+                        modelPath, number));
+        } else {
+            epoch.problems.push_back(
+                problem(ProblemKind::Unreadable,
+                        "cannot stat " + osError(modelPath, modelErr) + ": check its permissions.",
+                        modelPath, number));
+        }
+    }
+    return epoch;
+}
+
+} // namespace ckpt

@@ -1,0 +1,207 @@
+#include "candle/CandleLayout.h"
+
+#include "candle/CandleBestCheck.h"
+#include "candle/CandleEpochReader.h"
+#include "candle/CandleLinks.h"
+#include "io/AtomicFile.h"
+#include "layout/DirReader.h"
+#include "layout/UniqueFd.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <fcntl.h>
+#include <sys/stat.h>
+
+namespace ckpt {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string normalRoot(const fs::path& root)
+{
+    std::error_code ec;
+    fs::path p = root.is_absolute() ? root : fs::absolute(root, ec);
+    p = p.lexically_normal();
+    std::string s = p.string();
+    while (s.size() > 1 && s.back() == '/')
+        s.pop_back();
+    return s;
+}
+
+bool isRegularFile(const std::string& path)
+{
+    struct stat st
+    {};
+    return ::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+// ckpt.log and friends sit at the root (2023+ layout) or in save/ above
+// save/ckpts (older ones); training.log usually in the output folder above that.
+std::string findUpwards(const std::string& root, const DirListing& rootListing,
+                        std::string_view name)
+{
+    if (const DirEntry* e = rootListing.find(name); e && e->type != DirEntry::Type::Directory)
+        return root + "/" + std::string(name);
+    fs::path dir(root);
+    for (int up = 0; up < 2 && dir.has_relative_path(); ++up) {
+        dir = dir.parent_path();
+        const std::string candidate = (dir / name).string();
+        if (isRegularFile(candidate))
+            return candidate;
+    }
+    return {};
+}
+
+void addWorkProblem(Run& run, const DirListing& listing)
+{
+    const DirEntry* work = listing.find("work");
+    if (!work || work->type != DirEntry::Type::Directory)
+        return;
+    run.workDir = run.root + "/work";
+    run.problems.push_back(Problem{
+        ProblemKind::InterruptedSave,
+        run.workDir + " is left over from an interrupted save: the epoch being written there is "
+                      "incomplete. Check it and delete work/ (CANDLE would overwrite it on the "
+                      "next save).",
+        run.workDir, std::nullopt});
+}
+
+void checkBest(Run& run)
+{
+    if (auto problem = CandleBestCheck::check(run))
+        run.problems.push_back(std::move(*problem));
+}
+
+} // namespace
+
+const CandleLayout& CandleLayout::instance()
+{
+    static const CandleLayout layout;
+    return layout;
+}
+
+std::string CandleLayout::epochDirName(int epoch)
+{
+    char name[16];
+    std::snprintf(name, sizeof name, "%03d", epoch);
+    return name;
+}
+
+fs::path CandleLayout::epochDir(const fs::path& root, int epoch)
+{
+    return root / "epochs" / epochDirName(epoch);
+}
+
+std::optional<int> CandleLayout::parseEpochDirName(std::string_view name)
+{
+    if (!DirReader::isDigits(name) || name.size() > 9)
+        return std::nullopt;
+    int n = 0;
+    for (char c : name)
+        n = n * 10 + (c - '0');
+    return n;
+}
+
+bool CandleLayout::ownsSubdirectory(std::string_view name) const
+{
+    return name == "epochs" || name == "work";
+}
+
+bool CandleLayout::isRunRoot(const DirListing& listing) const
+{
+    const DirEntry* epochs = listing.find("epochs");
+    if (!epochs || epochs->type != DirEntry::Type::Directory)
+        return false;
+    // A first save that was interrupted leaves epochs/ empty and work/ behind.
+    if (const DirEntry* work = listing.find("work");
+        work && work->type == DirEntry::Type::Directory)
+        return true;
+    std::vector<DirEntry> children;
+    if (DirReader::list((listing.dir / "epochs").c_str(), children) != 0)
+        return true; // unreadable: let loadRun report it rather than hide the run
+    return std::any_of(children.begin(), children.end(), [](const DirEntry& e) {
+        return e.type != DirEntry::Type::File && parseEpochDirName(e.name).has_value();
+    });
+}
+
+Run CandleLayout::loadRun(const fs::path& rootPath) const
+{
+    Run run;
+    run.root = normalRoot(rootPath);
+    run.layout = std::string(name());
+
+    auto listing = DirReader::list(fs::path(run.root));
+    if (!listing) {
+        run.problems.push_back(Problem{ProblemKind::Unreadable,
+                                       "cannot list " + listing.error().message +
+                                           ": check the permissions of the run folder.",
+                                       run.root, std::nullopt});
+        return run;
+    }
+    addWorkProblem(run, *listing);
+
+    const std::string epochsPath = run.root + "/epochs";
+    UniqueFd epochsFd(::open(epochsPath.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    std::vector<DirEntry> entries;
+    int err = epochsFd.valid() ? 0 : errno;
+    if (err == 0) {
+        // listAt takes its own descriptor: the one we keep serves the openat calls.
+        err = DirReader::listAt(epochsFd.get(), ".", entries);
+    }
+    if (err != 0 && err != ENOENT) {
+        run.problems.push_back(Problem{ProblemKind::Unreadable,
+                                       "cannot list " + osError(epochsPath, err) +
+                                           ": check the permissions of the epochs folder.",
+                                       epochsPath, std::nullopt});
+    }
+    run.epochs.reserve(entries.size());
+    for (const DirEntry& e : entries) {
+        if (e.type == DirEntry::Type::File)
+            continue;
+        const auto number = parseEpochDirName(e.name);
+        if (!number)
+            continue;
+        if (e.type == DirEntry::Type::Symlink &&
+            DirReader::typeAt(epochsFd.get(), e.name.c_str()) != DirEntry::Type::Directory)
+            continue;
+        if (auto epoch = CandleEpochReader::read(epochsFd.get(), epochsPath, e.name, *number))
+            run.epochs.push_back(std::move(*epoch));
+    }
+    std::sort(run.epochs.begin(), run.epochs.end(), [](const Epoch& a, const Epoch& b) {
+        return a.number != b.number ? a.number < b.number : a.dir < b.dir;
+    });
+
+    CandleLinks::readInto(run);
+    checkBest(run);
+
+    run.ckptLog = findUpwards(run.root, *listing, "ckpt.log");
+    run.trainingLog = findUpwards(run.root, *listing, "training.log");
+    run.historyTxt = findUpwards(run.root, *listing, "history.txt");
+    return run;
+}
+
+std::optional<Epoch> CandleLayout::loadEpoch(const Run& run, int number) const
+{
+    const std::string epochsPath = run.root + "/epochs";
+    UniqueFd epochsFd(::open(epochsPath.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!epochsFd.valid())
+        return std::nullopt;
+    // The directory as loaded before ("12" instead of "012" is rare but real), else CANDLE's name.
+    std::string dirName = epochDirName(number);
+    if (const Epoch* known = run.findEpoch(number))
+        dirName = fs::path(known->dir).filename().string();
+    auto epoch = CandleEpochReader::read(epochsFd.get(), epochsPath, dirName, number);
+    if (!epoch && dirName != epochDirName(number))
+        epoch = CandleEpochReader::read(epochsFd.get(), epochsPath, epochDirName(number), number);
+    return epoch;
+}
+
+void CandleLayout::reloadLinks(Run& run) const
+{
+    CandleLinks::readInto(run);
+    checkBest(run);
+}
+
+} // namespace ckpt

@@ -1,0 +1,143 @@
+#include "layout/DirReader.h"
+
+#include "io/AtomicFile.h"
+
+#include <cerrno>
+#include <cstring>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ckpt {
+
+namespace {
+
+DirEntry::Type fromMode(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return DirEntry::Type::Directory;
+    if (S_ISREG(mode))
+        return DirEntry::Type::File;
+    if (S_ISLNK(mode))
+        return DirEntry::Type::Symlink;
+    return DirEntry::Type::Other;
+}
+
+// Takes ownership of `fd` (a directory descriptor).
+int readEntries(int fd, std::vector<DirEntry>& out)
+{
+    DIR* d = ::fdopendir(fd);
+    if (!d) {
+        const int err = errno;
+        ::close(fd);
+        return err;
+    }
+    out.clear();
+    errno = 0;
+    while (const dirent* e = ::readdir(d)) {
+        const char* n = e->d_name;
+        if (n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0')))
+            continue;
+        DirEntry entry;
+        entry.name = n;
+        switch (e->d_type) {
+        case DT_DIR:
+            entry.type = DirEntry::Type::Directory;
+            break;
+        case DT_REG:
+            entry.type = DirEntry::Type::File;
+            break;
+        case DT_LNK:
+            entry.type = DirEntry::Type::Symlink;
+            break;
+        case DT_UNKNOWN: {
+            struct stat st
+            {};
+            if (::fstatat(::dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0)
+                entry.type = fromMode(st.st_mode);
+            break;
+        }
+        default:
+            break;
+        }
+        out.push_back(std::move(entry));
+        errno = 0;
+    }
+    const int err = errno;
+    ::closedir(d);
+    return err;
+}
+
+} // namespace
+
+int DirReader::list(const char* dir, std::vector<DirEntry>& out)
+{
+    const int fd = ::open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    return readEntries(fd, out);
+}
+
+int DirReader::listAt(int dirFd, const char* name, std::vector<DirEntry>& out)
+{
+    const int fd = ::openat(dirFd, name, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    return readEntries(fd, out);
+}
+
+Result<DirListing> DirReader::list(const std::filesystem::path& dir)
+{
+    DirListing listing;
+    listing.dir = dir;
+    if (const int err = list(dir.c_str(), listing.entries))
+        return Error{osError(dir, err), dir.string()};
+    return listing;
+}
+
+int DirReader::readFileAt(int dirFd, const char* name, std::string& out)
+{
+    const int fd = ::openat(dirFd, name, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    out.clear();
+    // ckpt-info.json is a few hundred bytes: one read plus the EOF read.
+    char buf[4096];
+    for (;;) {
+        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            const int err = errno;
+            ::close(fd);
+            return err;
+        }
+        if (n == 0)
+            break;
+        out.append(buf, static_cast<std::size_t>(n));
+    }
+    ::close(fd);
+    return 0;
+}
+
+DirEntry::Type DirReader::typeAt(int dirFd, const char* name)
+{
+    struct stat st
+    {};
+    if (::fstatat(dirFd, name, &st, 0) != 0)
+        return DirEntry::Type::Other;
+    return fromMode(st.st_mode);
+}
+
+bool DirReader::isDigits(std::string_view name)
+{
+    if (name.empty())
+        return false;
+    for (char c : name)
+        if (c < '0' || c > '9')
+            return false;
+    return true;
+}
+
+} // namespace ckpt

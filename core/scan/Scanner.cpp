@@ -1,0 +1,82 @@
+#include "scan/Scanner.h"
+
+#include "io/AtomicFile.h"
+#include "layout/DirReader.h"
+#include "scan/DirWalker.h"
+#include "scan/RunLoaderPool.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <sys/stat.h>
+
+namespace ckpt {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string absoluteNormal(const fs::path& dir)
+{
+    std::error_code ec;
+    fs::path p = dir.is_absolute() ? dir : fs::absolute(dir, ec);
+    std::string s = p.lexically_normal().string();
+    while (s.size() > 1 && s.back() == '/')
+        s.pop_back();
+    return s;
+}
+
+// A folder dropped from inside a run (ckpts/epochs, ckpts/epochs/012,
+// ckpts/work) stands for that run: find the enclosing run root, if any.
+std::optional<DirWalker::Root> enclosingRun(const fs::path& dir, const DirWalker& walker)
+{
+    fs::path child = dir;
+    fs::path ancestor = dir.parent_path();
+    for (int up = 0; up < 2 && ancestor != child; ++up) {
+        auto listing = DirReader::list(ancestor);
+        if (listing) {
+            if (const Layout* layout = walker.claim(*listing)) {
+                const fs::path first = *dir.lexically_relative(ancestor).begin();
+                if (layout->ownsSubdirectory(first.string()))
+                    return DirWalker::Root{ancestor.string(), layout};
+            }
+        }
+        child = ancestor;
+        ancestor = ancestor.parent_path();
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+Result<Scanner::Outcome> Scanner::scan(const fs::path& dir, const Options& options,
+                                       const Progress& progress,
+                                       const std::function<void(const Run&)>& onRun)
+{
+    const std::string top = absoluteNormal(dir);
+    struct stat st
+    {};
+    if (::stat(top.c_str(), &st) != 0)
+        return Error{errno == ENOENT ? top + ": no such folder" : osError(top, errno), top};
+    if (!S_ISDIR(st.st_mode))
+        return Error{top + ": not a folder; drop the folder that holds the runs", top};
+    auto listing = DirReader::list(fs::path(top));
+    if (!listing)
+        return Error{"cannot scan " + listing.error().message, top};
+
+    DirWalker walker(builtinLayouts(), std::max(0, options.maxDepth), progress);
+    RunLoaderPool pool(options.threads, progress, onRun);
+    if (!walker.claim(*listing) && top != "/") {
+        if (auto root = enclosingRun(fs::path(top), walker)) {
+            pool.add(std::move(*root));
+            return pool.collect(walker.problems());
+        }
+    }
+    const bool completed = walker.walk(std::move(listing.value()),
+                                       [&](DirWalker::Root root) { pool.add(std::move(root)); });
+    pool.finish();
+    if (!completed || progress.cancelled())
+        return Error{top + ": scan cancelled", top};
+    return pool.collect(walker.problems());
+}
+
+} // namespace ckpt

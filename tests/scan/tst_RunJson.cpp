@@ -1,0 +1,105 @@
+#include "CandleFixture.h"
+#include "candle/CandleLayout.h"
+#include "report/RunJson.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ckpt;
+using test::CandleFixture;
+namespace fs = std::filesystem;
+
+class tst_RunJson : public QObject
+{
+    Q_OBJECT
+private slots:
+    void runSchema();
+    void problemsAndNulls();
+    void outcome();
+};
+
+void tst_RunJson::runSchema()
+{
+    QTemporaryDir tmp;
+    const fs::path base(tmp.path().toStdString());
+    CandleFixture f(base / "out" / "ckpts");
+    f.addEpoch(1, HUGE_VAL, 10, true);
+    f.addEpoch(2, 0.25, 20);
+    f.linkAbsolute("last", 2);
+    f.linkAbsolute("best", 2);
+    CandleFixture::writeText(f.root() / "ckpt.log", "");
+    const Run run = CandleLayout::instance().loadRun(f.root());
+    const auto j = RunJson::toJson(run);
+
+    QCOMPARE(j["root"].get<std::string>(), f.root().string());
+    QCOMPARE(j["layout"].get<std::string>(), std::string("candle"));
+    QCOMPARE(j["last"].get<int>(), 2);
+    QCOMPARE(j["best"].get<int>(), 2);
+    QCOMPARE(j["links"]["last"]["target"].get<std::string>(), f.epochDir(2).string());
+    QCOMPARE(j["links"]["last"]["relocated"].get<bool>(), false);
+    QCOMPARE(j["ckpt_log"].get<std::string>(), (f.root() / "ckpt.log").string());
+    QVERIFY(j["training_log"].is_null());
+    QCOMPARE(j["epochs"].size(), std::size_t(2));
+
+    const auto& e1 = j["epochs"][0];
+    QCOMPARE(e1["epoch"].get<int>(), 1);
+    QCOMPARE(e1["dir"].get<std::string>(), f.epochDir(1).string());
+    QCOMPARE(e1["model_bytes"].get<int>(), 10);
+    // Infinity cannot be JSON: null, and keys in the file's order.
+    QVERIFY(e1["info"]["best_metric_last"].is_null());
+    QCOMPARE(e1["info"]["time_elapsed"].get<std::string>(), std::string("__FIRST__"));
+    std::string keys;
+    for (const auto& [k, v] : e1["info"].items())
+        keys += k + ",";
+    QCOMPARE(keys, std::string("epoch,save_best_metric,best_metric_last,model_file,checksum,"
+                               "timestamp,time_elapsed,metadata,"));
+    QVERIFY(e1["problems"].is_array() && e1["problems"].empty());
+    QCOMPARE(j["epochs"][1]["info"]["best_metric_last"].get<double>(), 0.25);
+    // The dump is strict JSON: no bare Infinity anywhere.
+    QVERIFY(j.dump().find("Infinity") == std::string::npos);
+    QVERIFY(nlohmann::json::accept(j.dump()));
+}
+
+void tst_RunJson::problemsAndNulls()
+{
+    QTemporaryDir tmp;
+    const fs::path base(tmp.path().toStdString());
+    CandleFixture f(base / "ckpts");
+    f.addEpoch(1, 0.5);
+    f.writeInfo(2, "{");
+    fs::create_directories(f.root() / "work");
+    const Run run = CandleLayout::instance().loadRun(f.root());
+    const auto j = RunJson::toJson(run);
+    QVERIFY(j["last"].is_null());
+    QVERIFY(j["best"].is_null());
+    QVERIFY(j["links"].is_object() && j["links"].empty());
+    QCOMPARE(j["work_dir"].get<std::string>(), (f.root() / "work").string());
+    const auto& runProblem = j["problems"][0];
+    QCOMPARE(runProblem["kind"].get<std::string>(), std::string("interrupted_save"));
+    QVERIFY(runProblem["epoch"].is_null());
+    QCOMPARE(runProblem["path"].get<std::string>(), (f.root() / "work").string());
+    const auto& e2 = j["epochs"][1];
+    QVERIFY(e2["info"].is_null());
+    QVERIFY(e2["model_bytes"].is_null());
+    QCOMPARE(e2["problems"][0]["kind"].get<std::string>(), std::string("bad_info"));
+    QCOMPARE(e2["problems"][0]["epoch"].get<int>(), 2);
+    QVERIFY(e2["problems"][0]["message"].get<std::string>().find("1:2") != std::string::npos);
+}
+
+void tst_RunJson::outcome()
+{
+    Scanner::Outcome outcome;
+    Run a;
+    a.root = "/x/a";
+    a.layout = "candle";
+    outcome.runs.push_back(a);
+    outcome.walkProblems.push_back(Problem{ProblemKind::Unreadable, "m", "/x/locked", {}});
+    const auto j = RunJson::toJson(outcome);
+    QCOMPARE(j.begin().key(), std::string("runs"));
+    QCOMPARE(j["runs"].size(), std::size_t(1));
+    QCOMPARE(j["runs"][0]["root"].get<std::string>(), std::string("/x/a"));
+    QCOMPARE(j["walk_problems"][0]["kind"].get<std::string>(), std::string("unreadable"));
+}
+
+QTEST_GUILESS_MAIN(tst_RunJson)
+#include "tst_RunJson.moc"
