@@ -145,6 +145,3 @@ private:
 
 } // namespace ckpt
 
-Q_DECLARE_METATYPE(ckpt::Run)
-Q_DECLARE_METATYPE(ckpt::Epoch)
-Q_DECLARE_METATYPE(ckpt::RunLink)
