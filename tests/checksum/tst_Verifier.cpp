@@ -1,4 +1,5 @@
 #include "checksum/Verifier.h"
+#include "scan/Scanner.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -6,6 +7,7 @@
 #include <CandleFixture.h>
 #include <atomic>
 #include <filesystem>
+#include <map>
 #include <unistd.h>
 
 using namespace ckpt;
@@ -333,6 +335,45 @@ private slots:
         QVERIFY(verdict.ok());
         QCOMPARE(name(verdict->status), name(VerifyStatus::Ok));
         QCOMPARE(verdict->bytes, std::uint64_t{(5u << 20) + 123});
+    }
+
+    // The real loader end to end: runs found by Scanner::scan, files written with
+    // real CRCs, one broken, one cleaned up, one disabled, one without checksum.
+    void scannedRuns()
+    {
+        QTemporaryDir dir;
+        const fs::path drop = dir.filePath("drop").toStdString();
+        CandleFixture a(drop / "exp" / "run1" / "save" / "ckpts");
+        CandleFixture b(drop / "Output" / "EXP000" / "RUN000" / "ckpts");
+        for (int e = 1; e <= 4; ++e) {
+            a.addEpoch(e, 1.0 / e, 3000 + e, e == 1);
+            b.addEpoch(e, 1.0 / e, 5000 + e, e == 1);
+        }
+        std::string broken = CandleFixture::modelContent(2, 3002);
+        broken[17] = static_cast<char>(broken[17] ^ 0x10);
+        a.writeModel(2, broken);
+        fs::remove(a.epochDir(3) / "model.h5");
+        b.writeInfo(1,
+                    "{\"epoch\": 1, \"model_file\": \"model.h5\", \"checksum\": \"__DISABLED__\"}");
+        b.writeInfo(2, "{\"epoch\": 2, \"model_file\": \"model.h5\"}");
+        b.writeInfo(3, "{\"epoch\": 3, \"model_fi");
+        auto scanned = Scanner::scan(drop);
+        QVERIFY2(scanned.ok(), scanned.ok() ? "" : scanned.error().message.c_str());
+        QCOMPARE(scanned->runs.size(), std::size_t{2});
+        const VerifyReport report = verified(scanned->runs, opts());
+        QCOMPARE(report.runs.size(), std::size_t{2});
+        std::map<std::string, std::vector<VerifyStatus>> byRoot;
+        for (const auto& run : report.runs) {
+            for (const auto& e : run.epochs)
+                byRoot[run.root].push_back(e.status);
+        }
+        using S = VerifyStatus;
+        const auto rootA = fs::path(a.root()).lexically_normal().string();
+        const auto rootB = fs::path(b.root()).lexically_normal().string();
+        QVERIFY(byRoot[rootA] == (std::vector<S>{S::Ok, S::Mismatch, S::Missing, S::Ok}));
+        QVERIFY(byRoot[rootB] == (std::vector<S>{S::Disabled, S::NoChecksum, S::BadInfo, S::Ok}));
+        QCOMPARE(report.totals.count(S::Ok), 3);
+        QCOMPARE(report.totals.bytes, std::uint64_t{3001 + 3002 + 3004 + 5004});
     }
 
     void emptyInput()
