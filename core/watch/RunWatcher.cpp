@@ -1,6 +1,7 @@
 #include "watch/RunWatcher.h"
 
 #include "candle/CandleLayout.h"
+#include "watch/InotifyNotifier.h"
 #include "watch/WatchTree.h"
 
 #include <QFile>
@@ -8,6 +9,8 @@
 #include <QtConcurrent>
 
 #include <algorithm>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 namespace ckpt {
 
@@ -77,6 +80,19 @@ RunWatcher::RunWatcher(const Options& options, QObject* parent)
         m_fsw = new QFileSystemWatcher(this);
         connect(m_fsw, &QFileSystemWatcher::directoryChanged, this, &RunWatcher::onPathChanged);
         connect(m_fsw, &QFileSystemWatcher::fileChanged, this, &RunWatcher::onPathChanged);
+        m_inotify = new InotifyNotifier(
+            [this](const std::string& dir, const std::string& name) { onEpochEntry(dir, name); },
+            [this] {
+                for (const auto& [epochs, root] : m_epochsDirs) {
+                    m_fullEpochs.insert(epochs);
+                    markDirty(epochs);
+                }
+            },
+            this);
+        if (!m_inotify->isValid()) {
+            delete m_inotify;
+            m_inotify = nullptr;
+        }
     }
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(m_options.debounceMs);
@@ -160,20 +176,47 @@ QStringList RunWatcher::watchedPaths() const
     return out;
 }
 
-void RunWatcher::watch(const std::string& path, const std::string& notify)
+void RunWatcher::watch(const std::string& path, const std::string& notify, bool named)
 {
-    auto [it, inserted] = m_watched.try_emplace(path, Watched{notify, {}});
+    auto [it, inserted] = m_watched.try_emplace(path, Watched{notify, {}, false});
     it->second.notify = notify;
-    if (m_options.polling)
+    if (m_options.polling) {
         it->second.key = DirSnapshot::stat(path);
-    else if (inserted)
+        return;
+    }
+    if (named && m_inotify && m_inotify->addPath(path)) {
+        it->second.named = true;
+        return;
+    }
+    if (inserted)
         m_fsw->addPath(qpath(path));
 }
 
 void RunWatcher::unwatch(const std::string& path)
 {
-    if (m_watched.erase(path) && m_fsw)
+    auto it = m_watched.find(path);
+    if (it == m_watched.end())
+        return;
+    if (it->second.named)
+        m_inotify->removePath(path);
+    else if (m_fsw)
         m_fsw->removePath(qpath(path));
+    m_watched.erase(it);
+}
+
+void RunWatcher::onEpochEntry(const std::string& dir, const std::string& name)
+{
+    auto it = m_epochsDirs.find(dir);
+    if (it == m_epochsDirs.end())
+        return;
+    if (name.empty()) {
+        // epochs/ itself went away or moved: the root decides what is left.
+        m_fullEpochs.insert(dir);
+        markDirty(it->second);
+        return;
+    }
+    m_epochNames[dir].insert(name);
+    markDirty(dir);
 }
 
 void RunWatcher::onPathChanged(const QString& path)
@@ -216,9 +259,13 @@ void RunWatcher::flush()
         ++m_generation;
         if (m_runs.count(path))
             processRoot(path);
-        else if (auto e = m_epochsDirs.find(path); e != m_epochsDirs.end())
-            processEpochs(e->second);
-        else if (m_pending.count(path))
+        else if (auto e = m_epochsDirs.find(path); e != m_epochsDirs.end()) {
+            auto names = m_epochNames.extract(path);
+            if (m_fullEpochs.erase(path) || names.empty() || !m_watched[path].named)
+                processEpochs(e->second);
+            else
+                processEpochNames(e->second, names.mapped());
+        } else if (m_pending.count(path))
             processPending(path);
         else if (m_dirs.count(path))
             processDir(path);
@@ -279,7 +326,12 @@ void RunWatcher::processRoot(const std::string& root)
     TrackedRun& t = m_runs.at(root);
     auto entries = DirSnapshot::read(root);
     const DirListing listing = entries ? DirSnapshot::toListing(root, *entries) : DirListing{};
-    if (!entries || !t.layout->isRunRoot(listing)) {
+    // A CANDLE run stays a run while epochs/ is there; isRunRoot would list it.
+    const DirEntry* epochsEntry = listing.find("epochs");
+    const bool stillRun = t.layout->name() == "candle"
+                              ? epochsEntry && epochsEntry->type == DirEntry::Type::Directory
+                              : t.layout->isRunRoot(listing);
+    if (!entries || !stillRun) {
         removeRun(root, true);
         // Whatever is left there may still hold runs further down.
         const std::string parent = parentOf(root);
@@ -309,7 +361,7 @@ void RunWatcher::processRoot(const std::string& root)
         if (e.type == DirEntry::Type::Directory && !t.layout->ownsSubdirectory(e.name))
             present.insert(root + "/" + e.name);
     }
-    if (epochsInode != t.epochsInode)
+    if (epochsInode != t.epochsInode || m_fullEpochs.erase(t.epochsPath()))
         processEpochs(root);
     refreshLinks(m_runs.at(root));
     // Folders beside epochs/ are walked like any other (discovery does the same).
@@ -331,8 +383,9 @@ void RunWatcher::refreshLinks(TrackedRun& t)
         emit linkChanged(root, t.run.best ? *t.run.best : RunDiff::removedLink("best"));
 }
 
-// epochs/ changed: one readdir, then only the epochs whose directory appeared,
-// went away or was replaced (new inode) are read.
+// epochs/ changed and which entries is unknown (polling, overflow, replaced
+// directory): one readdir, then only epochs whose directory appeared, went away
+// or was replaced (new inode) are read.
 void RunWatcher::processEpochs(const std::string& root)
 {
     TrackedRun& t = m_runs.at(root);
@@ -341,6 +394,8 @@ void RunWatcher::processEpochs(const std::string& root)
         return;
     }
     t.generation = m_generation;
+    if (m_watched.count(t.epochsPath()) && m_watched[t.epochsPath()].named)
+        m_inotify->addPath(t.epochsPath()); // anew if epochs/ was replaced
     auto entries = DirSnapshot::read(t.epochsPath());
     t.epochsInode = DirSnapshot::stat(t.epochsPath()).inode;
     std::map<int, TrackedRun::EpochDir> now;
@@ -353,39 +408,93 @@ void RunWatcher::processEpochs(const std::string& root)
         }
     }
     RunChanges changes;
+    std::vector<int> gone;
+    for (const auto& [number, dir] : t.epochDirs) {
+        if (!now.count(number))
+            gone.push_back(number);
+    }
     for (const Epoch& e : t.run.epochs) {
-        if (!now.count(e.number))
-            changes.removed.push_back(e.number);
+        if (!now.count(e.number) && !t.epochDirs.count(e.number))
+            gone.push_back(e.number);
     }
-    for (int number : changes.removed) {
-        std::erase_if(t.run.epochs, [&](const Epoch& e) { return e.number == number; });
-        t.epochDirs.erase(number);
-        const std::string dir = t.epochsPath() + "/" + CandleLayout::epochDirName(number);
-        m_pending.erase(dir);
-        unwatch(dir);
+    for (int number : gone)
+        syncEpoch(t, number, std::nullopt, changes);
+    for (const auto& [number, dir] : now)
+        syncEpoch(t, number, dir, changes);
+    finishEpochChanges(root, changes);
+}
+
+// inotify named the entries that changed: one fstatat each.
+void RunWatcher::processEpochNames(const std::string& root, const std::set<std::string>& names)
+{
+    TrackedRun& t = m_runs.at(root);
+    if (t.layout->name() != "candle") {
+        reloadWhole(root);
+        return;
     }
-    for (const auto& [number, dir] : now) {
-        auto known = t.epochDirs.find(number);
-        if (known != t.epochDirs.end() && known->second.name == dir.name &&
-            known->second.inode == dir.inode && t.run.findEpoch(number))
+    t.generation = m_generation;
+    RunChanges changes;
+    for (const std::string& name : names) {
+        const auto number = CandleLayout::parseEpochDirName(name);
+        if (!number)
             continue;
-        std::optional<Epoch> epoch = t.layout->loadEpoch(t.run, number);
-        if (!epoch)
-            continue; // gone again already; the next event sees it
-        t.epochDirs[number] = dir;
-        watchEpochIfIncomplete(root, *epoch);
-        if (Epoch* old = t.run.findEpoch(number)) {
-            if (!RunDiff::sameEpoch(*old, *epoch)) {
-                *old = *epoch;
-                changes.changed.push_back(std::move(*epoch));
-            }
+        struct stat st
+        {};
+        const std::string path = t.epochsPath() + "/" + name;
+        if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+            syncEpoch(t, *number, TrackedRun::EpochDir{name, st.st_ino}, changes);
         } else {
-            auto at = std::lower_bound(t.run.epochs.begin(), t.run.epochs.end(), number,
-                                       [](const Epoch& e, int n) { return e.number < n; });
-            t.run.epochs.insert(at, *epoch);
-            changes.added.push_back(std::move(*epoch));
+            auto known = t.epochDirs.find(*number);
+            // "12" going away says nothing about a "012" beside it.
+            if (known == t.epochDirs.end() || known->second.name == name)
+                syncEpoch(t, *number, std::nullopt, changes);
         }
     }
+    finishEpochChanges(root, changes);
+}
+
+void RunWatcher::syncEpoch(TrackedRun& t, int number,
+                           const std::optional<TrackedRun::EpochDir>& now, RunChanges& changes)
+{
+    const std::string root = t.run.root;
+    auto known = t.epochDirs.find(number);
+    if (!now) {
+        const std::string dir =
+            t.epochsPath() + "/" +
+            (known != t.epochDirs.end() ? known->second.name : CandleLayout::epochDirName(number));
+        if (m_pending.erase(dir))
+            unwatch(dir);
+        if (known != t.epochDirs.end())
+            t.epochDirs.erase(known);
+        if (t.run.findEpoch(number)) {
+            std::erase_if(t.run.epochs, [&](const Epoch& e) { return e.number == number; });
+            changes.removed.push_back(number);
+        }
+        return;
+    }
+    if (known != t.epochDirs.end() && known->second.name == now->name &&
+        known->second.inode == now->inode && t.run.findEpoch(number))
+        return;
+    std::optional<Epoch> epoch = t.layout->loadEpoch(t.run, number);
+    if (!epoch)
+        return; // gone again already; its own event follows
+    t.epochDirs[number] = *now;
+    watchEpochIfIncomplete(root, *epoch);
+    if (Epoch* old = t.run.findEpoch(number)) {
+        if (!RunDiff::sameEpoch(*old, *epoch)) {
+            *old = *epoch;
+            changes.changed.push_back(std::move(*epoch));
+        }
+        return;
+    }
+    auto at = std::lower_bound(t.run.epochs.begin(), t.run.epochs.end(), number,
+                               [](const Epoch& e, int n) { return e.number < n; });
+    t.run.epochs.insert(at, *epoch);
+    changes.added.push_back(std::move(*epoch));
+}
+
+void RunWatcher::finishEpochChanges(const std::string& root, const RunChanges& changes)
+{
     if (changes.empty())
         return;
     emitChanges(root, changes);
@@ -483,7 +592,7 @@ void RunWatcher::addRun(TrackedRun tracked, bool announce)
     auto [it, inserted] = m_runs.insert_or_assign(root, std::move(tracked));
     TrackedRun& t = it->second;
     watch(root, root);
-    watch(t.epochsPath(), t.epochsPath());
+    watch(t.epochsPath(), t.epochsPath(), true);
     m_epochsDirs[t.epochsPath()] = root;
     if (m_options.polling) {
         // Relinking shows in the root's mtime too, but coarse network-fs times may hide it.
@@ -510,6 +619,8 @@ void RunWatcher::removeRun(const std::string& root, bool announce)
     unwatch(root + "/last");
     unwatch(root + "/best");
     m_epochsDirs.erase(epochs);
+    m_epochNames.erase(epochs);
+    m_fullEpochs.erase(epochs);
     for (auto p = m_pending.begin(); p != m_pending.end();) {
         if (p->second.first == root) {
             unwatch(p->first);

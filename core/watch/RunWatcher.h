@@ -20,6 +20,8 @@ class QFileSystemWatcher;
 
 namespace ckpt {
 
+class InotifyNotifier;
+
 // Watches the folders a user dropped and the runs below them, and reports
 // changes as they happen with work proportional to the change: a new or
 // replaced epoch directory is read alone (Layout::loadEpoch), a relink re-reads
@@ -27,9 +29,11 @@ namespace ckpt {
 // the periodic safety rescan, which runs on a worker thread and reports only
 // differences.
 //
-// inotify (QFileSystemWatcher) watches each run root, its epochs/ directory and
-// every directory walked to reach runs (new runs appear there); an epoch
-// directory is watched only while it is incomplete. Polling mode replaces it
+// QFileSystemWatcher watches each run root and every directory walked to reach
+// runs (new runs appear there); an epoch directory is watched only while it is
+// incomplete. epochs/ itself is watched with raw inotify (InotifyNotifier),
+// whose events name the entry: a save then costs one fstatat and one
+// loadEpoch, not a readdir of thousands of epochs. Polling mode replaces it
 // for network file systems: every `pollIntervalMs` the same directories (and
 // the last/best links) are lstat'ed and a changed one is handled as an event.
 //
@@ -101,6 +105,11 @@ private:
     void processDir(const std::string& dir);
     void processRoot(const std::string& root);
     void processEpochs(const std::string& root);
+    void processEpochNames(const std::string& root, const std::set<std::string>& names);
+    void syncEpoch(TrackedRun& tracked, int number, const std::optional<TrackedRun::EpochDir>& now,
+                   RunChanges& changes);
+    void finishEpochChanges(const std::string& root, const RunChanges& changes);
+    void onEpochEntry(const std::string& dir, const std::string& name);
     void processPending(const std::string& dir);
     void refreshLinks(TrackedRun& tracked);
     void reloadWhole(const std::string& root);
@@ -112,7 +121,7 @@ private:
     void removeSubtree(const std::string& dir);
     void watchEpochIfIncomplete(const std::string& root, const Epoch& epoch);
 
-    void watch(const std::string& path, const std::string& notify);
+    void watch(const std::string& path, const std::string& notify, bool named = false);
     void unwatch(const std::string& path);
     void startPeriodicRescan();
     void applyRescan(RescanResult result);
@@ -121,6 +130,7 @@ private:
 
     Options m_options;
     QFileSystemWatcher* m_fsw = nullptr;
+    InotifyNotifier* m_inotify = nullptr;
     QTimer m_debounce;
     QTimer m_rescanTimer;
     QTimer m_pollTimer;
@@ -132,16 +142,18 @@ private:
     std::map<std::string, std::string> m_epochsDirs; // <root>/epochs -> root
     std::map<std::string, std::pair<std::string, int>> m_pending; // incomplete epoch dir
     std::set<std::string> m_dirty;
+    std::map<std::string, std::set<std::string>> m_epochNames; // epochs/ -> entries changed
+    std::set<std::string> m_fullEpochs; // epochs/ to list whole (polling, overflow, replaced)
     // Every watched path -> the directory to process when it changes. In polling
     // mode also the lstat key seen last.
     struct Watched
     {
         std::string notify;
         DirSnapshot::StatKey key;
+        bool named = false; // through m_inotify
     };
     std::map<std::string, Watched> m_watched;
     std::uint64_t m_generation = 0;
 };
 
 } // namespace ckpt
-
