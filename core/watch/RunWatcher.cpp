@@ -1,16 +1,13 @@
 #include "watch/RunWatcher.h"
 
 #include "candle/CandleLayout.h"
-#include "watch/InotifyNotifier.h"
+#include "watch/WatchSet.h"
 #include "watch/WatchTree.h"
 
 #include <QFile>
-#include <QFileSystemWatcher>
 #include <QtConcurrent>
 
 #include <algorithm>
-#include <fcntl.h>
-#include <sys/stat.h>
 
 namespace ckpt {
 
@@ -26,44 +23,6 @@ std::string spath(const QString& path)
     return QFile::encodeName(path).toStdString();
 }
 
-std::string parentOf(const std::string& path)
-{
-    const auto slash = path.rfind('/');
-    return slash == std::string::npos || slash == 0 ? std::string("/") : path.substr(0, slash);
-}
-
-std::string nameOf(const std::string& path)
-{
-    const auto slash = path.rfind('/');
-    return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
-// `path` is `dir` or below it.
-bool within(const std::string& path, const std::string& dir)
-{
-    return path == dir || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 &&
-                           path[dir.size()] == '/');
-}
-
-// The keys of `map` strictly below `dir`.
-template <typename Map> std::vector<std::string> keysBelow(const Map& map, const std::string& dir)
-{
-    std::vector<std::string> out;
-    const std::string prefix = dir + "/";
-    for (auto it = map.lower_bound(prefix); it != map.end(); ++it) {
-        const std::string& key = [&]() -> const std::string& {
-            if constexpr (requires { it->first; })
-                return it->first;
-            else
-                return *it;
-        }();
-        if (key.compare(0, prefix.size(), prefix) != 0)
-            break;
-        out.push_back(key);
-    }
-    return out;
-}
-
 bool incomplete(const Epoch& epoch)
 {
     return !epoch.info || (epoch.info->modelFile && epoch.modelPath.empty());
@@ -76,24 +35,18 @@ RunWatcher::RunWatcher(QObject* parent) : RunWatcher(Options{}, parent) {}
 RunWatcher::RunWatcher(const Options& options, QObject* parent)
     : QObject(parent), m_options(options)
 {
-    if (!m_options.polling) {
-        m_fsw = new QFileSystemWatcher(this);
-        connect(m_fsw, &QFileSystemWatcher::directoryChanged, this, &RunWatcher::onPathChanged);
-        connect(m_fsw, &QFileSystemWatcher::fileChanged, this, &RunWatcher::onPathChanged);
-        m_inotify = new InotifyNotifier(
-            [this](const std::string& dir, const std::string& name) { onEpochEntry(dir, name); },
-            [this] {
-                for (const auto& [epochs, root] : m_epochsDirs) {
-                    m_fullEpochs.insert(epochs);
-                    markDirty(epochs);
-                }
-            },
-            this);
-        if (!m_inotify->isValid()) {
-            delete m_inotify;
-            m_inotify = nullptr;
+    WatchSet::Callbacks callbacks;
+    callbacks.changed = [this](const std::string& path) { markDirty(path); };
+    callbacks.entryChanged = [this](const std::string& dir, const std::string& name) {
+        onEpochEntry(dir, name);
+    };
+    callbacks.overflow = [this] {
+        for (const auto& [epochs, root] : m_epochsDirs) {
+            m_fullEpochs.insert(epochs);
+            markDirty(epochs);
         }
-    }
+    };
+    m_watches = new WatchSet(m_options.polling, std::move(callbacks), this);
     m_debounce.setSingleShot(true);
     m_debounce.setInterval(m_options.debounceMs);
     connect(&m_debounce, &QTimer::timeout, this, &RunWatcher::flush);
@@ -104,7 +57,7 @@ RunWatcher::RunWatcher(const Options& options, QObject* parent)
     }
     if (m_options.polling) {
         m_pollTimer.setInterval(std::max(1, m_options.pollIntervalMs));
-        connect(&m_pollTimer, &QTimer::timeout, this, &RunWatcher::pollNow);
+        connect(&m_pollTimer, &QTimer::timeout, m_watches, &WatchSet::poll);
         m_pollTimer.start();
     }
     connect(&m_rescan, &QFutureWatcher<RescanResult>::finished, this,
@@ -171,37 +124,9 @@ bool RunWatcher::isSaveInProgress(const QString& root) const
 QStringList RunWatcher::watchedPaths() const
 {
     QStringList out;
-    for (const auto& [path, w] : m_watched)
+    for (const auto& path : m_watches->paths())
         out << qpath(path);
     return out;
-}
-
-void RunWatcher::watch(const std::string& path, const std::string& notify, bool named)
-{
-    auto [it, inserted] = m_watched.try_emplace(path, Watched{notify, {}, false});
-    it->second.notify = notify;
-    if (m_options.polling) {
-        it->second.key = DirSnapshot::stat(path);
-        return;
-    }
-    if (named && m_inotify && m_inotify->addPath(path)) {
-        it->second.named = true;
-        return;
-    }
-    if (inserted)
-        m_fsw->addPath(qpath(path));
-}
-
-void RunWatcher::unwatch(const std::string& path)
-{
-    auto it = m_watched.find(path);
-    if (it == m_watched.end())
-        return;
-    if (it->second.named)
-        m_inotify->removePath(path);
-    else if (m_fsw)
-        m_fsw->removePath(qpath(path));
-    m_watched.erase(it);
 }
 
 void RunWatcher::onEpochEntry(const std::string& dir, const std::string& name)
@@ -219,17 +144,6 @@ void RunWatcher::onEpochEntry(const std::string& dir, const std::string& name)
     markDirty(dir);
 }
 
-void RunWatcher::onPathChanged(const QString& path)
-{
-    auto it = m_watched.find(spath(path));
-    if (it != m_watched.end())
-        markDirty(it->second.notify);
-    // inotify forgets a directory that was deleted or replaced; watch it anew.
-    if (m_fsw && !m_fsw->directories().contains(path) && it != m_watched.end() &&
-        DirSnapshot::isDirectory(it->first))
-        m_fsw->addPath(path);
-}
-
 void RunWatcher::markDirty(const std::string& path)
 {
     m_dirty.insert(path);
@@ -240,13 +154,7 @@ void RunWatcher::markDirty(const std::string& path)
 
 void RunWatcher::pollNow()
 {
-    for (auto& [path, w] : m_watched) {
-        const DirSnapshot::StatKey key = DirSnapshot::stat(path);
-        if (key != w.key) {
-            w.key = key;
-            markDirty(w.notify);
-        }
-    }
+    m_watches->poll();
 }
 
 void RunWatcher::flush()
@@ -261,7 +169,7 @@ void RunWatcher::flush()
             processRoot(path);
         else if (auto e = m_epochsDirs.find(path); e != m_epochsDirs.end()) {
             auto names = m_epochNames.extract(path);
-            if (m_fullEpochs.erase(path) || names.empty() || !m_watched[path].named)
+            if (m_fullEpochs.erase(path) || names.empty() || !m_watches->isNamed(path))
                 processEpochs(e->second);
             else
                 processEpochNames(e->second, names.mapped());
@@ -282,15 +190,6 @@ void RunWatcher::processDir(const std::string& dir)
     }
     const DirListing listing = DirSnapshot::toListing(dir, *entries);
     if (const Layout* layout = WatchTree::layoutOf(listing)) {
-        m_dirs.erase(dir);
-        unwatch(dir);
-        for (const auto& below : keysBelow(m_dirs, dir)) {
-            if (layout->ownsSubdirectory(nameOf(below)) ||
-                layout->ownsSubdirectory(nameOf(parentOf(below)))) {
-                m_dirs.erase(below);
-                unwatch(below);
-            }
-        }
         addRun(TrackedRun::load(dir, *layout), true);
         return;
     }
@@ -303,19 +202,19 @@ void RunWatcher::processDir(const std::string& dir)
         if (!m_dirs.count(child) && !m_runs.count(child))
             adoptWalk(child);
     }
-    for (const auto& below : keysBelow(m_dirs, dir)) {
-        if (parentOf(below) == dir && !present.count(below))
+    for (const auto& below : WatchTree::keysBelow(m_dirs, dir)) {
+        if (WatchTree::parentOf(below) == dir && !present.count(below))
             removeSubtree(below);
     }
-    for (const auto& below : keysBelow(m_runs, dir)) {
-        if (parentOf(below) == dir && !present.count(below))
+    for (const auto& below : WatchTree::keysBelow(m_runs, dir)) {
+        if (WatchTree::parentOf(below) == dir && !present.count(below))
             removeSubtree(below);
     }
     // CANDLE's isRunRoot looks into epochs/: a new epochs/NNN makes the parent a run.
-    const std::string parent = parentOf(dir);
+    const std::string parent = WatchTree::parentOf(dir);
     if (m_dirs.count(parent)) {
         for (const Layout* layout : builtinLayouts()) {
-            if (layout->ownsSubdirectory(nameOf(dir)))
+            if (layout->ownsSubdirectory(WatchTree::nameOf(dir)))
                 m_dirty.insert(parent);
         }
     }
@@ -334,9 +233,10 @@ void RunWatcher::processRoot(const std::string& root)
     if (!entries || !stillRun) {
         removeRun(root, true);
         // Whatever is left there may still hold runs further down.
-        const std::string parent = parentOf(root);
-        if (entries && std::any_of(m_folders.begin(), m_folders.end(),
-                                   [&](const std::string& f) { return within(root, f); }))
+        const std::string parent = WatchTree::parentOf(root);
+        if (entries && std::any_of(m_folders.begin(), m_folders.end(), [&](const std::string& f) {
+                return WatchTree::within(root, f);
+            }))
             adoptWalk(root);
         else if (m_dirs.count(parent))
             m_dirty.insert(parent);
@@ -383,9 +283,6 @@ void RunWatcher::refreshLinks(TrackedRun& t)
         emit linkChanged(root, t.run.best ? *t.run.best : RunDiff::removedLink("best"));
 }
 
-// epochs/ changed and which entries is unknown (polling, overflow, replaced
-// directory): one readdir, then only epochs whose directory appeared, went away
-// or was replaced (new inode) are read.
 void RunWatcher::processEpochs(const std::string& root)
 {
     TrackedRun& t = m_runs.at(root);
@@ -394,37 +291,10 @@ void RunWatcher::processEpochs(const std::string& root)
         return;
     }
     t.generation = m_generation;
-    if (m_watched.count(t.epochsPath()) && m_watched[t.epochsPath()].named)
-        m_inotify->addPath(t.epochsPath()); // anew if epochs/ was replaced
-    auto entries = DirSnapshot::read(t.epochsPath());
-    t.epochsInode = DirSnapshot::stat(t.epochsPath()).inode;
-    std::map<int, TrackedRun::EpochDir> now;
-    if (entries) {
-        for (const auto& e : *entries) {
-            if (e.type == DirEntry::Type::File)
-                continue;
-            if (auto number = CandleLayout::parseEpochDirName(e.name))
-                now[*number] = {e.name, e.inode};
-        }
-    }
-    RunChanges changes;
-    std::vector<int> gone;
-    for (const auto& [number, dir] : t.epochDirs) {
-        if (!now.count(number))
-            gone.push_back(number);
-    }
-    for (const Epoch& e : t.run.epochs) {
-        if (!now.count(e.number) && !t.epochDirs.count(e.number))
-            gone.push_back(e.number);
-    }
-    for (int number : gone)
-        syncEpoch(t, number, std::nullopt, changes);
-    for (const auto& [number, dir] : now)
-        syncEpoch(t, number, dir, changes);
-    finishEpochChanges(root, changes);
+    m_watches->rearm(t.epochsPath()); // anew if epochs/ was replaced
+    finishEpochChanges(root, t.syncAllEpochs());
 }
 
-// inotify named the entries that changed: one fstatat each.
 void RunWatcher::processEpochNames(const std::string& root, const std::set<std::string>& names)
 {
     TrackedRun& t = m_runs.at(root);
@@ -433,70 +303,28 @@ void RunWatcher::processEpochNames(const std::string& root, const std::set<std::
         return;
     }
     t.generation = m_generation;
-    RunChanges changes;
-    for (const std::string& name : names) {
-        const auto number = CandleLayout::parseEpochDirName(name);
-        if (!number)
-            continue;
-        struct stat st
-        {};
-        const std::string path = t.epochsPath() + "/" + name;
-        if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
-            syncEpoch(t, *number, TrackedRun::EpochDir{name, st.st_ino}, changes);
-        } else {
-            auto known = t.epochDirs.find(*number);
-            // "12" going away says nothing about a "012" beside it.
-            if (known == t.epochDirs.end() || known->second.name == name)
-                syncEpoch(t, *number, std::nullopt, changes);
-        }
-    }
-    finishEpochChanges(root, changes);
-}
-
-void RunWatcher::syncEpoch(TrackedRun& t, int number,
-                           const std::optional<TrackedRun::EpochDir>& now, RunChanges& changes)
-{
-    const std::string root = t.run.root;
-    auto known = t.epochDirs.find(number);
-    if (!now) {
-        const std::string dir =
-            t.epochsPath() + "/" +
-            (known != t.epochDirs.end() ? known->second.name : CandleLayout::epochDirName(number));
-        if (m_pending.erase(dir))
-            unwatch(dir);
-        if (known != t.epochDirs.end())
-            t.epochDirs.erase(known);
-        if (t.run.findEpoch(number)) {
-            std::erase_if(t.run.epochs, [&](const Epoch& e) { return e.number == number; });
-            changes.removed.push_back(number);
-        }
-        return;
-    }
-    if (known != t.epochDirs.end() && known->second.name == now->name &&
-        known->second.inode == now->inode && t.run.findEpoch(number))
-        return;
-    std::optional<Epoch> epoch = t.layout->loadEpoch(t.run, number);
-    if (!epoch)
-        return; // gone again already; its own event follows
-    t.epochDirs[number] = *now;
-    watchEpochIfIncomplete(root, *epoch);
-    if (Epoch* old = t.run.findEpoch(number)) {
-        if (!RunDiff::sameEpoch(*old, *epoch)) {
-            *old = *epoch;
-            changes.changed.push_back(std::move(*epoch));
-        }
-        return;
-    }
-    auto at = std::lower_bound(t.run.epochs.begin(), t.run.epochs.end(), number,
-                               [](const Epoch& e, int n) { return e.number < n; });
-    t.run.epochs.insert(at, *epoch);
-    changes.added.push_back(std::move(*epoch));
+    finishEpochChanges(root, t.syncEpochNames(names));
 }
 
 void RunWatcher::finishEpochChanges(const std::string& root, const RunChanges& changes)
 {
     if (changes.empty())
         return;
+    // Incomplete epochs are watched until their files are all there.
+    for (int number : changes.removed) {
+        for (auto p = m_pending.begin(); p != m_pending.end();) {
+            if (p->second.first == root && p->second.second == number) {
+                m_watches->remove(p->first);
+                p = m_pending.erase(p);
+            } else {
+                ++p;
+            }
+        }
+    }
+    for (const Epoch& e : changes.added)
+        watchEpochIfIncomplete(root, e);
+    for (const Epoch& e : changes.changed)
+        watchEpochIfIncomplete(root, e);
     emitChanges(root, changes);
     // Links and the best check depend on which epochs exist.
     if (auto it = m_runs.find(root); it != m_runs.end())
@@ -509,7 +337,7 @@ void RunWatcher::processPending(const std::string& dir)
     auto it = m_runs.find(root);
     if (it == m_runs.end()) {
         m_pending.erase(dir);
-        unwatch(dir);
+        m_watches->remove(dir);
         return;
     }
     TrackedRun& t = it->second;
@@ -518,13 +346,13 @@ void RunWatcher::processPending(const std::string& dir)
     Epoch* old = t.run.findEpoch(number);
     if (!epoch || !old) {
         m_pending.erase(dir);
-        unwatch(dir);
+        m_watches->remove(dir);
         markDirty(t.epochsPath());
         return;
     }
     if (!incomplete(*epoch)) {
         m_pending.erase(dir);
-        unwatch(dir);
+        m_watches->remove(dir);
     }
     if (!RunDiff::sameEpoch(*old, *epoch)) {
         *old = *epoch;
@@ -537,7 +365,7 @@ void RunWatcher::watchEpochIfIncomplete(const std::string& root, const Epoch& ep
     if (!incomplete(epoch) || epoch.dir.empty())
         return;
     m_pending[epoch.dir] = {root, epoch.number};
-    watch(epoch.dir, epoch.dir);
+    m_watches->add(epoch.dir, epoch.dir);
 }
 
 void RunWatcher::reloadWhole(const std::string& root)
@@ -570,7 +398,7 @@ void RunWatcher::adoptWalk(const std::string& dir, const std::vector<Run>& known
     const WatchTree::Outcome found = WatchTree::walk(dir, m_options.maxDepth);
     for (const std::string& d : found.dirs) {
         if (m_dirs.insert(d).second)
-            watch(d, d);
+            m_watches->add(d, d);
     }
     for (const auto& r : found.runs) {
         if (m_runs.count(r.root))
@@ -589,15 +417,25 @@ void RunWatcher::addRun(TrackedRun tracked, bool announce)
 {
     const std::string root = WatchTree::normalise(tracked.run.root);
     tracked.generation = m_generation;
+    // Walked before it became a run: epochs/ and work/ were plain directories then.
+    if (m_dirs.erase(root))
+        m_watches->remove(root);
+    for (const auto& below : WatchTree::keysBelow(m_dirs, root)) {
+        const std::string rel = below.substr(root.size() + 1);
+        if (tracked.layout->ownsSubdirectory(rel.substr(0, rel.find('/')))) {
+            m_dirs.erase(below);
+            m_watches->remove(below);
+        }
+    }
     auto [it, inserted] = m_runs.insert_or_assign(root, std::move(tracked));
     TrackedRun& t = it->second;
-    watch(root, root);
-    watch(t.epochsPath(), t.epochsPath(), true);
+    m_watches->add(root, root);
+    m_watches->add(t.epochsPath(), t.epochsPath(), true);
     m_epochsDirs[t.epochsPath()] = root;
     if (m_options.polling) {
         // Relinking shows in the root's mtime too, but coarse network-fs times may hide it.
-        watch(root + "/last", root);
-        watch(root + "/best", root);
+        m_watches->add(root + "/last", root);
+        m_watches->add(root + "/best", root);
     }
     for (const Epoch& e : t.run.epochs)
         watchEpochIfIncomplete(root, e);
@@ -614,16 +452,16 @@ void RunWatcher::removeRun(const std::string& root, bool announce)
         return;
     const std::string epochs = it->second.epochsPath();
     m_runs.erase(it);
-    unwatch(root);
-    unwatch(epochs);
-    unwatch(root + "/last");
-    unwatch(root + "/best");
+    m_watches->remove(root);
+    m_watches->remove(epochs);
+    m_watches->remove(root + "/last");
+    m_watches->remove(root + "/best");
     m_epochsDirs.erase(epochs);
     m_epochNames.erase(epochs);
     m_fullEpochs.erase(epochs);
     for (auto p = m_pending.begin(); p != m_pending.end();) {
         if (p->second.first == root) {
-            unwatch(p->first);
+            m_watches->remove(p->first);
             p = m_pending.erase(p);
         } else {
             ++p;
@@ -637,18 +475,18 @@ void RunWatcher::removeSubtree(const std::string& dir)
 {
     if (m_runs.count(dir))
         removeRun(dir, true);
-    for (const auto& root : keysBelow(m_runs, dir))
+    for (const auto& root : WatchTree::keysBelow(m_runs, dir))
         removeRun(root, true);
     // A dropped folder that vanished stays on the list so that it is picked up
     // again by the safety rescan if it comes back.
-    for (const auto& d : keysBelow(m_dirs, dir)) {
+    for (const auto& d : WatchTree::keysBelow(m_dirs, dir)) {
         m_dirs.erase(d);
-        unwatch(d);
+        m_watches->remove(d);
     }
     if (std::find(m_folders.begin(), m_folders.end(), dir) == m_folders.end() ||
         !DirSnapshot::isDirectory(dir)) {
         if (m_dirs.erase(dir))
-            unwatch(dir);
+            m_watches->remove(dir);
     }
 }
 
@@ -689,8 +527,6 @@ void RunWatcher::applyRescan(RescanResult result)
         roots.insert(root);
         auto it = m_runs.find(root);
         if (it == m_runs.end()) {
-            m_dirs.erase(root);
-            unwatch(root);
             addRun(std::move(fresh), true);
             continue;
         }
@@ -713,7 +549,7 @@ void RunWatcher::applyRescan(RescanResult result)
     const std::set<std::string> dirs(result.dirs.begin(), result.dirs.end());
     for (const auto& d : dirs) {
         if (!m_runs.count(d) && m_dirs.insert(d).second)
-            watch(d, d);
+            m_watches->add(d, d);
     }
     std::vector<std::string> stale;
     for (const auto& d : m_dirs) {
@@ -722,7 +558,7 @@ void RunWatcher::applyRescan(RescanResult result)
     }
     for (const auto& d : stale) {
         m_dirs.erase(d);
-        unwatch(d);
+        m_watches->remove(d);
     }
 }
 

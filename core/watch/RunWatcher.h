@@ -1,7 +1,6 @@
 #pragma once
 
 #include "model/Run.h"
-#include "watch/DirSnapshot.h"
 #include "watch/RunDiff.h"
 #include "watch/TrackedRun.h"
 
@@ -16,11 +15,9 @@
 #include <string>
 #include <vector>
 
-class QFileSystemWatcher;
-
 namespace ckpt {
 
-class InotifyNotifier;
+class WatchSet;
 
 // Watches the folders a user dropped and the runs below them, and reports
 // changes as they happen with work proportional to the change: a new or
@@ -100,7 +97,6 @@ private:
         std::uint64_t generation = 0;
     };
 
-    void onPathChanged(const QString& path);
     void markDirty(const std::string& path);
     void processDir(const std::string& dir);
     void processRoot(const std::string& root);
@@ -121,16 +117,13 @@ private:
     void removeSubtree(const std::string& dir);
     void watchEpochIfIncomplete(const std::string& root, const Epoch& epoch);
 
-    void watch(const std::string& path, const std::string& notify, bool named = false);
-    void unwatch(const std::string& path);
     void startPeriodicRescan();
     void applyRescan(RescanResult result);
     static RescanResult computeRescan(std::vector<std::string> folders, int maxDepth,
                                       std::uint64_t generation);
 
     Options m_options;
-    QFileSystemWatcher* m_fsw = nullptr;
-    InotifyNotifier* m_inotify = nullptr;
+    WatchSet* m_watches = nullptr;
     QTimer m_debounce;
     QTimer m_rescanTimer;
     QTimer m_pollTimer;
@@ -144,15 +137,6 @@ private:
     std::set<std::string> m_dirty;
     std::map<std::string, std::set<std::string>> m_epochNames; // epochs/ -> entries changed
     std::set<std::string> m_fullEpochs; // epochs/ to list whole (polling, overflow, replaced)
-    // Every watched path -> the directory to process when it changes. In polling
-    // mode also the lstat key seen last.
-    struct Watched
-    {
-        std::string notify;
-        DirSnapshot::StatKey key;
-        bool named = false; // through m_inotify
-    };
-    std::map<std::string, Watched> m_watched;
     std::uint64_t m_generation = 0;
 };
 

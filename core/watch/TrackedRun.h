@@ -2,9 +2,12 @@
 
 #include "layout/Layout.h"
 #include "model/Run.h"
+#include "watch/RunDiff.h"
 
 #include <cstdint>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 
 namespace ckpt {
@@ -32,8 +35,19 @@ struct TrackedRun
     // Re-reads the inodes of epochs/ and its entries (one readdir).
     void noteEpochDirs();
 
+    // epochs/ changed, entries unknown (polling, overflow, replaced directory):
+    // one readdir; only epochs whose directory appeared, went away or was
+    // replaced (new inode: CANDLE renames work/ over it) are read.
+    RunChanges syncAllEpochs();
+    // inotify named the entries that changed: one lstat each.
+    RunChanges syncEpochNames(const std::set<std::string>& names);
+
     std::string epochsPath() const { return run.root + "/epochs"; }
     bool saveInProgress() const { return !run.workDir.empty(); }
+
+private:
+    // Brings epoch `number` in line with its directory entry (`now` empty: absent).
+    void syncEpoch(int number, const std::optional<EpochDir>& now, RunChanges& changes);
 };
 
 } // namespace ckpt

@@ -56,4 +56,22 @@ std::string WatchTree::normalise(const std::filesystem::path& path)
     return s;
 }
 
+std::string WatchTree::parentOf(const std::string& path)
+{
+    const auto slash = path.rfind('/');
+    return slash == std::string::npos || slash == 0 ? std::string("/") : path.substr(0, slash);
+}
+
+std::string WatchTree::nameOf(const std::string& path)
+{
+    const auto slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool WatchTree::within(const std::string& path, const std::string& dir)
+{
+    return path == dir || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 &&
+                           path[dir.size()] == '/');
+}
+
 } // namespace ckpt

@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ckpt {
@@ -31,6 +32,34 @@ public:
     static const Layout* layoutOf(const DirListing& listing);
     // Absolute, normalised, no trailing slash: the form every map key takes.
     static std::string normalise(const std::filesystem::path& path);
+
+    // Helpers on normalised path strings (the watcher's map keys).
+    static std::string parentOf(const std::string& path);
+    static std::string nameOf(const std::string& path);
+    // `path` is `dir` or below it.
+    static bool within(const std::string& path, const std::string& dir);
+    // The keys of a sorted map or set strictly below `dir`.
+    template <typename Sorted>
+    static std::vector<std::string> keysBelow(const Sorted& sorted, const std::string& dir)
+    {
+        std::vector<std::string> out;
+        const std::string prefix = dir + "/";
+        for (auto it = sorted.lower_bound(prefix); it != sorted.end(); ++it) {
+            const std::string& key = keyOf(*it);
+            if (key.compare(0, prefix.size(), prefix) != 0)
+                break;
+            out.push_back(key);
+        }
+        return out;
+    }
+
+private:
+    static const std::string& keyOf(const std::string& key) { return key; }
+    template <typename V>
+    static const std::string& keyOf(const std::pair<const std::string, V>& entry)
+    {
+        return entry.first;
+    }
 };
 
 } // namespace ckpt
