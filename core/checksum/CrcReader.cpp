@@ -5,7 +5,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csetjmp>
+#include <csignal>
 #include <fcntl.h>
+#include <mutex>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -24,6 +27,58 @@ Error cancelled(const std::filesystem::path& path)
     return Error{"cancelled", path.string()};
 }
 
+// A mapped file truncated by someone else raises SIGBUS on the next page
+// touched. Only the CRC of a mapped block runs under this guard; the handler
+// jumps back out of it, and hands every other SIGBUS to whoever had it before.
+thread_local sigjmp_buf* t_guard = nullptr;
+struct sigaction g_previous
+{};
+std::once_flag g_installed;
+
+void onSigbus(int sig, siginfo_t* info, void* context)
+{
+    if (sigjmp_buf* guard = t_guard) {
+        t_guard = nullptr;
+        siglongjmp(*guard, 1);
+    }
+    if ((g_previous.sa_flags & SA_SIGINFO) && g_previous.sa_sigaction) {
+        g_previous.sa_sigaction(sig, info, context);
+        return;
+    }
+    if (!(g_previous.sa_flags & SA_SIGINFO) && g_previous.sa_handler != SIG_DFL &&
+        g_previous.sa_handler != SIG_IGN) {
+        g_previous.sa_handler(sig);
+        return;
+    }
+    ::signal(SIGBUS, SIG_DFL);
+    ::raise(SIGBUS);
+}
+
+void installSigbusGuard()
+{
+    std::call_once(g_installed, [] {
+        struct sigaction sa
+        {};
+        sa.sa_sigaction = onSigbus;
+        // NODEFER: SIGBUS stays unblocked after the jump, so no mask to save per block.
+        sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+        sigemptyset(&sa.sa_mask);
+        ::sigaction(SIGBUS, &sa, &g_previous);
+    });
+}
+
+// False when the mapping faulted. Kept apart so no local lives across the jump.
+bool guardedUpdate(std::uint32_t& crc, const unsigned char* data, std::size_t size)
+{
+    sigjmp_buf guard;
+    if (sigsetjmp(guard, 0) != 0)
+        return false;
+    t_guard = &guard;
+    crc = Crc32::update(crc, data, size);
+    t_guard = nullptr;
+    return true;
+}
+
 } // namespace
 
 CrcReader::CrcReader() : CrcReader(Options{}) {}
@@ -33,6 +88,8 @@ CrcReader::CrcReader(Options options) : m_options(options)
     m_options.blockBytes = std::max<std::size_t>(m_options.blockBytes, 4096);
     if (m_options.strategy == Strategy::Read)
         m_buffer.reset(new unsigned char[m_options.blockBytes]);
+    else
+        installSigbusGuard();
 }
 
 Result<CrcReader::Outcome> CrcReader::crcRange(int fd, const std::filesystem::path& path,
@@ -107,13 +164,19 @@ Result<CrcReader::Outcome> CrcReader::mapRange(int fd, const std::filesystem::pa
     void* map = ::mmap(nullptr, mapLen, PROT_READ, MAP_SHARED, fd, static_cast<off_t>(mapStart));
     if (map == MAP_FAILED)
         return Error{osError(path, errno), path.string()};
-    ::madvise(map, mapLen, MADV_SEQUENTIAL | MADV_WILLNEED);
+    // Advice values are not flags: one call each.
+    ::madvise(map, mapLen, MADV_SEQUENTIAL);
+    ::madvise(map, mapLen, MADV_WILLNEED);
     const auto* base = static_cast<const unsigned char*>(map) + (offset - mapStart);
     const std::uint64_t total = end - offset;
     bool stopped = false;
+    bool faulted = false;
     while (out.bytes < total) {
         const auto n = std::min<std::uint64_t>(m_options.blockBytes, total - out.bytes);
-        out.crc = Crc32::update(out.crc, base + out.bytes, static_cast<std::size_t>(n));
+        if (!guardedUpdate(out.crc, base + out.bytes, static_cast<std::size_t>(n))) {
+            faulted = true;
+            break;
+        }
         out.bytes += n;
         if (onBlock && !onBlock(n)) {
             stopped = true;
@@ -121,6 +184,8 @@ Result<CrcReader::Outcome> CrcReader::mapRange(int fd, const std::filesystem::pa
         }
     }
     ::munmap(map, mapLen);
+    if (faulted)
+        return shrank(path);
     if (stopped)
         return cancelled(path);
     return out;

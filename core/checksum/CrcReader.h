@@ -12,8 +12,10 @@
 namespace ckpt {
 
 // Computes the CRC-32 of a byte range of an open file, block by block. One
-// reader per thread: it owns its block buffer. The strategy is selectable so the
-// benchmark can measure read() against mmap() on the same data.
+// reader per thread: it owns its block buffer. Read copies each block into a
+// buffer (pread); Mmap computes on the page cache directly, without the copy,
+// and turns the SIGBUS of a file truncated meanwhile into a "shrank" error (it
+// installs a SIGBUS handler once, which passes other faults on).
 class CrcReader
 {
 public:

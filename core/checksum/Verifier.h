@@ -27,7 +27,8 @@ public:
         int threads = 0; // 0: one per core
         std::uint64_t splitBytes = std::uint64_t{64}
                                    << 20; // part size for big files; 0: never split
-        CrcReader::Options reader;
+        // mmap: no copy per block; measured faster than read() in tests/bench/verify.
+        CrcReader::Options reader{CrcReader::Strategy::Mmap, std::size_t{1} << 20};
     };
 
     static Result<EpochVerdict> verifyEpoch(const Run& run, const Epoch& epoch,

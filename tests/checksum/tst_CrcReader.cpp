@@ -104,6 +104,30 @@ private slots:
         QVERIFY(out.error().message.find(path.string()) != std::string::npos);
     }
 
+    // A file truncated while mapped raises SIGBUS: an error, not a crash.
+    void mappedFileTruncatedIsError()
+    {
+        QTemporaryDir dir;
+        const std::filesystem::path path = dir.filePath("m").toStdString();
+        test::CandleFixture::writeText(path, randomBytes(1 << 20));
+        CrcReader reader({CrcReader::Strategy::Mmap, 64 << 10});
+        int blocks = 0;
+        auto out = reader.crcFile(path, [&](std::uint64_t) {
+            if (++blocks == 2)
+                std::filesystem::resize_file(path, 4096);
+            return true;
+        });
+        QVERIFY(!out.ok());
+        QVERIFY2(out.error().message.find("shrank") != std::string::npos,
+                 out.error().message.c_str());
+        QCOMPARE(blocks, 2);
+        // The guard is per call: the reader still works afterwards.
+        test::CandleFixture::writeText(path, "123456789");
+        auto again = reader.crcFile(path);
+        QVERIFY(again.ok());
+        QCOMPARE(again->crc, 3421780262u);
+    }
+
     void stopsWhenCallbackSaysSo()
     {
         QTemporaryDir dir;

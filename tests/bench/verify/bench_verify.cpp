@@ -4,7 +4,7 @@
 //   bench_verify memory [--mib N] [--reps R]
 //       ISA-L vs zlib CRC-32 on an in-memory buffer.
 //   bench_verify files --crcs LIST [--reps R] [--threads T] [--split MIB]
-//                [--block KIB] [--strategy read|mmap]
+//                [--block KIB] [--strategy read|mmap]   (Verifier's defaults otherwise)
 //       Verifier over the files of LIST ("<decimal crc> <path>" per line).
 // Prints "key=value" pairs; medians over R repetitions.
 
@@ -117,12 +117,14 @@ int files(const std::map<std::string, std::string>& args)
         e.info = info;
         run.epochs.push_back(std::move(e));
     }
-    Verifier::Options options;
+    Verifier::Options options; // the defaults unless told otherwise
     options.threads = std::stoi(arg(args, "--threads", "0"));
     options.splitBytes = std::stoull(arg(args, "--split", "64")) << 20;
-    options.reader.blockBytes = std::stoull(arg(args, "--block", "128")) << 10;
-    options.reader.strategy = arg(args, "--strategy", "read") == "mmap" ? CrcReader::Strategy::Mmap
-                                                                        : CrcReader::Strategy::Read;
+    if (args.count("--block"))
+        options.reader.blockBytes = std::stoull(args.at("--block")) << 10;
+    if (args.count("--strategy"))
+        options.reader.strategy =
+            args.at("--strategy") == "mmap" ? CrcReader::Strategy::Mmap : CrcReader::Strategy::Read;
     const int reps = std::stoi(arg(args, "--reps", "5"));
     std::vector<double> seconds;
     std::uint64_t bytes = 0;

@@ -75,11 +75,12 @@ def python_loop():
 contenders = {
     "cat FILES > /dev/null": cat,
     "python zlib.crc32, 10 MiB chunks (CANDLE)": python_loop,
-    "ours (default: 2 threads, read 128 KiB)": lambda: ours(many),
-    "  1 thread, read 128 KiB": lambda: ours(many, "--threads", "1"),
-    "  2 threads, read 1 MiB": lambda: ours(many, "--block", "1024"),
-    "  2 threads, read 4 MiB": lambda: ours(many, "--block", "4096"),
-    "  2 threads, mmap": lambda: ours(many, "--strategy", "mmap"),
+    "ours (default: 2 threads, mmap)": lambda: ours(many),
+    "  1 thread, mmap": lambda: ours(many, "--threads", "1"),
+    "  2 threads, read 128 KiB": lambda: ours(many, "--strategy", "read", "--block", "128"),
+    "  2 threads, read 1 MiB": lambda: ours(many, "--strategy", "read", "--block", "1024"),
+    "  1 thread, read 128 KiB": lambda: ours(many, "--strategy", "read", "--block", "128",
+                                             "--threads", "1"),
     "one file, 1 thread": lambda: ours(big, "--threads", "1", "--split", "0"),
     "one file, 2 threads, no split": lambda: ours(big, "--threads", "2", "--split", "0"),
     "one file, 2 threads, 64 MiB parts": lambda: ours(big, "--threads", "2", "--split", "64"),
@@ -93,7 +94,7 @@ for _ in range(reps):
 med = {name: statistics.median(t) for name, t in times.items()}
 t_cat = med["cat FILES > /dev/null"]
 t_py = med["python zlib.crc32, 10 MiB chunks (CANDLE)"]
-t_ours = med["ours (default: 2 threads, read 128 KiB)"]
+t_ours = med["ours (default: 2 threads, mmap)"]
 
 mem = dict(p.split("=") for p in subprocess.run(
     [exe, "memory", "--mib", "256", "--reps", str(reps)], check=True, capture_output=True,
