@@ -25,18 +25,20 @@ RunTreeModel::RunTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
 QString RunTreeModel::displayName(const QString& folder, const QString& root)
 {
     QString rel = QDir(folder).relativeFilePath(root);
+    if (rel == QLatin1String("."))
+        rel.clear();
     // CANDLE roots end in ckpts/ or save/ckpts/: the run is the folder above.
-    for (const QString& tail :
-         {QStringLiteral("/save/ckpts"), QStringLiteral("/ckpts"), QStringLiteral("/save")})
-        if (rel.endsWith(tail) && rel.size() > tail.size()) {
-            rel.chop(tail.size());
+    QString path = QLatin1Char('/') + rel;
+    for (const QString& tail : {QStringLiteral("/save/ckpts"), QStringLiteral("/ckpts"),
+                                QStringLiteral("/save")})
+        if (path.endsWith(tail)) {
+            path.chop(tail.size());
             break;
         }
-    // A run at the folder itself is named after the folder.
-    if (rel.isEmpty() || rel == QLatin1String(".") || rel == QLatin1String("ckpts") ||
-        rel == QLatin1String("save/ckpts"))
-        return QDir(rel == QLatin1String(".") || rel.isEmpty() ? root : folder).dirName();
-    return rel;
+    // A run at (or just below) the folder itself is named after the folder.
+    if (path.size() <= 1)
+        return QDir(folder).dirName();
+    return path.mid(1);
 }
 
 int RunTreeModel::folderRow(const QString& folder) const
