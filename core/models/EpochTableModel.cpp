@@ -10,14 +10,15 @@
 namespace ckpt {
 
 namespace {
-// Columns before the metric columns, and after them.
+// Columns before the metric columns, and after them. Badges come early so
+// they stay in view however many metrics a run has.
 constexpr EpochTableModel::ColumnKind Leading[] = {
-    EpochTableModel::ColumnKind::Run,       EpochTableModel::ColumnKind::Epoch,
-    EpochTableModel::ColumnKind::SavedAt,   EpochTableModel::ColumnKind::TimePerEpoch,
-    EpochTableModel::ColumnKind::Monitored, EpochTableModel::ColumnKind::BestSoFar};
-constexpr EpochTableModel::ColumnKind Trailing[] = {
-    EpochTableModel::ColumnKind::Size, EpochTableModel::ColumnKind::Checksum,
-    EpochTableModel::ColumnKind::Links, EpochTableModel::ColumnKind::ProblemList};
+    EpochTableModel::ColumnKind::Run,          EpochTableModel::ColumnKind::Epoch,
+    EpochTableModel::ColumnKind::Links,        EpochTableModel::ColumnKind::SavedAt,
+    EpochTableModel::ColumnKind::TimePerEpoch, EpochTableModel::ColumnKind::Monitored,
+    EpochTableModel::ColumnKind::BestSoFar,    EpochTableModel::ColumnKind::Checksum,
+    EpochTableModel::ColumnKind::Size};
+constexpr EpochTableModel::ColumnKind Trailing[] = {EpochTableModel::ColumnKind::ProblemList};
 constexpr int LeadingCount = static_cast<int>(std::size(Leading));
 constexpr int TrailingCount = static_cast<int>(std::size(Trailing));
 

@@ -82,7 +82,7 @@ void tst_EpochTableModel::rowsAndFixedColumns()
     const Run run = makeRun("/r", 3);
     model.setRuns({&run}, {"r"});
     QCOMPARE(model.rowCount(), 3);
-    QCOMPARE(model.columnCount(), 10); // 6 leading + 4 trailing, no metrics yet
+    QCOMPARE(model.columnCount(), 10); // 9 leading + 1 trailing, no metrics yet
     using K = EpochTableModel::ColumnKind;
     QCOMPARE(model.index(1, column(model, K::Epoch)).data().toInt(), 2);
     QCOMPARE(model.index(1, column(model, K::BestSoFar)).data().toString(), QString("0.5"));
@@ -109,7 +109,7 @@ void tst_EpochTableModel::historyAddsMetricColumns()
     QCOMPARE(inserted.count(), 3);
     // best_so_far has its own column: not repeated as a metric.
     QCOMPARE(model.metricNames(), QStringList({"accuracy", "loss", "val_loss"}));
-    const int lossCol = 6 + 1;
+    const int lossCol = 9 + 1;
     QCOMPARE(model.metricAt(lossCol), QString("loss"));
     QCOMPARE(model.index(2, lossCol).data().toString(), QString("13"));
     QCOMPARE(
@@ -118,7 +118,7 @@ void tst_EpochTableModel::historyAddsMetricColumns()
     // A second history with a known metric set adds nothing.
     model.setHistory("/r", history(3, {"loss"}));
     QCOMPARE(inserted.count(), 3);
-    QVERIFY(!model.index(2, 6).data().isValid());
+    QVERIFY(!model.index(2, 9).data().isValid());
 }
 
 void tst_EpochTableModel::liveEpochInsertsOneRow()
@@ -219,8 +219,8 @@ void tst_EpochTableModel::twoRunsStackBlocks()
     QCOMPARE(model.rowOf("/a", 3), 2);
     QCOMPARE(model.rowOf("/b", 1), 3);
     model.setHistory("/b", history(3, {"loss"}));
-    QCOMPARE(model.index(model.rowOf("/b", 2), 6).data().toString(), QString("2"));
-    QVERIFY(!model.index(model.rowOf("/a", 2), 6).data().isValid());
+    QCOMPARE(model.index(model.rowOf("/b", 2), 9).data().toString(), QString("2"));
+    QVERIFY(!model.index(model.rowOf("/a", 2), 9).data().isValid());
 }
 
 QTEST_GUILESS_MAIN(tst_EpochTableModel)
