@@ -11,13 +11,15 @@ void Theme::forceDark(QApplication& app)
     app.setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
     QPalette p;
     const QColor window(0x2b, 0x2d, 0x30);
-    const QColor base(0x1e, 0x1f, 0x22);
+    // Fields a little lighter than the window: Fusion outlines check boxes
+    // with a darker window colour, which must stand out from the field.
+    const QColor base(0x36, 0x38, 0x3c);
     const QColor text(0xdf, 0xe1, 0xe5);
     const QColor disabled(0x80, 0x80, 0x80);
     p.setColor(QPalette::Window, window);
     p.setColor(QPalette::WindowText, text);
     p.setColor(QPalette::Base, base);
-    p.setColor(QPalette::AlternateBase, QColor(0x26, 0x28, 0x2b));
+    p.setColor(QPalette::AlternateBase, QColor(0x3c, 0x3f, 0x43));
     p.setColor(QPalette::ToolTipBase, window);
     p.setColor(QPalette::ToolTipText, text);
     p.setColor(QPalette::PlaceholderText, disabled);
