@@ -29,8 +29,8 @@ QString RunTreeModel::displayName(const QString& folder, const QString& root)
         rel.clear();
     // CANDLE roots end in ckpts/ or save/ckpts/: the run is the folder above.
     QString path = QLatin1Char('/') + rel;
-    for (const QString& tail : {QStringLiteral("/save/ckpts"), QStringLiteral("/ckpts"),
-                                QStringLiteral("/save")})
+    for (const QString& tail :
+         {QStringLiteral("/save/ckpts"), QStringLiteral("/ckpts"), QStringLiteral("/save")})
         if (path.endsWith(tail)) {
             path.chop(tail.size());
             break;
