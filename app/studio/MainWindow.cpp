@@ -120,7 +120,6 @@ void MainWindow::createActions()
     add("exportCsv", tr("&Export Table as CSV…"), QKeySequence(tr("Ctrl+E")),
         [this] { exportCsv(); });
     add("quit", tr("&Quit"), QKeySequence::Quit, [this] { close(); });
-    add("copy", tr("&Copy Rows"), QKeySequence(), [this] { m_table->copySelection(); });
     add("find", tr("&Filter Epochs"), QKeySequence::Find, [this] {
         m_tabs->setCurrentWidget(m_table);
         m_table->filterEdit()->setFocus();
@@ -151,8 +150,7 @@ void MainWindow::createActions()
         m_problemsPanel->view()->setFocus();
     });
     add("about", tr("&About Ckpt Studio"), QKeySequence(), [this] { showAbout(); });
-    m_actions.value("copy")->setShortcut(QKeySequence::Copy);
-    m_actions.value("copy")->setShortcutContext(Qt::WidgetShortcut);
+    m_actions.insert("copy", m_table->copyAction());
 
     auto* undo = m_undo->createUndoAction(this, tr("&Undo"));
     undo->setShortcut(QKeySequence::Undo);

@@ -65,9 +65,11 @@ int main(int argc, char** argv)
         folders = QSettings().value("session/folders").toStringList();
     if (folders.isEmpty()) {
         const QString demo = StudioOptions::demoExperiment();
-        if (demo.isEmpty())
+        if (demo.isEmpty()) {
             window.setEmptyHint(StudioOptions::demoHint());
-        else
+            std::fprintf(stderr, "ckpt-studio: %s\n",
+                         qPrintable(StudioOptions::demoHint().replace('\n', ' ')));
+        } else
             folders << demo;
     }
     if (!options.screenshot.isEmpty()) {

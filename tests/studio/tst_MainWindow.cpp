@@ -15,9 +15,11 @@
 
 #include <QAbstractButton>
 #include <QApplication>
+#include <QClipboard>
 #include <QDialog>
 #include <QFileInfo>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMimeData>
 #include <QProcess>
@@ -157,6 +159,22 @@ void tst_MainWindow::selectingRunsFillsTheTable()
     QTRY_COMPARE(workspace.shownRuns().size(), 1);
     QCOMPARE(workspace.epochTable()->rowCount(), 4);
     QVERIFY(window.epochTable()->view()->isColumnHidden(runCol));
+
+    // Copy rows: select two with the keyboard, Ctrl+C puts header + rows on the clipboard.
+    QTableView* table = window.epochTable()->view();
+    table->setFocus();
+    QTest::keyClick(table, Qt::Key_Home, Qt::ControlModifier);
+    QTest::keyClick(table, Qt::Key_Down, Qt::ShiftModifier);
+    QCOMPARE(window.epochTable()->selectedEpochs().size(), 2);
+    QTest::keyClick(table, Qt::Key_C, Qt::ControlModifier);
+    const QStringList lines = QApplication::clipboard()->text().trimmed().split('\n');
+    QCOMPARE(lines.size(), 3);
+    QVERIFY(lines[0].startsWith("Epoch\t"));
+    QVERIFY(lines[1].startsWith("1\t"));
+    // CSV of the whole (filtered) table; filtering by text narrows it.
+    QCOMPARE(window.epochTable()->tableAsCsv().trimmed().split('\n').size(), 5);
+    QTest::keyClicks(window.epochTable()->filterEdit(), "13:00:03");
+    QCOMPARE(window.epochTable()->tableAsCsv().trimmed().split('\n').size(), 2);
 }
 
 void tst_MainWindow::clickRow(EpochTableView* table, int epoch, const QString& root)

@@ -75,8 +75,11 @@ EpochTableView::EpochTableView(QWidget* parent)
                 emit currentEpochChanged(src.data(roles::RunRootRole).toString(),
                                          src.data(roles::EpochRole).toInt());
             });
-    auto* copy = new QShortcut(QKeySequence::Copy, m_view, nullptr, nullptr, Qt::WidgetShortcut);
-    connect(copy, &QShortcut::activated, this, &EpochTableView::copySelection);
+    m_copy = new QAction(tr("&Copy Rows"), this);
+    m_copy->setShortcut(QKeySequence::Copy);
+    m_copy->setShortcutContext(Qt::WidgetShortcut);
+    connect(m_copy, &QAction::triggered, this, &EpochTableView::copySelection);
+    m_view->addAction(m_copy);
     auto* find =
         new QShortcut(QKeySequence::Find, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
     connect(find, &QShortcut::activated, this, [this] {

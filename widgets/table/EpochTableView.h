@@ -35,6 +35,8 @@ public:
     QTableView* view() const { return m_view; }
     QLineEdit* filterEdit() const { return m_filter; }
     void setContextActions(const QList<QAction*>& actions);
+    // Ctrl+C while the table has focus; also for menus.
+    QAction* copyAction() const { return m_copy; }
 
     QList<EpochRef> selectedEpochs() const;
     std::optional<EpochRef> currentEpoch() const;
@@ -67,6 +69,7 @@ private:
     QLineEdit* m_filter;
     QToolButton* m_columns;
     QMenu* m_columnMenu;
+    QAction* m_copy;
     QStringList m_hiddenByUser; // header titles hidden from the column menu
 };
 
