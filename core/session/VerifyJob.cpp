@@ -5,6 +5,8 @@
 #include <QThreadPool>
 #include <QtConcurrent>
 
+#include <algorithm>
+
 namespace ckpt {
 
 VerifyJob::VerifyJob(std::vector<Run> runs, QThreadPool* pool, QObject* parent)
@@ -12,8 +14,7 @@ VerifyJob::VerifyJob(std::vector<Run> runs, QThreadPool* pool, QObject* parent)
       m_cancel(std::make_shared<std::atomic_bool>(false))
 {
     connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, [this] {
-        const Outcome outcome = m_watcher.result();
-        emit finished(outcome.report, outcome.error);
+        emit finished(m_watcher.future().resultAt(0));
         deleteLater();
     });
 }
@@ -50,10 +51,14 @@ void VerifyJob::start()
             cancel.get());
         Outcome outcome;
         auto report = Verifier::verifyRuns(*runs, Verifier::Options{}, tracker);
-        if (report)
-            outcome.report = std::move(report.value());
-        else
+        if (report) {
+            for (const auto& run : report->runs)
+                outcome.states[QString::fromStdString(run.root)] = states(run);
+            outcome.summary = summary(report.value(), {});
+        } else {
             outcome.error = QString::fromStdString(report.error().message);
+            outcome.summary = summary({}, outcome.error);
+        }
         // The copies die here, off the GUI thread.
         runs->clear();
         return outcome;
@@ -77,6 +82,32 @@ ChecksumState VerifyJob::stateOf(VerifyStatus status)
         break;
     }
     return ChecksumState::Error;
+}
+
+Run VerifyJob::slimCopy(const Run& run, const std::vector<int>& wanted)
+{
+    Run slim;
+    slim.root = run.root;
+    slim.layout = run.layout;
+    slim.epochs.reserve(run.epochs.size());
+    for (const auto& e : run.epochs) {
+        if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), e.number) == wanted.end())
+            continue;
+        Epoch c;
+        c.number = e.number;
+        c.dir = e.dir;
+        c.modelPath = e.modelPath;
+        c.modelBytes = e.modelBytes;
+        if (e.info) {
+            CkptInfo info;
+            info.epoch = e.info->epoch;
+            info.modelFile = e.info->modelFile;
+            info.checksum = e.info->checksum;
+            c.info = std::move(info);
+        }
+        slim.epochs.push_back(std::move(c));
+    }
+    return slim;
 }
 
 std::map<int, ChecksumState> VerifyJob::states(const RunVerdict& verdict)

@@ -24,12 +24,24 @@ class VerifyJob final : public QObject
 {
     Q_OBJECT
 public:
+    // What the GUI needs from a verification, computed on the worker so that
+    // a report of 100k verdicts is neither copied nor freed on the GUI thread.
+    struct Outcome
+    {
+        std::map<QString, std::map<int, ChecksumState>> states; // by run root
+        QString summary;
+        QString error; // empty on success, "cancelled" when cancelled
+    };
+
     VerifyJob(std::vector<Run> runs, QThreadPool* pool, QObject* parent);
     ~VerifyJob() override;
 
     void start();
     void cancel();
 
+    // Just what Verifier reads (paths, sizes, recorded checksums): cheap to
+    // make on the GUI thread. `wanted` empty: every epoch.
+    static Run slimCopy(const Run& run, const std::vector<int>& wanted);
     static ChecksumState stateOf(VerifyStatus status);
     static std::map<int, ChecksumState> states(const RunVerdict& verdict);
     // One line for the status bar: counts per verdict and the throughput.
@@ -38,15 +50,9 @@ public:
 signals:
     void progress(quint64 done, quint64 total);
     // `error` is empty on success ("cancelled" when cancelled).
-    void finished(const ckpt::VerifyReport& report, const QString& error);
+    void finished(const ckpt::VerifyJob::Outcome& outcome);
 
 private:
-    struct Outcome
-    {
-        VerifyReport report;
-        QString error;
-    };
-
     std::vector<Run> m_runs;
     QThreadPool* m_pool;
     QFutureWatcher<Outcome> m_watcher;

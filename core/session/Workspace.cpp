@@ -410,11 +410,7 @@ void Workspace::verify(const std::map<QString, std::vector<int>>& epochs)
         const RunState* s = state(root);
         if (!s)
             continue;
-        Run copy = s->run;
-        if (!wanted.empty())
-            std::erase_if(copy.epochs, [&wanted](const Epoch& e) {
-                return std::find(wanted.begin(), wanted.end(), e.number) == wanted.end();
-            });
+        Run copy = VerifyJob::slimCopy(s->run, wanted);
         std::map<int, ChecksumState> verifying;
         std::vector<int> numbers;
         for (const auto& e : copy.epochs) {
@@ -441,12 +437,11 @@ void Workspace::cancelVerify()
         m_verifyJob->cancel();
 }
 
-void Workspace::applyVerifyReport(const VerifyReport& report, const QString& error)
+void Workspace::applyVerifyReport(const VerifyJob::Outcome& outcome)
 {
     m_verifyJob = nullptr;
-    for (const auto& runVerdict : report.runs) {
-        const QString root = QString::fromStdString(runVerdict.root);
-        setChecks(root, VerifyJob::states(runVerdict));
+    for (const auto& [root, states] : outcome.states) {
+        setChecks(root, states);
         m_verifying.erase(root);
     }
     // What was not reached (cancelled) goes back to "not verified".
@@ -457,9 +452,8 @@ void Workspace::applyVerifyReport(const VerifyReport& report, const QString& err
         setChecks(root, reset);
     }
     m_verifying.clear();
-    const QString summary = VerifyJob::summary(report, error);
-    emit verifyFinished(summary);
-    emit message(summary);
+    emit verifyFinished(outcome.summary);
+    emit message(outcome.summary);
 }
 
 void Workspace::setChecks(const QString& root, const std::map<int, ChecksumState>& checks)

@@ -4,6 +4,7 @@
 #include "model/Run.h"
 #include "models/ChecksumState.h"
 #include "ops/KeepPolicy.h"
+#include "session/VerifyJob.h"
 
 #include <QObject>
 #include <QString>
@@ -26,8 +27,6 @@ class ProblemsModel;
 class RunOperations;
 class RunTreeModel;
 class RunWatcher;
-class VerifyJob;
-struct VerifyReport;
 
 // The studio's controller: holds the runs of every opened folder, runs scans,
 // history merges and verification on a thread pool and applies their results
@@ -119,7 +118,7 @@ private:
     void applyHistory(const QString& root, quint64 generation,
                       std::shared_ptr<MetricHistory> history);
     void refreshSummary(const QString& root);
-    void applyVerifyReport(const VerifyReport& report, const QString& error);
+    void applyVerifyReport(const VerifyJob::Outcome& outcome);
     void setChecks(const QString& root, const std::map<int, ChecksumState>& checks);
     void connectWatcher();
     void onWatchedEpoch(const QString& root, const Epoch& epoch);
