@@ -14,6 +14,7 @@
 #include "plot/MetricPlot.h"
 #include "plotpanel/PlotPanel.h"
 #include "problems/ProblemsPanel.h"
+#include "session/RunOperations.h"
 #include "session/Workspace.h"
 #include "sidebar/RunSidebar.h"
 #include "table/EpochTableView.h"
@@ -469,7 +470,7 @@ void MainWindow::rollback(const QString& link)
     RollbackConfirmDialog dialog(request, this);
     if (dialog.exec() != QDialog::Accepted)
         return;
-    m_workspace->relink(ref.root, link, ref.epoch);
+    m_workspace->operations()->relink(ref.root, link, ref.epoch, true);
 }
 
 void MainWindow::verify(int scope)
@@ -506,7 +507,7 @@ void MainWindow::prune()
     PruneDialog dialog(m_workspace->runName(runs.first()), std::move(entries), protectedEpochs,
                        this);
     if (dialog.exec() == QDialog::Accepted)
-        m_workspace->prune(runs.first(), dialog.policy());
+        m_workspace->operations()->prune(*run, dialog.policy());
 }
 
 void MainWindow::repairProblem(int row)
@@ -515,7 +516,8 @@ void MainWindow::repairProblem(int row)
     if (!problem)
         return;
     const QString root = m_workspace->problems()->rootAt(row);
-    m_workspace->repairLink(root, QFileInfo(QString::fromStdString(problem->path)).fileName());
+    m_workspace->operations()->repair(root,
+                                      QFileInfo(QString::fromStdString(problem->path)).fileName());
 }
 
 void MainWindow::onOperationFinished(const QString& root, const QString& action,

@@ -1,5 +1,6 @@
 #include "RelinkCommand.h"
 
+#include "session/RunOperations.h"
 #include "session/Workspace.h"
 
 namespace ckpt {
@@ -13,7 +14,7 @@ RelinkCommand::RelinkCommand(Workspace* workspace, QString root, QString runName
 
 void RelinkCommand::undo()
 {
-    m_workspace->undoRelink(m_root);
+    m_workspace->operations()->undo(m_root);
     m_done = false;
 }
 
@@ -21,7 +22,7 @@ void RelinkCommand::redo()
 {
     if (m_done)
         return;
-    m_workspace->relink(m_root, m_link, m_epoch, false);
+    m_workspace->operations()->relink(m_root, m_link, m_epoch, false);
     m_done = true;
 }
 

@@ -3,6 +3,7 @@
 #include "ops/Pruner.h"
 #include "ops/Relinker.h"
 
+#include <QFileInfo>
 #include <QFutureWatcher>
 #include <QThreadPool>
 #include <QtConcurrent>
@@ -10,6 +11,16 @@
 namespace ckpt {
 
 RunOperations::RunOperations(QThreadPool* pool, QObject* parent) : QObject(parent), m_pool(pool) {}
+
+bool RunOperations::isRepairable(const Problem& problem)
+{
+    // Only a relocated link has a repair that cannot lose anything: it is
+    // re-pointed, relative, at the local epoch it already resolves to.
+    if (problem.kind != ProblemKind::RelocatedLink)
+        return false;
+    const QString name = QFileInfo(QString::fromStdString(problem.path)).fileName();
+    return name == QLatin1String("last") || name == QLatin1String("best");
+}
 
 template <typename Work>
 void RunOperations::run(const QString& root, const QString& action, Work work)

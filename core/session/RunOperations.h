@@ -25,6 +25,8 @@ public:
     // Plans and deletes on `snapshot`, a copy of the run as the user saw it.
     void prune(Run snapshot, const KeepPolicy& policy);
     int pending() const { return m_pending; }
+    // Whether a problem has a safe one-click repair (ProblemsModel's "Repair").
+    static bool isRepairable(const Problem& problem);
 
 signals:
     // `error` empty on success; `action` is "relink", "undo", "repair" or "prune".

@@ -13,8 +13,8 @@ VerifyJob::VerifyJob(std::vector<Run> runs, QThreadPool* pool, QObject* parent)
     : QObject(parent), m_runs(std::move(runs)), m_pool(pool),
       m_cancel(std::make_shared<std::atomic_bool>(false))
 {
-    connect(&m_watcher, &QFutureWatcher<Outcome>::finished, this, [this] {
-        emit finished(m_watcher.future().resultAt(0));
+    connect(&m_watcher, &QFutureWatcher<std::shared_ptr<Outcome>>::finished, this, [this] {
+        emit finished(m_watcher.result());
         deleteLater();
     });
 }
@@ -49,15 +49,15 @@ void VerifyJob::start()
                     Qt::QueuedConnection);
             },
             cancel.get());
-        Outcome outcome;
+        auto outcome = std::make_shared<Outcome>();
         auto report = Verifier::verifyRuns(*runs, Verifier::Options{}, tracker);
         if (report) {
             for (const auto& run : report->runs)
-                outcome.states[QString::fromStdString(run.root)] = states(run);
-            outcome.summary = summary(report.value(), {});
+                outcome->states[QString::fromStdString(run.root)] = states(run);
+            outcome->summary = summary(report.value(), {});
         } else {
-            outcome.error = QString::fromStdString(report.error().message);
-            outcome.summary = summary({}, outcome.error);
+            outcome->error = QString::fromStdString(report.error().message);
+            outcome->summary = summary({}, outcome->error);
         }
         // The copies die here, off the GUI thread.
         runs->clear();

@@ -50,12 +50,12 @@ public:
 signals:
     void progress(quint64 done, quint64 total);
     // `error` is empty on success ("cancelled" when cancelled).
-    void finished(const ckpt::VerifyJob::Outcome& outcome);
+    void finished(std::shared_ptr<ckpt::VerifyJob::Outcome> outcome);
 
 private:
     std::vector<Run> m_runs;
     QThreadPool* m_pool;
-    QFutureWatcher<Outcome> m_watcher;
+    QFutureWatcher<std::shared_ptr<Outcome>> m_watcher;
     std::shared_ptr<std::atomic_bool> m_cancel;
 };
 

@@ -43,7 +43,7 @@ Workspace::Workspace(QObject* parent)
     m_pool->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
     // Background work yields to the GUI thread.
     m_pool->setThreadPriority(QThread::LowPriority);
-    m_problems->setRepairPredicate(&Workspace::isRepairable);
+    m_problems->setRepairPredicate(&RunOperations::isRepairable);
     connect(m_operations, &RunOperations::relinked, this, &Workspace::relinked);
     connect(m_operations, &RunOperations::finished, this,
             [this](const QString& root, const QString& action, const QString& error) {
@@ -369,44 +369,26 @@ void Workspace::refreshSummary(const QString& root)
     m_runTree->upsertRun(summary);
 }
 
-bool Workspace::isRepairable(const Problem& problem)
-{
-    // Only a relocated link has a repair that cannot lose anything: it is
-    // re-pointed, relative, at the local epoch it already resolves to.
-    if (problem.kind != ProblemKind::RelocatedLink)
-        return false;
-    const QString name = QFileInfo(QString::fromStdString(problem.path)).fileName();
-    return name == QLatin1String("last") || name == QLatin1String("best");
-}
-
-void Workspace::relink(const QString& root, const QString& link, int epoch, bool announce)
-{
-    m_operations->relink(root, link, epoch, announce);
-}
-
-void Workspace::undoRelink(const QString& root)
-{
-    m_operations->undo(root);
-}
-
-void Workspace::repairLink(const QString& root, const QString& link)
-{
-    m_operations->repair(root, link);
-}
-
-void Workspace::prune(const QString& root, const KeepPolicy& policy)
-{
-    if (const Run* current = run(root))
-        m_operations->prune(*current, policy);
-}
-
 void Workspace::verify(const std::map<QString, std::vector<int>>& epochs)
 {
-    if (m_verifyJob)
+    if (isVerifying())
         return;
-    std::vector<Run> runs;
-    int count = 0;
-    for (const auto& [root, wanted] : epochs) {
+    m_verifyQueue.assign(epochs.begin(), epochs.end());
+    m_verifyRuns.clear();
+    m_verifyCount = 0;
+    m_verifyPhase = VerifyPhase::Preparing;
+    prepareVerifyBatch();
+}
+
+void Workspace::prepareVerifyBatch()
+{
+    if (m_verifyPhase != VerifyPhase::Preparing)
+        return;
+    // A few runs per pass of the event loop: copying 100k epochs at once
+    // would stall the GUI thread.
+    for (int n = 0; n < VerifyBatch && !m_verifyQueue.empty(); ++n) {
+        auto [root, wanted] = std::move(m_verifyQueue.back());
+        m_verifyQueue.pop_back();
         const RunState* s = state(root);
         if (!s)
             continue;
@@ -417,32 +399,54 @@ void Workspace::verify(const std::map<QString, std::vector<int>>& epochs)
             verifying[e.number] = ChecksumState::Verifying;
             numbers.push_back(e.number);
         }
-        count += static_cast<int>(numbers.size());
+        m_verifyCount += static_cast<int>(numbers.size());
         m_verifying[root] = std::move(numbers);
         setChecks(root, verifying);
-        runs.push_back(std::move(copy));
+        m_verifyRuns.push_back(std::move(copy));
     }
-    if (runs.empty())
+    if (!m_verifyQueue.empty()) {
+        QTimer::singleShot(0, this, &Workspace::prepareVerifyBatch);
         return;
-    m_verifyJob = new VerifyJob(std::move(runs), m_pool, this);
+    }
+    if (m_verifyRuns.empty()) {
+        m_verifyPhase = VerifyPhase::Idle;
+        return;
+    }
+    m_verifyPhase = VerifyPhase::Running;
+    m_verifyJob = new VerifyJob(std::move(m_verifyRuns), m_pool, this);
+    m_verifyRuns.clear();
     connect(m_verifyJob, &VerifyJob::progress, this, &Workspace::verifyProgress);
     connect(m_verifyJob, &VerifyJob::finished, this, &Workspace::applyVerifyReport);
-    emit verifyStarted(count);
+    emit verifyStarted(m_verifyCount);
     m_verifyJob->start();
 }
 
 void Workspace::cancelVerify()
 {
-    if (m_verifyJob)
+    if (m_verifyJob) {
         m_verifyJob->cancel();
+    } else if (m_verifyPhase == VerifyPhase::Preparing) {
+        m_verifyQueue.clear();
+        m_verifyRuns.clear();
+        auto outcome = std::make_shared<VerifyJob::Outcome>();
+        outcome->summary = tr("Verification cancelled");
+        applyVerifyReport(outcome);
+    }
 }
 
-void Workspace::applyVerifyReport(const VerifyJob::Outcome& outcome)
+void Workspace::applyVerifyReport(std::shared_ptr<VerifyJob::Outcome> outcome)
 {
     m_verifyJob = nullptr;
-    for (const auto& [root, states] : outcome.states) {
-        setChecks(root, states);
-        m_verifying.erase(root);
+    m_verifyPhase = VerifyPhase::Applying;
+    // In batches too: 100k verdicts would stall the GUI thread.
+    for (int n = 0; n < VerifyBatch && !outcome->states.empty(); ++n) {
+        auto node = outcome->states.extract(outcome->states.begin());
+        setChecks(node.key(), node.mapped());
+        m_verifying.erase(node.key());
+    }
+    if (!outcome->states.empty()) {
+        QTimer::singleShot(0, this, [this, outcome] { applyVerifyReport(outcome); });
+        return;
     }
     // What was not reached (cancelled) goes back to "not verified".
     for (const auto& [root, numbers] : m_verifying) {
@@ -452,8 +456,9 @@ void Workspace::applyVerifyReport(const VerifyJob::Outcome& outcome)
         setChecks(root, reset);
     }
     m_verifying.clear();
-    emit verifyFinished(outcome.summary);
-    emit message(outcome.summary);
+    m_verifyPhase = VerifyPhase::Idle;
+    emit verifyFinished(outcome->summary);
+    emit message(outcome->summary);
 }
 
 void Workspace::setChecks(const QString& root, const std::map<int, ChecksumState>& checks)

@@ -3,7 +3,6 @@
 #include "model/MetricHistory.h"
 #include "model/Run.h"
 #include "models/ChecksumState.h"
-#include "ops/KeepPolicy.h"
 #include "session/VerifyJob.h"
 
 #include <QObject>
@@ -80,19 +79,13 @@ public:
 
     // Operations on disk (core/ops), run in the background; each ends with
     // operationFinished and a reload of the run.
-    // `announce`: emit relinked() on success (an undo stack's redo does not).
-    void relink(const QString& root, const QString& link, int epoch, bool announce = true);
-    void undoRelink(const QString& root);
-    void repairLink(const QString& root, const QString& link);
-    void prune(const QString& root, const KeepPolicy& policy);
-    // Whether ProblemsModel offers a one-click repair for this problem.
-    static bool isRepairable(const Problem& problem);
+    RunOperations* operations() const { return m_operations; }
 
     // Verifies checksums in the background: `epochs` per run root, an empty
     // list meaning every epoch. One verification at a time.
     void verify(const std::map<QString, std::vector<int>>& epochs);
     void cancelVerify();
-    bool isVerifying() const { return m_verifyJob != nullptr; }
+    bool isVerifying() const { return m_verifyPhase != VerifyPhase::Idle; }
 
 signals:
     void runAdded(const QString& root);
@@ -118,7 +111,8 @@ private:
     void applyHistory(const QString& root, quint64 generation,
                       std::shared_ptr<MetricHistory> history);
     void refreshSummary(const QString& root);
-    void applyVerifyReport(const VerifyJob::Outcome& outcome);
+    void prepareVerifyBatch();
+    void applyVerifyReport(std::shared_ptr<VerifyJob::Outcome> outcome);
     void setChecks(const QString& root, const std::map<int, ChecksumState>& checks);
     void connectWatcher();
     void onWatchedEpoch(const QString& root, const Epoch& epoch);
@@ -138,6 +132,18 @@ private:
     quint64 m_generation = 1;
     int m_activeScans = 0;
     int m_pendingJobs = 0;
+    enum class VerifyPhase
+    {
+        Idle,
+        Preparing,
+        Running,
+        Applying
+    };
+    static constexpr int VerifyBatch = 4; // runs per event-loop pass
+    VerifyPhase m_verifyPhase = VerifyPhase::Idle;
+    std::vector<std::pair<QString, std::vector<int>>> m_verifyQueue;
+    std::vector<Run> m_verifyRuns;
+    int m_verifyCount = 0;
     VerifyJob* m_verifyJob = nullptr;
     std::map<QString, std::vector<int>> m_verifying;
     QThread* m_watchThread;
