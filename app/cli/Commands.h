@@ -20,6 +20,8 @@ int runScan(const QStringList& arguments);
 int runRelink(const QStringList& arguments);
 int runPrune(const QStringList& arguments);
 int runHistory(const QStringList& arguments);
+int runVerify(const QStringList& arguments);
+int runWatch(const QStringList& arguments);
 int runInspect(const QStringList& arguments);
 int runDiff(const QStringList& arguments);
 

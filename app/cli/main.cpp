@@ -11,14 +11,17 @@ namespace ckpt::cli {
 
 std::span<const Command> commands()
 {
-    static const std::array<Command, 6> kCommands{{
+    static const std::array<Command, 8> kCommands{{
         {"scan", "find every run below a folder and report its epochs, links and problems",
          &runScan},
+        {"verify", "recompute model checksums (CRC-32) on all cores and compare", &runVerify},
         {"relink", "point last or best at an epoch (rollback), atomically; --undo reverts",
          &runRelink},
         {"history", "the metric history of a run: one row per epoch, a column per metric",
          &runHistory},
         {"prune", "preview or apply a keep policy (linear or exponential)", &runPrune},
+        {"watch", "print one line per change (new epoch, relink, new run) until interrupted",
+         &runWatch},
         {"inspect", "look inside a model file: layers, tensors, attributes, statistics",
          &runInspect},
         {"diff", "compare the weights of two model files or two epochs, layer by layer", &runDiff},

@@ -23,6 +23,10 @@ public:
     static Result<std::uint32_t> ofFile(const std::filesystem::path& path,
                                         const Progress& progress = Progress::none());
 
+    // CRC of A followed by B, from crc(A), crc(B) and B's length (zlib's
+    // crc32_combine): lets parts of one file be checked in parallel.
+    static std::uint32_t combine(std::uint32_t crcA, std::uint32_t crcB, std::uint64_t bytesB);
+
     static std::string toDecimal(std::uint32_t crc) { return std::to_string(crc); }
 };
 

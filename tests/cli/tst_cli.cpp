@@ -1,6 +1,8 @@
 #include "CandleFixture.h"
 #include "CliRunner.h"
 
+#include <QElapsedTimer>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -230,6 +232,78 @@ private slots:
         QCOMPARE(j["rows"][1]["sources"]["val_loss"].get<std::string>(),
                  std::string("training.log"));
         QCOMPARE(runCli({"history", "--csv", "--json", m_tmp->path()}).exitCode, 2);
+    }
+
+    void verifyFindsAFlippedByte()
+    {
+        CandleFixture a(m_root / "r" / "ckpts");
+        for (int e = 1; e <= 3; ++e)
+            a.addEpoch(e, 1.0 / e, 4096, e == 1);
+        a.linkAbsolute("last", 3);
+        CliResult r = runCli({"verify", "--json", m_tmp->path()});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.json()["totals"]["ok"].get<int>(), 3);
+
+        std::string model = CandleFixture::readText(a.epochDir(2) / "model.h5");
+        model[100] = static_cast<char>(model[100] ^ 0x40);
+        a.writeModel(2, model);
+        r = runCli({"verify", "--json", m_tmp->path()});
+        QCOMPARE(r.exitCode, 1);
+        const auto j = r.json();
+        QCOMPARE(j["totals"]["mismatch"].get<int>(), 1);
+        const auto& bad = j["runs"][0]["epochs"][1];
+        QCOMPARE(bad["epoch"].get<int>(), 2);
+        QCOMPARE(bad["status"].get<std::string>(), std::string("mismatch"));
+        QCOMPARE(bad["expected"].get<std::string>(),
+                 std::to_string(CandleFixture::crc32Of(CandleFixture::modelContent(2, 4096))));
+        QCOMPARE(bad["actual"].get<std::string>(), std::to_string(CandleFixture::crc32Of(model)));
+
+        r = runCli({"verify", "--epoch", "3", m_tmp->path()});
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("1 ok"));
+        QCOMPARE(runCli({"verify", "--epoch", "9", m_tmp->path()}).exitCode, 2);
+
+        fs::remove(a.epochDir(3) / "model.h5");
+        r = runCli({"verify", "--epoch", "3", "--json", m_tmp->path()});
+        QCOMPARE(r.exitCode, 1);
+        QCOMPARE(r.json()["runs"][0]["epochs"][0]["status"].get<std::string>(),
+                 std::string("missing"));
+    }
+
+    void watchPrintsANewEpochAndStopsOnSigterm()
+    {
+        CandleFixture a(m_root / "r" / "ckpts");
+        a.addEpoch(1, 0.9, 64, true);
+        a.linkAbsolute("last", 1);
+
+        QProcess p;
+        p.start(cliPath(), {"watch", "--json", m_tmp->path()});
+        QVERIFY(p.waitForStarted());
+        QByteArray seen;
+        auto waitFor = [&](const QByteArray& needle) {
+            QElapsedTimer t;
+            t.start();
+            while (!seen.contains(needle) && t.elapsed() < 5000) {
+                p.waitForReadyRead(100);
+                seen += p.readAllStandardOutput();
+            }
+            return seen.contains(needle);
+        };
+        QVERIFY2(waitFor("\"event\":\"ready\""), seen.constData());
+        QVERIFY(seen.contains("\"event\":\"run_found\""));
+
+        // A save as CANDLE makes it: write into work/, then rename to epochs/002.
+        const fs::path work = a.root() / "work";
+        CandleFixture::writeText(work / "model.h5", CandleFixture::modelContent(2, 64));
+        CandleFixture::writeText(work / "ckpt-info.json", "{\"epoch\": 2}");
+        fs::rename(work, a.epochDir(2));
+        QVERIFY2(waitFor("\"event\":\"epoch_added\""), seen.constData());
+        QVERIFY(seen.contains("\"epoch\":2"));
+
+        p.terminate();
+        QVERIFY(p.waitForFinished(5000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 0);
     }
 
 private:

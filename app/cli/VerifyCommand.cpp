@@ -1,0 +1,109 @@
+#include "CommandLine.h"
+#include "Commands.h"
+#include "Console.h"
+#include "TextTable.h"
+#include "checksum/Verifier.h"
+#include "report/VerifyJson.h"
+#include "scan/Scanner.h"
+
+#include <QDir>
+
+#include <cstdio>
+
+namespace ckpt::cli {
+
+namespace {
+
+std::string summary(const VerifyTotals& t)
+{
+    std::string s;
+    for (std::size_t i = 0; i < kVerifyStatusCount; ++i) {
+        const int n = t.counts[i];
+        if (n == 0)
+            continue;
+        s += (s.empty() ? "" : ", ") + std::to_string(n) + " " +
+             std::string(toString(static_cast<VerifyStatus>(i)));
+    }
+    char rate[64];
+    std::snprintf(rate, sizeof rate, " in %.2f s", t.seconds);
+    s += "; " + humanBytes(static_cast<double>(t.bytes)) + rate;
+    if (t.seconds > 0.001)
+        s += " (" + humanBytes(static_cast<double>(t.bytes) / t.seconds) + "/s)";
+    return s;
+}
+
+std::string describe(const VerifyReport& report)
+{
+    std::string out;
+    for (const auto& run : report.runs) {
+        out += run.root + "\n";
+        TextTable table({"epoch", "status", "expected", "actual", ""},
+                        {true, false, true, true, false});
+        for (const auto& e : run.epochs)
+            table.addRow({std::to_string(e.epoch), std::string(toString(e.status)),
+                          e.expected.empty() ? "-" : e.expected, e.actual.empty() ? "-" : e.actual,
+                          e.status == VerifyStatus::Ok ? "" : e.message});
+        out += table.render("  ") + "\n";
+    }
+    return out + summary(report.totals) + "\n";
+}
+
+} // namespace
+
+int runVerify(const QStringList& arguments)
+{
+    CommandLine cl(
+        QStringLiteral("verify"), QStringLiteral("DIR... [--epoch N] [--json]"),
+        QStringLiteral("Recomputes the CRC-32 of every model file below each DIR (CANDLE's "
+                       "zlib checksum) on all cores and compares it with ckpt-info.json.\nExit "
+                       "status 1 when a model is corrupt (mismatch), missing or unreadable."));
+    cl.addOption({QStringLiteral("epoch"), QStringLiteral("Only epoch N of each run."),
+                  QStringLiteral("N")});
+    if (auto exit = cl.parse(arguments, 1, -1))
+        return *exit;
+    std::optional<int> only;
+    if (cl.isSet("epoch")) {
+        only = cl.intValue(QStringLiteral("epoch"), 0);
+        if (!only)
+            return ExitUsage;
+    }
+
+    std::vector<Run> runs;
+    for (const QString& dir : cl.positional()) {
+        const std::string path = QDir(dir).absolutePath().toStdString();
+        auto outcome = Scanner::scan(path);
+        if (!outcome) {
+            Console::err("ckpt verify: " + outcome.error().message + "\n");
+            return ExitUsage;
+        }
+        if (outcome->runs.empty())
+            Console::err("no checkpoint runs found below " + path + "\n");
+        for (auto& run : outcome->runs) {
+            if (only) {
+                const Epoch* e = run.findEpoch(*only);
+                if (!e)
+                    continue;
+                Epoch keep = *e;
+                run.epochs = {std::move(keep)};
+            }
+            runs.push_back(std::move(run));
+        }
+    }
+    if (only && runs.empty()) {
+        Console::err("ckpt verify: no run has epoch " + std::to_string(*only) + "\n");
+        return ExitUsage;
+    }
+    TerminalProgress progress("verifying");
+    auto report = Verifier::verifyRuns(runs, Verifier::Options{}, progress.progress());
+    if (!report) {
+        Console::err("ckpt verify: " + report.error().message + "\n");
+        return ExitUsage;
+    }
+    if (cl.json())
+        Console::json(VerifyJson::toJson(*report));
+    else
+        Console::out(describe(*report));
+    return report->totals.clean() ? ExitOk : ExitProblems;
+}
+
+} // namespace ckpt::cli

@@ -1,0 +1,150 @@
+#include "CommandLine.h"
+#include "Commands.h"
+#include "Console.h"
+#include "report/RunJson.h"
+#include "watch/RunWatcher.h"
+
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QFileInfo>
+#include <QSocketNotifier>
+
+#include <csignal>
+#include <fcntl.h>
+#include <unistd.h>
+
+namespace ckpt::cli {
+
+namespace {
+
+int g_signalPipe[2] = {-1, -1};
+
+void onSignal(int)
+{
+    const char c = 1;
+    [[maybe_unused]] auto n = ::write(g_signalPipe[1], &c, 1);
+}
+
+// Prints one line per watcher event: JSON lines with --json, text otherwise.
+class EventPrinter
+{
+public:
+    explicit EventPrinter(bool json) : m_json(json) {}
+
+    void print(const char* event, const QString& root, nlohmann::ordered_json fields,
+               const std::string& text) const
+    {
+        const QString now = QDateTime::currentDateTime().toString(Qt::ISODateWithMs);
+        if (m_json) {
+            nlohmann::ordered_json line{
+                {"time", now.toStdString()}, {"event", event}, {"root", root.toStdString()}};
+            if (fields.is_object())
+                line.update(fields);
+            Console::out(
+                line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+        } else {
+            Console::out(now.mid(11, 12).toStdString() + "  " + event + "  " + root.toStdString() +
+                         (text.empty() ? "" : "  " + text) + "\n");
+        }
+    }
+
+private:
+    bool m_json;
+};
+
+std::string linkText(const RunLink& link)
+{
+    return link.epoch ? link.name + " -> epoch " + std::to_string(*link.epoch)
+                      : link.name + " removed or broken";
+}
+
+} // namespace
+
+int runWatch(const QStringList& arguments)
+{
+    CommandLine cl(QStringLiteral("watch"), QStringLiteral("DIR... [--json] [--poll MS]"),
+                   QStringLiteral("Watches every run below each DIR and prints one line per "
+                                  "event (run found/added/removed, epoch added/removed/changed, "
+                                  "link changed, save started/finished) until interrupted."));
+    cl.addOption({QStringLiteral("poll"),
+                  QStringLiteral("Poll every MS milliseconds instead of inotify (for network "
+                                 "file systems)."),
+                  QStringLiteral("MS")});
+    if (auto exit = cl.parse(arguments, 1, -1))
+        return *exit;
+    RunWatcher::Options options;
+    if (cl.isSet("poll")) {
+        const auto ms = cl.intValue(QStringLiteral("poll"), 10);
+        if (!ms)
+            return ExitUsage;
+        options.polling = true;
+        options.pollIntervalMs = *ms;
+    }
+    QStringList folders;
+    for (const QString& dir : cl.positional()) {
+        const QFileInfo info(dir);
+        if (!info.isDir()) {
+            Console::err("ckpt watch: " + dir.toStdString() + ": not a folder\n");
+            return ExitUsage;
+        }
+        folders << info.absoluteFilePath();
+    }
+
+    if (::pipe2(g_signalPipe, O_CLOEXEC | O_NONBLOCK) != 0)
+        return ExitUsage;
+    QSocketNotifier notifier(g_signalPipe[0], QSocketNotifier::Read);
+    QObject::connect(&notifier, &QSocketNotifier::activated, qApp, &QCoreApplication::quit);
+    std::signal(SIGINT, onSignal);
+    std::signal(SIGTERM, onSignal);
+
+    const EventPrinter out(cl.json());
+    RunWatcher watcher(options);
+    QObject::connect(&watcher, &RunWatcher::runAdded, [&](const Run& run) {
+        out.print("run_added", QString::fromStdString(run.root), {{"epochs", run.epochs.size()}},
+                  std::to_string(run.epochs.size()) + " epochs");
+    });
+    QObject::connect(&watcher, &RunWatcher::runRemoved,
+                     [&](const QString& root) { out.print("run_removed", root, {}, {}); });
+    QObject::connect(&watcher, &RunWatcher::epochAdded, [&](const QString& root, const Epoch& e) {
+        out.print("epoch_added", root, RunJson::toJson(e), "epoch " + std::to_string(e.number));
+    });
+    QObject::connect(&watcher, &RunWatcher::epochChanged, [&](const QString& root, const Epoch& e) {
+        out.print("epoch_changed", root, RunJson::toJson(e),
+                  "epoch " + std::to_string(e.number) + " rewritten");
+    });
+    QObject::connect(&watcher, &RunWatcher::epochRemoved, [&](const QString& root, int epoch) {
+        out.print("epoch_removed", root, {{"epoch", epoch}}, "epoch " + std::to_string(epoch));
+    });
+    QObject::connect(
+        &watcher, &RunWatcher::linkChanged, [&](const QString& root, const RunLink& l) {
+            out.print(
+                "link_changed", root,
+                {{"link", l.name},
+                 {"epoch", l.epoch ? nlohmann::ordered_json(*l.epoch) : nlohmann::ordered_json()}},
+                linkText(l));
+        });
+    QObject::connect(&watcher, &RunWatcher::saveInProgress, [&](const QString& root, bool on) {
+        out.print(on ? "save_started" : "save_finished", root, {}, {});
+    });
+
+    for (const QString& folder : folders) {
+        watcher.addFolder(folder);
+        if (!cl.json())
+            Console::err("watching " + folder.toStdString() +
+                         (options.polling ? " (polling)" : "") + "; Ctrl+C stops\n");
+    }
+    for (const Run& run : watcher.runs())
+        out.print("run_found", QString::fromStdString(run.root),
+                  {{"epochs", run.epochs.size()},
+                   {"last", run.last && run.last->epoch ? nlohmann::ordered_json(*run.last->epoch)
+                                                        : nlohmann::ordered_json()}},
+                  std::to_string(run.epochs.size()) + " epochs");
+    out.print("ready", folders.join(QLatin1Char(':')), {}, {});
+    const int rc = QCoreApplication::exec();
+    std::signal(SIGINT, SIG_DFL);
+    std::signal(SIGTERM, SIG_DFL);
+    return rc == 0 ? ExitOk : ExitUsage;
+}
+
+} // namespace ckpt::cli

@@ -1,0 +1,96 @@
+#pragma once
+
+#include <QMainWindow>
+
+class QAction;
+class QLabel;
+class QMenu;
+class QSplitter;
+class QTabWidget;
+class QUndoStack;
+
+namespace ckpt {
+
+class CompareModel;
+class CompareView;
+class EpochTableView;
+class PlotPanel;
+class ProblemsPanel;
+class ProgressStrip;
+class RunSidebar;
+class Workspace;
+
+// The studio's window. It only wires the workspace (core) to the widgets:
+// every piece of work happens in the workspace, off the GUI thread.
+class MainWindow final : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(Workspace* workspace, QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    void openFolders(const QStringList& folders);
+    void setEmptyHint(const QString& text);
+
+    Workspace* workspace() const { return m_workspace; }
+    RunSidebar* sidebar() const { return m_sidebar; }
+    EpochTableView* epochTable() const { return m_table; }
+    PlotPanel* plotPanel() const { return m_plotPanel; }
+    ProblemsPanel* problemsPanel() const { return m_problemsPanel; }
+    CompareView* compareView() const { return m_compareView; }
+    ProgressStrip* progressStrip() const { return m_progress; }
+    QUndoStack* undoStack() const { return m_undo; }
+    QAction* action(const QString& name) const;
+
+signals:
+    // Emitted after the user confirmed a dialog the tests cannot click through.
+    void confirmationShown(QWidget* dialog);
+
+protected:
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    void closeEvent(QCloseEvent* event) override;
+
+private:
+    void createActions();
+    void createMenus();
+    void connectWorkspace();
+    void restoreSettings();
+    void saveSettings() const;
+    void addRecent(const QStringList& folders);
+    void rebuildRecentMenu();
+    void updateActions();
+    void updateTitle();
+    void refreshMetrics();
+    void refreshPlot();
+    void updateMarkers(const QString& root);
+
+    void openDialog();
+    void exportCsv();
+    void compareSelected();
+    void rollback(const QString& link);
+    void verify(int scope);
+    void prune();
+    void repairProblem(int row);
+    void onOperationFinished(const QString& root, const QString& action, const QString& error);
+    void showAbout();
+
+    Workspace* m_workspace;
+    CompareModel* m_compareModel;
+    RunSidebar* m_sidebar;
+    EpochTableView* m_table;
+    PlotPanel* m_plotPanel;
+    ProblemsPanel* m_problemsPanel;
+    CompareView* m_compareView;
+    ProgressStrip* m_progress;
+    QLabel* m_status;
+    QSplitter* m_mainSplitter;
+    QSplitter* m_rightSplitter;
+    QTabWidget* m_tabs;
+    QUndoStack* m_undo;
+    QMenu* m_recentMenu = nullptr;
+    QStringList m_recent;
+    QHash<QString, QAction*> m_actions;
+};
+
+} // namespace ckpt

@@ -1,0 +1,37 @@
+#include "models/ChecksumState.h"
+
+#include <algorithm>
+
+namespace ckpt {
+
+QString checksumStateLabel(ChecksumState state)
+{
+    switch (state) {
+    case ChecksumState::Unknown:
+        return QStringLiteral("not verified");
+    case ChecksumState::Ok:
+        return QStringLiteral("ok");
+    case ChecksumState::Disabled:
+        return QStringLiteral("disabled");
+    case ChecksumState::Verifying:
+        return QStringLiteral("verifying");
+    case ChecksumState::Missing:
+        return QStringLiteral("missing");
+    case ChecksumState::Error:
+        return QStringLiteral("unreadable");
+    case ChecksumState::Mismatch:
+        return QStringLiteral("MISMATCH");
+    }
+    return {};
+}
+
+ChecksumState combineChecksumStates(ChecksumState a, ChecksumState b)
+{
+    // Unknown beats Ok: a run is only "ok" when everything was checked.
+    if ((a == ChecksumState::Unknown && b == ChecksumState::Ok) ||
+        (b == ChecksumState::Unknown && a == ChecksumState::Ok))
+        return ChecksumState::Unknown;
+    return static_cast<ChecksumState>(std::max(static_cast<int>(a), static_cast<int>(b)));
+}
+
+} // namespace ckpt

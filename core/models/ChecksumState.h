@@ -1,0 +1,25 @@
+#pragma once
+
+#include <QString>
+
+namespace ckpt {
+
+// What the UI knows about an epoch's model checksum. Ordered by severity so a
+// run's summary is the maximum over its epochs.
+enum class ChecksumState : int
+{
+    Unknown = 0, // not verified (yet)
+    Ok,
+    Disabled,  // ckpt-info says "__DISABLED__": a CANDLE restart would refuse it
+    Verifying, // queued or in progress
+    Missing,   // no model file or no ckpt-info to compare with
+    Error,     // the file could not be read
+    Mismatch,  // CRC differs from ckpt-info.json
+};
+
+QString checksumStateLabel(ChecksumState state);
+// The summary of a run: the most severe state among its epochs, where Ok only
+// when every epoch with a model was verified.
+ChecksumState combineChecksumStates(ChecksumState a, ChecksumState b);
+
+} // namespace ckpt

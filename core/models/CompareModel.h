@@ -1,0 +1,65 @@
+#pragma once
+
+#include "model/MetricHistory.h"
+#include "model/Run.h"
+
+#include <QAbstractTableModel>
+#include <QString>
+
+#include <optional>
+#include <vector>
+
+namespace ckpt {
+
+// One side of a comparison: an epoch of a run and its merged history row.
+struct CompareSide
+{
+    QString runName;
+    Epoch epoch;
+    std::optional<HistoryRow> history;
+};
+
+// Two epochs side by side: their ckpt-info fields (known keys first, then any
+// other keys found in either file), then every metric of either history row.
+// roles::DifferentRole marks rows whose two values differ.
+class CompareModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column
+    {
+        FieldColumn,
+        LeftColumn,
+        RightColumn,
+        ColumnCount
+    };
+
+    explicit CompareModel(QObject* parent = nullptr);
+
+    void setSides(const CompareSide& left, const CompareSide& right);
+    void clear();
+    bool isEmpty() const { return m_rows.empty(); }
+    int differenceCount() const;
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    struct Row
+    {
+        QString field;
+        QString section; // "checkpoint", "ckpt-info.json", "metrics"
+        std::optional<QString> left;
+        std::optional<QString> right;
+        bool different() const { return left != right; }
+    };
+
+    QString m_leftTitle;
+    QString m_rightTitle;
+    std::vector<Row> m_rows;
+};
+
+} // namespace ckpt

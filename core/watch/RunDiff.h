@@ -1,0 +1,36 @@
+#pragma once
+
+#include "model/Run.h"
+
+#include <optional>
+#include <vector>
+
+namespace ckpt {
+
+// What changed between two loads of the same run, as the watcher reports it.
+struct RunChanges
+{
+    std::vector<Epoch> added;
+    std::vector<int> removed;
+    std::vector<Epoch> changed;
+    std::vector<RunLink> links;         // changed links; a removed one has no path and no epoch
+    std::optional<bool> saveInProgress; // set when work/ appeared or went away
+
+    bool empty() const
+    {
+        return added.empty() && removed.empty() && changed.empty() && links.empty() &&
+               !saveInProgress;
+    }
+};
+
+class RunDiff
+{
+public:
+    static RunChanges diff(const Run& before, const Run& after);
+    static bool sameEpoch(const Epoch& a, const Epoch& b);
+    static bool sameLink(const std::optional<RunLink>& a, const std::optional<RunLink>& b);
+    // The link as reported when it disappeared: name only.
+    static RunLink removedLink(const std::string& name);
+};
+
+} // namespace ckpt

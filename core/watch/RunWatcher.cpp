@@ -1,0 +1,565 @@
+#include "watch/RunWatcher.h"
+
+#include "candle/CandleLayout.h"
+#include "watch/WatchSet.h"
+#include "watch/WatchTree.h"
+
+#include <QFile>
+#include <QtConcurrent>
+
+#include <algorithm>
+
+namespace ckpt {
+
+namespace {
+
+QString qpath(const std::string& path)
+{
+    return QFile::decodeName(QByteArray::fromStdString(path));
+}
+
+std::string spath(const QString& path)
+{
+    return QFile::encodeName(path).toStdString();
+}
+
+bool incomplete(const Epoch& epoch)
+{
+    return !epoch.info || (epoch.info->modelFile && epoch.modelPath.empty());
+}
+
+} // namespace
+
+RunWatcher::RunWatcher(QObject* parent) : RunWatcher(Options{}, parent) {}
+
+RunWatcher::RunWatcher(const Options& options, QObject* parent)
+    : QObject(parent), m_options(options)
+{
+    WatchSet::Callbacks callbacks;
+    callbacks.changed = [this](const std::string& path) { markDirty(path); };
+    callbacks.entryChanged = [this](const std::string& dir, const std::string& name) {
+        onEpochEntry(dir, name);
+    };
+    callbacks.overflow = [this] {
+        for (const auto& [epochs, root] : m_epochsDirs) {
+            m_fullEpochs.insert(epochs);
+            markDirty(epochs);
+        }
+    };
+    m_watches = new WatchSet(m_options.polling, std::move(callbacks), this);
+    m_debounce.setSingleShot(true);
+    m_debounce.setInterval(m_options.debounceMs);
+    connect(&m_debounce, &QTimer::timeout, this, &RunWatcher::flush);
+    if (m_options.rescanIntervalMs > 0) {
+        m_rescanTimer.setInterval(m_options.rescanIntervalMs);
+        connect(&m_rescanTimer, &QTimer::timeout, this, &RunWatcher::startPeriodicRescan);
+        m_rescanTimer.start();
+    }
+    if (m_options.polling) {
+        m_pollTimer.setInterval(std::max(1, m_options.pollIntervalMs));
+        connect(&m_pollTimer, &QTimer::timeout, m_watches, &WatchSet::poll);
+        m_pollTimer.start();
+    }
+    connect(&m_rescan, &QFutureWatcher<RescanResult>::finished, this,
+            [this] { applyRescan(m_rescan.result()); });
+}
+
+RunWatcher::~RunWatcher()
+{
+    // The worker touches no member, but its result must not arrive after us.
+    m_rescan.disconnect(this);
+    m_rescan.waitForFinished();
+}
+
+void RunWatcher::addFolder(const QString& folder, const std::vector<Run>& known)
+{
+    const std::string dir = WatchTree::normalise(spath(folder));
+    if (std::find(m_folders.begin(), m_folders.end(), dir) != m_folders.end())
+        return;
+    m_folders.push_back(dir);
+    adoptWalk(dir, known);
+}
+
+void RunWatcher::removeFolder(const QString& folder)
+{
+    const std::string dir = WatchTree::normalise(spath(folder));
+    auto it = std::find(m_folders.begin(), m_folders.end(), dir);
+    if (it == m_folders.end())
+        return;
+    m_folders.erase(it);
+    removeSubtree(dir);
+}
+
+QStringList RunWatcher::folders() const
+{
+    QStringList out;
+    for (const auto& f : m_folders)
+        out << qpath(f);
+    return out;
+}
+
+std::vector<Run> RunWatcher::runs() const
+{
+    std::vector<Run> out;
+    out.reserve(m_runs.size());
+    for (const auto& [root, tracked] : m_runs)
+        out.push_back(tracked.run);
+    return out;
+}
+
+std::optional<Run> RunWatcher::run(const QString& root) const
+{
+    auto it = m_runs.find(WatchTree::normalise(spath(root)));
+    if (it == m_runs.end())
+        return std::nullopt;
+    return it->second.run;
+}
+
+bool RunWatcher::isSaveInProgress(const QString& root) const
+{
+    auto it = m_runs.find(WatchTree::normalise(spath(root)));
+    return it != m_runs.end() && it->second.saveInProgress();
+}
+
+QStringList RunWatcher::watchedPaths() const
+{
+    QStringList out;
+    for (const auto& path : m_watches->paths())
+        out << qpath(path);
+    return out;
+}
+
+void RunWatcher::onEpochEntry(const std::string& dir, const std::string& name)
+{
+    auto it = m_epochsDirs.find(dir);
+    if (it == m_epochsDirs.end())
+        return;
+    if (name.empty()) {
+        // epochs/ itself went away or moved: the root decides what is left.
+        m_fullEpochs.insert(dir);
+        markDirty(it->second);
+        return;
+    }
+    m_epochNames[dir].insert(name);
+    markDirty(dir);
+}
+
+void RunWatcher::markDirty(const std::string& path)
+{
+    m_dirty.insert(path);
+    // Not restarted by later events: a steady stream is still handled every window.
+    if (!m_debounce.isActive())
+        m_debounce.start();
+}
+
+void RunWatcher::pollNow()
+{
+    m_watches->poll();
+}
+
+void RunWatcher::flush()
+{
+    m_debounce.stop();
+    // Handling one path may dirty another (a parent to re-check): loop until quiet.
+    while (!m_dirty.empty()) {
+        const std::string path = *m_dirty.begin();
+        m_dirty.erase(m_dirty.begin());
+        ++m_generation;
+        if (m_runs.count(path))
+            processRoot(path);
+        else if (auto e = m_epochsDirs.find(path); e != m_epochsDirs.end()) {
+            auto names = m_epochNames.extract(path);
+            if (m_fullEpochs.erase(path) || names.empty() || !m_watches->isNamed(path))
+                processEpochs(e->second);
+            else
+                processEpochNames(e->second, names.mapped());
+        } else if (m_pending.count(path))
+            processPending(path);
+        else if (m_dirs.count(path))
+            processDir(path);
+    }
+}
+
+// A walked directory changed: a run may have appeared in it, or below it.
+void RunWatcher::processDir(const std::string& dir)
+{
+    auto entries = DirSnapshot::read(dir);
+    if (!entries) {
+        removeSubtree(dir);
+        return;
+    }
+    const DirListing listing = DirSnapshot::toListing(dir, *entries);
+    if (const Layout* layout = WatchTree::layoutOf(listing)) {
+        addRun(TrackedRun::load(dir, *layout), true);
+        return;
+    }
+    std::set<std::string> present;
+    for (const auto& e : *entries) {
+        if (e.type != DirEntry::Type::Directory)
+            continue;
+        const std::string child = dir + "/" + e.name;
+        present.insert(child);
+        if (!m_dirs.count(child) && !m_runs.count(child))
+            adoptWalk(child);
+    }
+    for (const auto& below : WatchTree::keysBelow(m_dirs, dir)) {
+        if (WatchTree::parentOf(below) == dir && !present.count(below))
+            removeSubtree(below);
+    }
+    for (const auto& below : WatchTree::keysBelow(m_runs, dir)) {
+        if (WatchTree::parentOf(below) == dir && !present.count(below))
+            removeSubtree(below);
+    }
+    // CANDLE's isRunRoot looks into epochs/: a new epochs/NNN makes the parent a run.
+    const std::string parent = WatchTree::parentOf(dir);
+    if (m_dirs.count(parent)) {
+        for (const Layout* layout : builtinLayouts()) {
+            if (layout->ownsSubdirectory(WatchTree::nameOf(dir)))
+                m_dirty.insert(parent);
+        }
+    }
+}
+
+void RunWatcher::processRoot(const std::string& root)
+{
+    TrackedRun& t = m_runs.at(root);
+    auto entries = DirSnapshot::read(root);
+    const DirListing listing = entries ? DirSnapshot::toListing(root, *entries) : DirListing{};
+    // A CANDLE run stays a run while epochs/ is there; isRunRoot would list it.
+    const DirEntry* epochsEntry = listing.find("epochs");
+    const bool stillRun = t.layout->name() == "candle"
+                              ? epochsEntry && epochsEntry->type == DirEntry::Type::Directory
+                              : t.layout->isRunRoot(listing);
+    if (!entries || !stillRun) {
+        removeRun(root, true);
+        // Whatever is left there may still hold runs further down.
+        const std::string parent = WatchTree::parentOf(root);
+        if (entries && std::any_of(m_folders.begin(), m_folders.end(), [&](const std::string& f) {
+                return WatchTree::within(root, f);
+            }))
+            adoptWalk(root);
+        else if (m_dirs.count(parent))
+            m_dirty.insert(parent);
+        return;
+    }
+    t.generation = m_generation;
+    const DirEntry* work = listing.find("work");
+    const bool live = work && work->type == DirEntry::Type::Directory;
+    if (live != t.saveInProgress()) {
+        t.run.workDir = live ? root + "/work" : std::string();
+        if (!live) {
+            std::erase_if(t.run.problems,
+                          [](const Problem& p) { return p.kind == ProblemKind::InterruptedSave; });
+        }
+        emit saveInProgress(qpath(root), live);
+    }
+    std::uint64_t epochsInode = 0;
+    std::set<std::string> present;
+    for (const auto& e : *entries) {
+        if (e.name == "epochs")
+            epochsInode = e.inode;
+        if (e.type == DirEntry::Type::Directory && !t.layout->ownsSubdirectory(e.name))
+            present.insert(root + "/" + e.name);
+    }
+    if (epochsInode != t.epochsInode || m_fullEpochs.erase(t.epochsPath()))
+        processEpochs(root);
+    refreshLinks(m_runs.at(root));
+    // Folders beside epochs/ are walked like any other (discovery does the same).
+    for (const auto& child : present) {
+        if (!m_dirs.count(child) && !m_runs.count(child))
+            adoptWalk(child);
+    }
+}
+
+void RunWatcher::refreshLinks(TrackedRun& t)
+{
+    const std::optional<RunLink> last = t.run.last;
+    const std::optional<RunLink> best = t.run.best;
+    t.layout->reloadLinks(t.run);
+    const QString root = qpath(t.run.root);
+    if (!RunDiff::sameLink(last, t.run.last))
+        emit linkChanged(root, t.run.last ? *t.run.last : RunDiff::removedLink("last"));
+    if (!RunDiff::sameLink(best, t.run.best))
+        emit linkChanged(root, t.run.best ? *t.run.best : RunDiff::removedLink("best"));
+}
+
+void RunWatcher::processEpochs(const std::string& root)
+{
+    TrackedRun& t = m_runs.at(root);
+    if (t.layout->name() != "candle") {
+        reloadWhole(root);
+        return;
+    }
+    t.generation = m_generation;
+    m_watches->rearm(t.epochsPath()); // anew if epochs/ was replaced
+    finishEpochChanges(root, t.syncAllEpochs());
+}
+
+void RunWatcher::processEpochNames(const std::string& root, const std::set<std::string>& names)
+{
+    TrackedRun& t = m_runs.at(root);
+    if (t.layout->name() != "candle") {
+        reloadWhole(root);
+        return;
+    }
+    t.generation = m_generation;
+    finishEpochChanges(root, t.syncEpochNames(names));
+}
+
+void RunWatcher::finishEpochChanges(const std::string& root, const RunChanges& changes)
+{
+    if (changes.empty())
+        return;
+    // Incomplete epochs are watched until their files are all there.
+    for (int number : changes.removed) {
+        for (auto p = m_pending.begin(); p != m_pending.end();) {
+            if (p->second.first == root && p->second.second == number) {
+                m_watches->remove(p->first);
+                p = m_pending.erase(p);
+            } else {
+                ++p;
+            }
+        }
+    }
+    for (const Epoch& e : changes.added)
+        watchEpochIfIncomplete(root, e);
+    for (const Epoch& e : changes.changed)
+        watchEpochIfIncomplete(root, e);
+    emitChanges(root, changes);
+    // Links and the best check depend on which epochs exist.
+    if (auto it = m_runs.find(root); it != m_runs.end())
+        refreshLinks(it->second);
+}
+
+void RunWatcher::processPending(const std::string& dir)
+{
+    const auto [root, number] = m_pending.at(dir);
+    auto it = m_runs.find(root);
+    if (it == m_runs.end()) {
+        m_pending.erase(dir);
+        m_watches->remove(dir);
+        return;
+    }
+    TrackedRun& t = it->second;
+    t.generation = m_generation;
+    std::optional<Epoch> epoch = t.layout->loadEpoch(t.run, number);
+    Epoch* old = t.run.findEpoch(number);
+    if (!epoch || !old) {
+        m_pending.erase(dir);
+        m_watches->remove(dir);
+        markDirty(t.epochsPath());
+        return;
+    }
+    if (!incomplete(*epoch)) {
+        m_pending.erase(dir);
+        m_watches->remove(dir);
+    }
+    if (!RunDiff::sameEpoch(*old, *epoch)) {
+        *old = *epoch;
+        emit epochChanged(qpath(root), *epoch);
+    }
+}
+
+void RunWatcher::watchEpochIfIncomplete(const std::string& root, const Epoch& epoch)
+{
+    if (!incomplete(epoch) || epoch.dir.empty())
+        return;
+    m_pending[epoch.dir] = {root, epoch.number};
+    m_watches->add(epoch.dir, epoch.dir);
+}
+
+void RunWatcher::reloadWhole(const std::string& root)
+{
+    TrackedRun& t = m_runs.at(root);
+    TrackedRun fresh = TrackedRun::load(root, *t.layout);
+    fresh.generation = m_generation;
+    const RunChanges changes = RunDiff::diff(t.run, fresh.run);
+    t = std::move(fresh);
+    emitChanges(root, changes);
+}
+
+void RunWatcher::emitChanges(const std::string& root, const RunChanges& changes)
+{
+    const QString r = qpath(root);
+    for (int number : changes.removed)
+        emit epochRemoved(r, number);
+    for (const Epoch& e : changes.added)
+        emit epochAdded(r, e);
+    for (const Epoch& e : changes.changed)
+        emit epochChanged(r, e);
+    for (const RunLink& link : changes.links)
+        emit linkChanged(r, link);
+    if (changes.saveInProgress)
+        emit saveInProgress(r, *changes.saveInProgress);
+}
+
+void RunWatcher::adoptWalk(const std::string& dir, const std::vector<Run>& known)
+{
+    const WatchTree::Outcome found = WatchTree::walk(dir, m_options.maxDepth);
+    for (const std::string& d : found.dirs) {
+        if (m_dirs.insert(d).second)
+            m_watches->add(d, d);
+    }
+    for (const auto& r : found.runs) {
+        if (m_runs.count(r.root))
+            continue;
+        auto k = std::find_if(known.begin(), known.end(), [&](const Run& run) {
+            return WatchTree::normalise(run.root) == r.root;
+        });
+        if (k != known.end())
+            addRun(TrackedRun::adopt(*k, *r.layout), false);
+        else
+            addRun(TrackedRun::load(r.root, *r.layout), true);
+    }
+}
+
+void RunWatcher::addRun(TrackedRun tracked, bool announce)
+{
+    const std::string root = WatchTree::normalise(tracked.run.root);
+    tracked.generation = m_generation;
+    // Walked before it became a run: epochs/ and work/ were plain directories then.
+    if (m_dirs.erase(root))
+        m_watches->remove(root);
+    for (const auto& below : WatchTree::keysBelow(m_dirs, root)) {
+        const std::string rel = below.substr(root.size() + 1);
+        if (tracked.layout->ownsSubdirectory(rel.substr(0, rel.find('/')))) {
+            m_dirs.erase(below);
+            m_watches->remove(below);
+        }
+    }
+    auto [it, inserted] = m_runs.insert_or_assign(root, std::move(tracked));
+    TrackedRun& t = it->second;
+    m_watches->add(root, root);
+    m_watches->add(t.epochsPath(), t.epochsPath(), true);
+    m_epochsDirs[t.epochsPath()] = root;
+    if (m_options.polling) {
+        // Relinking shows in the root's mtime too, but coarse network-fs times may hide it.
+        m_watches->add(root + "/last", root);
+        m_watches->add(root + "/best", root);
+    }
+    for (const Epoch& e : t.run.epochs)
+        watchEpochIfIncomplete(root, e);
+    if (announce)
+        emit runAdded(t.run);
+    if (announce && t.saveInProgress())
+        emit saveInProgress(qpath(root), true);
+}
+
+void RunWatcher::removeRun(const std::string& root, bool announce)
+{
+    auto it = m_runs.find(root);
+    if (it == m_runs.end())
+        return;
+    const std::string epochs = it->second.epochsPath();
+    m_runs.erase(it);
+    m_watches->remove(root);
+    m_watches->remove(epochs);
+    m_watches->remove(root + "/last");
+    m_watches->remove(root + "/best");
+    m_epochsDirs.erase(epochs);
+    m_epochNames.erase(epochs);
+    m_fullEpochs.erase(epochs);
+    for (auto p = m_pending.begin(); p != m_pending.end();) {
+        if (p->second.first == root) {
+            m_watches->remove(p->first);
+            p = m_pending.erase(p);
+        } else {
+            ++p;
+        }
+    }
+    if (announce)
+        emit runRemoved(qpath(root));
+}
+
+void RunWatcher::removeSubtree(const std::string& dir)
+{
+    if (m_runs.count(dir))
+        removeRun(dir, true);
+    for (const auto& root : WatchTree::keysBelow(m_runs, dir))
+        removeRun(root, true);
+    // A dropped folder that vanished stays on the list so that it is picked up
+    // again by the safety rescan if it comes back.
+    for (const auto& d : WatchTree::keysBelow(m_dirs, dir)) {
+        m_dirs.erase(d);
+        m_watches->remove(d);
+    }
+    if (std::find(m_folders.begin(), m_folders.end(), dir) == m_folders.end() ||
+        !DirSnapshot::isDirectory(dir)) {
+        if (m_dirs.erase(dir))
+            m_watches->remove(dir);
+    }
+}
+
+void RunWatcher::rescanNow()
+{
+    applyRescan(computeRescan(m_folders, m_options.maxDepth, m_generation));
+}
+
+void RunWatcher::startPeriodicRescan()
+{
+    if (m_rescan.isRunning() || m_folders.empty())
+        return;
+    m_rescan.setFuture(
+        QtConcurrent::run(&RunWatcher::computeRescan, m_folders, m_options.maxDepth, m_generation));
+}
+
+RunWatcher::RescanResult RunWatcher::computeRescan(std::vector<std::string> folders, int maxDepth,
+                                                   std::uint64_t generation)
+{
+    RescanResult result;
+    result.generation = generation;
+    for (const std::string& folder : folders) {
+        WatchTree::Outcome found = WatchTree::walk(folder, maxDepth);
+        result.dirs.insert(result.dirs.end(), found.dirs.begin(), found.dirs.end());
+        for (const auto& r : found.runs)
+            result.runs.push_back(TrackedRun::load(r.root, *r.layout));
+    }
+    return result;
+}
+
+// Applies a rescan that started at `result.generation`; runs touched by an event
+// since then know better than the rescan and are left alone.
+void RunWatcher::applyRescan(RescanResult result)
+{
+    std::set<std::string> roots;
+    for (TrackedRun& fresh : result.runs) {
+        const std::string root = WatchTree::normalise(fresh.run.root);
+        roots.insert(root);
+        auto it = m_runs.find(root);
+        if (it == m_runs.end()) {
+            addRun(std::move(fresh), true);
+            continue;
+        }
+        if (it->second.generation > result.generation)
+            continue;
+        const RunChanges changes = RunDiff::diff(it->second.run, fresh.run);
+        fresh.generation = it->second.generation;
+        it->second = std::move(fresh);
+        for (const Epoch& e : it->second.run.epochs)
+            watchEpochIfIncomplete(root, e);
+        emitChanges(root, changes);
+    }
+    std::vector<std::string> gone;
+    for (const auto& [root, t] : m_runs) {
+        if (!roots.count(root) && t.generation <= result.generation)
+            gone.push_back(root);
+    }
+    for (const auto& root : gone)
+        removeRun(root, true);
+    const std::set<std::string> dirs(result.dirs.begin(), result.dirs.end());
+    for (const auto& d : dirs) {
+        if (!m_runs.count(d) && m_dirs.insert(d).second)
+            m_watches->add(d, d);
+    }
+    std::vector<std::string> stale;
+    for (const auto& d : m_dirs) {
+        if (!dirs.count(d) && !DirSnapshot::isDirectory(d))
+            stale.push_back(d);
+    }
+    for (const auto& d : stale) {
+        m_dirs.erase(d);
+        m_watches->remove(d);
+    }
+}
+
+} // namespace ckpt

@@ -1,0 +1,143 @@
+#pragma once
+
+#include "model/Run.h"
+#include "watch/RunDiff.h"
+#include "watch/TrackedRun.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QStringList>
+#include <QTimer>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ckpt {
+
+class WatchSet;
+
+// Watches the folders a user dropped and the runs below them, and reports
+// changes as they happen with work proportional to the change: a new or
+// replaced epoch directory is read alone (Layout::loadEpoch), a relink re-reads
+// the links alone (Layout::reloadLinks); nothing triggers a full rescan except
+// the periodic safety rescan, which runs on a worker thread and reports only
+// differences.
+//
+// QFileSystemWatcher watches each run root and every directory walked to reach
+// runs (new runs appear there); an epoch directory is watched only while it is
+// incomplete. epochs/ itself is watched with raw inotify (InotifyNotifier),
+// whose events name the entry: a save then costs one fstatat and one
+// loadEpoch, not a readdir of thousands of epochs. Polling mode replaces it
+// for network file systems: every `pollIntervalMs` the same directories (and
+// the last/best links) are lstat'ed and a changed one is handled as an event.
+//
+// CANDLE saves into work/ and renames it to epochs/NNN, so an epoch directory
+// that appears is complete; while work/ exists, saveInProgress(root, true).
+class RunWatcher : public QObject
+{
+    Q_OBJECT
+
+public:
+    struct Options
+    {
+        int debounceMs = 50;          // events within this window are handled together
+        int rescanIntervalMs = 30000; // periodic safety rescan; 0: never
+        bool polling = false;         // stat-based polling instead of inotify
+        int pollIntervalMs = 1000;
+        int maxDepth = 64;
+    };
+
+    explicit RunWatcher(QObject* parent = nullptr);
+    explicit RunWatcher(const Options& options, QObject* parent = nullptr);
+    ~RunWatcher() override;
+
+    const Options& options() const { return m_options; }
+
+    // Walks `folder` now and watches it. Runs found are announced with runAdded,
+    // except those in `known` (already loaded by the caller, e.g. with
+    // Scanner::scan), which are adopted without a signal or a reload.
+    void addFolder(const QString& folder, const std::vector<Run>& known = {});
+    // Stops watching `folder`; its runs are forgotten with runRemoved.
+    void removeFolder(const QString& folder);
+    QStringList folders() const;
+
+    std::vector<Run> runs() const;
+    std::optional<Run> run(const QString& root) const;
+    bool isSaveInProgress(const QString& root) const;
+    // Every path watched (inotify) or polled, sorted: for tests and diagnostics.
+    QStringList watchedPaths() const;
+
+    // Re-walks every folder and reloads every run now, on this thread, and
+    // reports the differences (the periodic rescan does this on a worker).
+    void rescanNow();
+    // Handles pending changes now instead of after the debounce delay.
+    void flush();
+    // One polling pass now (polling mode): for tests and benchmarks.
+    void pollNow();
+
+signals:
+    void runAdded(const ckpt::Run& run);
+    void runRemoved(const QString& root);
+    void epochAdded(const QString& root, const ckpt::Epoch& epoch);
+    void epochRemoved(const QString& root, int epoch);
+    void epochChanged(const QString& root, const ckpt::Epoch& epoch);
+    // A removed link is reported with its name only (no path, no epoch).
+    void linkChanged(const QString& root, const ckpt::RunLink& link);
+    // work/ appeared (a save is being written) or went away.
+    void saveInProgress(const QString& root, bool inProgress);
+
+private:
+    struct RescanResult
+    {
+        std::vector<std::string> dirs;
+        std::vector<TrackedRun> runs;
+        std::uint64_t generation = 0;
+    };
+
+    void markDirty(const std::string& path);
+    void processDir(const std::string& dir);
+    void processRoot(const std::string& root);
+    void processEpochs(const std::string& root);
+    void processEpochNames(const std::string& root, const std::set<std::string>& names);
+    void syncEpoch(TrackedRun& tracked, int number, const std::optional<TrackedRun::EpochDir>& now,
+                   RunChanges& changes);
+    void finishEpochChanges(const std::string& root, const RunChanges& changes);
+    void onEpochEntry(const std::string& dir, const std::string& name);
+    void processPending(const std::string& dir);
+    void refreshLinks(TrackedRun& tracked);
+    void reloadWhole(const std::string& root);
+    void emitChanges(const std::string& root, const RunChanges& changes);
+
+    void adoptWalk(const std::string& dir, const std::vector<Run>& known = {});
+    void addRun(TrackedRun tracked, bool announce);
+    void removeRun(const std::string& root, bool announce);
+    void removeSubtree(const std::string& dir);
+    void watchEpochIfIncomplete(const std::string& root, const Epoch& epoch);
+
+    void startPeriodicRescan();
+    void applyRescan(RescanResult result);
+    static RescanResult computeRescan(std::vector<std::string> folders, int maxDepth,
+                                      std::uint64_t generation);
+
+    Options m_options;
+    WatchSet* m_watches = nullptr;
+    QTimer m_debounce;
+    QTimer m_rescanTimer;
+    QTimer m_pollTimer;
+    QFutureWatcher<RescanResult> m_rescan;
+
+    std::vector<std::string> m_folders;
+    std::map<std::string, TrackedRun> m_runs;        // by root
+    std::set<std::string> m_dirs;                    // walked directories that are not runs
+    std::map<std::string, std::string> m_epochsDirs; // <root>/epochs -> root
+    std::map<std::string, std::pair<std::string, int>> m_pending; // incomplete epoch dir
+    std::set<std::string> m_dirty;
+    std::map<std::string, std::set<std::string>> m_epochNames; // epochs/ -> entries changed
+    std::set<std::string> m_fullEpochs; // epochs/ to list whole (polling, overflow, replaced)
+    std::uint64_t m_generation = 0;
+};
+
+} // namespace ckpt

@@ -1,0 +1,53 @@
+#pragma once
+
+#include "layout/Layout.h"
+#include "model/Run.h"
+#include "watch/RunDiff.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace ckpt {
+
+// A run as the watcher knows it: the loaded Run plus what lets it see changes
+// cheaply (the inode of every epoch directory, the inode of epochs/ itself).
+struct TrackedRun
+{
+    struct EpochDir
+    {
+        std::string name;
+        std::uint64_t inode = 0;
+    };
+
+    Run run;
+    const Layout* layout = nullptr;
+    std::map<int, EpochDir> epochDirs; // by epoch number
+    std::uint64_t epochsInode = 0;
+    std::uint64_t generation = 0; // the watcher's event count when last touched
+
+    // Loads the whole run and notes its epoch directories.
+    static TrackedRun load(const std::string& root, const Layout& layout);
+    // Adopts a run loaded elsewhere (by Scanner::scan) and notes its epoch directories.
+    static TrackedRun adopt(Run run, const Layout& layout);
+    // Re-reads the inodes of epochs/ and its entries (one readdir).
+    void noteEpochDirs();
+
+    // epochs/ changed, entries unknown (polling, overflow, replaced directory):
+    // one readdir; only epochs whose directory appeared, went away or was
+    // replaced (new inode: CANDLE renames work/ over it) are read.
+    RunChanges syncAllEpochs();
+    // inotify named the entries that changed: one lstat each.
+    RunChanges syncEpochNames(const std::set<std::string>& names);
+
+    std::string epochsPath() const { return run.root + "/epochs"; }
+    bool saveInProgress() const { return !run.workDir.empty(); }
+
+private:
+    // Brings epoch `number` in line with its directory entry (`now` empty: absent).
+    void syncEpoch(int number, const std::optional<EpochDir>& now, RunChanges& changes);
+};
+
+} // namespace ckpt

@@ -1,0 +1,77 @@
+#include "watch/WatchTree.h"
+
+#include "watch/DirSnapshot.h"
+
+namespace ckpt {
+
+namespace {
+
+void walkInto(const std::filesystem::path& dir, int depth, int maxDepth, WatchTree::Outcome& out)
+{
+    auto entries = DirSnapshot::read(dir);
+    if (!entries)
+        return; // unreadable or gone: discovery reports it, the watcher just skips it
+    const DirListing listing = DirSnapshot::toListing(dir, *entries);
+    const Layout* layout = WatchTree::layoutOf(listing);
+    if (layout)
+        out.runs.push_back({dir.string(), layout});
+    else
+        out.dirs.push_back(dir.string());
+    if (depth >= maxDepth)
+        return;
+    for (const auto& e : *entries) {
+        if (e.type != DirEntry::Type::Directory)
+            continue;
+        if (layout && layout->ownsSubdirectory(e.name))
+            continue;
+        walkInto(dir / e.name, depth + 1, maxDepth, out);
+    }
+}
+
+} // namespace
+
+WatchTree::Outcome WatchTree::walk(const std::filesystem::path& dir, int maxDepth)
+{
+    Outcome out;
+    walkInto(normalise(dir), 0, maxDepth, out);
+    return out;
+}
+
+const Layout* WatchTree::layoutOf(const DirListing& listing)
+{
+    for (const Layout* layout : builtinLayouts()) {
+        if (layout->isRunRoot(listing))
+            return layout;
+    }
+    return nullptr;
+}
+
+std::string WatchTree::normalise(const std::filesystem::path& path)
+{
+    std::error_code ec;
+    std::filesystem::path p = path.is_absolute() ? path : std::filesystem::absolute(path, ec);
+    std::string s = p.lexically_normal().string();
+    while (s.size() > 1 && s.back() == '/')
+        s.pop_back();
+    return s;
+}
+
+std::string WatchTree::parentOf(const std::string& path)
+{
+    const auto slash = path.rfind('/');
+    return slash == std::string::npos || slash == 0 ? std::string("/") : path.substr(0, slash);
+}
+
+std::string WatchTree::nameOf(const std::string& path)
+{
+    const auto slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool WatchTree::within(const std::string& path, const std::string& dir)
+{
+    return path == dir || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 &&
+                           path[dir.size()] == '/');
+}
+
+} // namespace ckpt

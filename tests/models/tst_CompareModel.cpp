@@ -1,0 +1,81 @@
+#include "models/CompareModel.h"
+#include "models/ModelRoles.h"
+
+#include <QAbstractItemModelTester>
+#include <QTest>
+
+using namespace ckpt;
+
+class tst_CompareModel : public QObject
+{
+    Q_OBJECT
+private slots:
+    void sideBySideWithDifferences();
+    void fieldOnlyOnOneSide();
+};
+
+static CompareSide side(const QString& run, int n, const std::string& json, double loss)
+{
+    CompareSide s;
+    s.runName = run;
+    s.epoch.number = n;
+    s.epoch.dir = "/r/epochs/" + std::to_string(n);
+    s.epoch.modelBytes = 2048;
+    CkptInfo info;
+    info.raw = nlohmann::ordered_json::parse(json);
+    s.epoch.info = info;
+    HistoryRow row;
+    row.epoch = n;
+    row.samples.push_back(MetricSample{"loss", loss, MetricSource::TrainingLog});
+    row.samples.push_back(MetricSample{"loss", 99.0, MetricSource::CkptInfo});
+    s.history = row;
+    return s;
+}
+
+static int rowOf(const CompareModel& m, const QString& field)
+{
+    for (int r = 0; r < m.rowCount(); ++r)
+        if (m.index(r, 0).data().toString() == field)
+            return r;
+    return -1;
+}
+
+void tst_CompareModel::sideBySideWithDifferences()
+{
+    CompareModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setSides(
+        side("r", 3, R"({"epoch": 3, "metadata": "job 1", "best_metric_last": 0.5})", 0.25),
+        side("r", 7, R"({"epoch": 7, "metadata": "job 1", "best_metric_last": 0.5})", 0.125));
+    const int epochRow = rowOf(model, "epoch");
+    const int metaRow = rowOf(model, "metadata");
+    const int lossRow = rowOf(model, "loss");
+    QVERIFY(epochRow >= 0 && metaRow >= 0 && lossRow >= 0);
+    QCOMPARE(model.index(epochRow, CompareModel::LeftColumn).data().toString(), QString("3"));
+    QCOMPARE(model.index(epochRow, CompareModel::RightColumn).data().toString(), QString("7"));
+    QCOMPARE(model.index(epochRow, 0).data(roles::DifferentRole).toBool(), true);
+    QCOMPARE(model.index(metaRow, 0).data(roles::DifferentRole).toBool(), false);
+    // The richest history source wins over ckpt-info's copy.
+    QCOMPARE(model.index(lossRow, CompareModel::LeftColumn).data().toString(), QString("0.25"));
+    QCOMPARE(model.index(lossRow, 0).data(roles::DifferentRole).toBool(), true);
+    QVERIFY(model.headerData(CompareModel::RightColumn, Qt::Horizontal).toString().contains("7"));
+    QVERIFY(model.differenceCount() >= 3); // epoch, epoch directory, loss
+}
+
+void tst_CompareModel::fieldOnlyOnOneSide()
+{
+    CompareModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setSides(side("a", 1, R"({"epoch": 1, "legacy_key": true})", 1.0),
+                   side("b", 1, R"({"epoch": 1})", 1.0));
+    const int row = rowOf(model, "legacy_key");
+    QVERIFY(row >= 0);
+    QCOMPARE(model.index(row, CompareModel::LeftColumn).data().toString(), QString("true"));
+    QCOMPARE(model.index(row, CompareModel::RightColumn).data().toString(), QString("—"));
+    QCOMPARE(model.index(row, 0).data(roles::DifferentRole).toBool(), true);
+    model.clear();
+    QVERIFY(model.isEmpty());
+}
+
+QTEST_GUILESS_MAIN(tst_CompareModel)
+#include "tst_CompareModel.moc"

@@ -1,0 +1,470 @@
+#include "CandleFixture.h"
+#include "MainWindow.h"
+#include "compare/CompareView.h"
+#include "models/CompareModel.h"
+#include "models/EpochTableModel.h"
+#include "models/ModelRoles.h"
+#include "models/ProblemsModel.h"
+#include "models/RunTreeModel.h"
+#include "plot/MetricPlot.h"
+#include "plotpanel/PlotPanel.h"
+#include "problems/ProblemsPanel.h"
+#include "session/Workspace.h"
+#include "sidebar/RunSidebar.h"
+#include "table/EpochTableView.h"
+
+#include <QAbstractButton>
+#include <QApplication>
+#include <QClipboard>
+#include <QDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QLineEdit>
+#include <QListWidget>
+#include <QMimeData>
+#include <QProcess>
+#include <QPushButton>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTimer>
+#include <QTreeView>
+#include <QUndoStack>
+#include <QUrl>
+
+using namespace ckpt;
+using test::CandleFixture;
+
+class tst_MainWindow : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void init();
+    void dropFolderAddsItsRuns_data();
+    void dropFolderAddsItsRuns();
+    void selectingRunsFillsTheTable();
+    void rollbackChangesLinkAndUndoRestoresIt();
+    void repairRelocatedLinkFromProblems();
+    void verifyMarksCorruptedEpoch();
+    void trainerWritingAnEpochAddsARow();
+    void plotHasOneGraphPerChosenMetric();
+    void compareTwoEpochsOfTwoRuns();
+
+private:
+    static void clickRow(EpochTableView* table, int epoch, const QString& root);
+    // Clicks `button` of the next modal dialog once it is open; records its text.
+    static void answerNextDialog(const QString& button, QString* text);
+    static void makeRun(const std::filesystem::path& root, int epochs);
+};
+
+void tst_MainWindow::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QApplication::setOrganizationName(QStringLiteral("ckpt-studio-tests"));
+    QApplication::setApplicationName(QStringLiteral("tst_MainWindow"));
+}
+
+void tst_MainWindow::init()
+{
+    QSettings().clear();
+}
+
+void tst_MainWindow::makeRun(const std::filesystem::path& root, int epochs)
+{
+    CandleFixture f(root);
+    for (int e = 1; e <= epochs; ++e)
+        f.addEpoch(e, 1.0 / e, 64, e == 1);
+    f.linkAbsolute("last", epochs);
+    f.linkAbsolute("best", epochs);
+}
+
+void tst_MainWindow::dropFolderAddsItsRuns_data()
+{
+    QTest::addColumn<QStringList>("runs");
+    QTest::newRow("one run") << QStringList{"RUN000/ckpts"};
+    QTest::newRow("experiment tree")
+        << QStringList{"EXP/RUN000/ckpts", "EXP/RUN001/save/ckpts", "other/deep/er/ckpts"};
+}
+
+void tst_MainWindow::dropFolderAddsItsRuns()
+{
+    QFETCH(QStringList, runs);
+    QTemporaryDir dir;
+    const std::filesystem::path base = dir.path().toStdString();
+    for (const QString& r : runs)
+        makeRun(base / r.toStdString(), 3);
+
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.resize(1000, 700);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(dir.path())});
+    const QPoint pos = window.rect().center();
+    QDragEnterEvent enter(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    QVERIFY(drop.isAccepted());
+
+    QTRY_COMPARE(workspace.runRoots().size(), runs.size());
+    QTRY_VERIFY(workspace.isIdle());
+    QCOMPARE(workspace.folders(), QStringList{QDir::cleanPath(dir.path())});
+    // The sidebar shows folder > run, and the first run is selected and tabled.
+    QTreeView* tree = window.sidebar()->view();
+    QCOMPARE(tree->model()->rowCount(), 1);
+    QCOMPARE(tree->model()->rowCount(tree->model()->index(0, 0)), runs.size());
+    QCOMPARE(window.sidebar()->selectedRuns().size(), 1);
+    QCOMPARE(workspace.epochTable()->rowCount(), 3);
+    // Remembered for the next session and in the recent folders.
+    window.close();
+    QCOMPARE(QSettings().value("session/folders").toStringList(), workspace.folders());
+    QVERIFY(QSettings().value("recentFolders").toStringList().contains(dir.path()));
+}
+
+void tst_MainWindow::selectingRunsFillsTheTable()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path base = dir.path().toStdString();
+    makeRun(base / "a/ckpts", 4);
+    makeRun(base / "b/ckpts", 2);
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.openFolders({dir.path()});
+    QTRY_COMPARE(workspace.runRoots().size(), 2);
+    QTRY_VERIFY(workspace.isIdle());
+
+    // Real input: click the folder row, which stands for all its runs.
+    QTreeView* tree = window.sidebar()->view();
+    const QModelIndex folder = tree->model()->index(0, 0);
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(folder).center());
+    QTRY_COMPARE(workspace.shownRuns().size(), 2);
+    QCOMPARE(workspace.epochTable()->rowCount(), 6);
+    // The Run column appears with two runs.
+    const int runCol = workspace.epochTable()->columnOf(EpochTableModel::ColumnKind::Run);
+    QVERIFY(!window.epochTable()->view()->isColumnHidden(runCol));
+
+    // Keyboard: Down moves to the first run alone.
+    tree->setFocus();
+    QTest::keyClick(tree, Qt::Key_Down);
+    QTRY_COMPARE(workspace.shownRuns().size(), 1);
+    QCOMPARE(workspace.epochTable()->rowCount(), 4);
+    QVERIFY(window.epochTable()->view()->isColumnHidden(runCol));
+
+    // Copy rows: select two with the keyboard, Ctrl+C puts header + rows on the clipboard.
+    QTableView* table = window.epochTable()->view();
+    table->setFocus();
+    QTest::keyClick(table, Qt::Key_Home, Qt::ControlModifier);
+    QTest::keyClick(table, Qt::Key_Down, Qt::ShiftModifier);
+    QCOMPARE(window.epochTable()->selectedEpochs().size(), 2);
+    QTest::keyClick(table, Qt::Key_C, Qt::ControlModifier);
+    const QStringList lines = QApplication::clipboard()->text().trimmed().split('\n');
+    QCOMPARE(lines.size(), 3);
+    QVERIFY(lines[0].startsWith("Epoch\t"));
+    QVERIFY(lines[1].startsWith("1\t"));
+    // CSV of the whole (filtered) table; filtering by text narrows it.
+    QCOMPARE(window.epochTable()->tableAsCsv().trimmed().split('\n').size(), 5);
+    QTest::keyClicks(window.epochTable()->filterEdit(), "13:00:03");
+    QCOMPARE(window.epochTable()->tableAsCsv().trimmed().split('\n').size(), 2);
+}
+
+void tst_MainWindow::clickRow(EpochTableView* table, int epoch, const QString& root)
+{
+    QTableView* view = table->view();
+    for (int r = 0; r < view->model()->rowCount(); ++r) {
+        const QModelIndex i = view->model()->index(r, 1);
+        if (i.data(roles::EpochRole).toInt() == epoch &&
+            i.data(roles::RunRootRole).toString() == root) {
+            view->scrollTo(i);
+            QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, view->visualRect(i).center());
+            return;
+        }
+    }
+    QFAIL("row not found");
+}
+
+void tst_MainWindow::answerNextDialog(const QString& button, QString* text)
+{
+    QTimer::singleShot(0, qApp, [button, text] {
+        auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        if (auto* label = dialog->findChild<QLabel*>(QStringLiteral("description")))
+            *text = label->text();
+        for (auto* b : dialog->findChildren<QAbstractButton*>())
+            if (b->text().remove(QLatin1Char('&')) == button) {
+                QTest::mouseClick(b, Qt::LeftButton);
+                return;
+            }
+        dialog->reject();
+    });
+}
+
+static std::filesystem::path linkTarget(const std::filesystem::path& link)
+{
+    return std::filesystem::canonical(link);
+}
+
+void tst_MainWindow::rollbackChangesLinkAndUndoRestoresIt()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = std::filesystem::path(dir.path().toStdString()) / "r/ckpts";
+    makeRun(root, 5);
+    CandleFixture fixture(root);
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.openFolders({dir.path()});
+    QTRY_VERIFY(workspace.isIdle() && workspace.epochTable()->rowCount() == 5);
+    const QString rootText = QString::fromStdString(root.string());
+
+    clickRow(window.epochTable(), 3, rootText);
+    QVERIFY(window.action("makeLast")->isEnabled());
+    QString description;
+    answerNextDialog(QStringLiteral("Make last"), &description);
+    QTest::keyClick(window.epochTable()->view(), Qt::Key_L, Qt::ControlModifier);
+    // The confirmation names the epochs a restart from 3 would overwrite.
+    QVERIFY2(description.contains("4, 5"), qPrintable(description));
+    QTRY_COMPARE(linkTarget(root / "last"), linkTarget(fixture.epochDir(3)));
+    // The table follows: the last badge moved to epoch 3.
+    QTRY_VERIFY(workspace.epochTable()
+                    ->index(workspace.epochTable()->rowOf(rootText, 3), 0)
+                    .data(roles::IsLastRole)
+                    .toBool());
+    QTRY_COMPARE(window.undoStack()->count(), 1);
+
+    // Edit > Undo puts the link back.
+    // (The offscreen platform does not hand activation back after a dialog.)
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QTest::keyClick(window.epochTable()->view(), Qt::Key_Z, Qt::ControlModifier);
+    QTRY_COMPARE(linkTarget(root / "last"), linkTarget(fixture.epochDir(5)));
+    QTRY_VERIFY(workspace.isIdle());
+    QVERIFY(workspace.run(rootText)->last->epoch == 5);
+
+    // Cancelling the confirmation changes nothing.
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    clickRow(window.epochTable(), 2, rootText);
+    answerNextDialog(QStringLiteral("Cancel"), &description);
+    QTest::keyClick(window.epochTable()->view(), Qt::Key_L, Qt::ControlModifier);
+    QTest::qWait(200);
+    QCOMPARE(linkTarget(root / "last"), linkTarget(fixture.epochDir(5)));
+}
+
+void tst_MainWindow::repairRelocatedLinkFromProblems()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = std::filesystem::path(dir.path().toStdString()) / "r/ckpts";
+    makeRun(root, 3);
+    // As after an rsync from a cluster: the absolute target no longer exists.
+    std::filesystem::remove(root / "best");
+    std::filesystem::create_directory_symlink("/cluster/gone/r/ckpts/epochs/002", root / "best");
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.openFolders({dir.path()});
+    QTRY_VERIFY(workspace.isIdle() && workspace.problems()->rowCount() > 0);
+
+    window.action("focusProblems")->trigger();
+    QTableView* view = window.problemsPanel()->view();
+    int row = -1;
+    for (int r = 0; r < view->model()->rowCount(); ++r)
+        if (view->model()->index(r, 0).data(roles::RepairableRole).toBool())
+            row = r;
+    QVERIFY(row >= 0);
+    QTest::mouseClick(view->viewport(), Qt::LeftButton, {},
+                      view->visualRect(view->model()->index(row, 0)).center());
+    QVERIFY(window.problemsPanel()->repairButton()->isEnabled());
+    QTest::mouseClick(window.problemsPanel()->repairButton(), Qt::LeftButton);
+    QTRY_COMPARE(std::filesystem::read_symlink(root / "best").string(), std::string("epochs/002"));
+    QTRY_VERIFY(workspace.isIdle());
+}
+
+void tst_MainWindow::verifyMarksCorruptedEpoch()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = std::filesystem::path(dir.path().toStdString()) / "r/ckpts";
+    makeRun(root, 4);
+    CandleFixture fixture(root);
+    // One flipped byte in epoch 2's model: its CRC no longer matches.
+    std::string bytes = CandleFixture::readText(fixture.epochDir(2) / "model.h5");
+    bytes[10] = static_cast<char>(bytes[10] ^ 0x5a);
+    fixture.writeModel(2, bytes);
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    window.openFolders({dir.path()});
+    QTRY_VERIFY(workspace.isIdle() && workspace.epochTable()->rowCount() == 4);
+    const QString rootText = QString::fromStdString(root.string());
+
+    // Run > Verify Selected Runs, from the keyboard.
+    window.sidebar()->view()->setFocus();
+    QTest::keyClick(window.sidebar()->view(), Qt::Key_R, Qt::ControlModifier);
+    EpochTableModel* table = workspace.epochTable();
+    const auto stateOf = [&](int epoch) {
+        return static_cast<ChecksumState>(
+            table->index(table->rowOf(rootText, epoch), 0).data(roles::ChecksumStateRole).toInt());
+    };
+    QTRY_COMPARE(stateOf(2), ChecksumState::Mismatch);
+    QCOMPARE(stateOf(1), ChecksumState::Ok);
+    QCOMPARE(stateOf(4), ChecksumState::Ok);
+    QCOMPARE(table
+                 ->index(table->rowOf(rootText, 2),
+                         table->columnOf(EpochTableModel::ColumnKind::Checksum))
+                 .data()
+                 .toString(),
+             QString("MISMATCH"));
+    // The sidebar's run badge says so too.
+    QTRY_COMPARE(
+        static_cast<ChecksumState>(
+            workspace.runTree()->indexOfRun(rootText).data(roles::ChecksumStateRole).toInt()),
+        ChecksumState::Mismatch);
+    QTRY_VERIFY(workspace.isIdle());
+}
+
+void tst_MainWindow::trainerWritingAnEpochAddsARow()
+{
+    const QString trainer = qEnvironmentVariable("CKPT_TEST_BINARY_DIR") +
+                            QStringLiteral("/app/trainer/ckpt-demo-train");
+    if (!QFileInfo(trainer).isExecutable())
+        QSKIP("ckpt-demo-train not built");
+    const QString config = QStringLiteral(CKPT_SOURCE_DIR "/resources/demo/spirals.ini");
+    QTemporaryDir dir;
+    const QString out = dir.path() + QStringLiteral("/RUN000");
+    const auto train = [&](int epochs) {
+        QProcess p;
+        p.setProcessChannelMode(QProcess::MergedChannels);
+        p.start(trainer, {"--output_dir", out, "--config_file", config, "--epochs",
+                          QString::number(epochs), "--samples_per_class", "30"});
+        return p.waitForFinished(60000) && p.exitCode() == 0;
+    };
+    QVERIFY(train(2));
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.openFolders({dir.path()});
+    QTRY_VERIFY(workspace.isIdle() && workspace.epochTable()->rowCount() == 2);
+    QTest::qWait(300); // the watcher adopts the scanned runs
+
+    // The trainer resumes from `last` and saves epoch 3 while the window is open.
+    QVERIFY(train(3));
+    QTRY_COMPARE_WITH_TIMEOUT(workspace.epochTable()->rowCount(), 3, 1000);
+    const QString root = workspace.epochTable()->rootAt(2);
+    QCOMPARE(workspace.epochTable()->epochAt(2), 3);
+    // The last badge moved with the link, and the run is live.
+    QTRY_VERIFY_WITH_TIMEOUT(workspace.epochTable()->index(2, 0).data(roles::IsLastRole).toBool(),
+                             1000);
+    QVERIFY(workspace.runTree()->indexOfRun(root).data(roles::LiveRole).toBool());
+    QTRY_VERIFY(workspace.isIdle());
+}
+
+void tst_MainWindow::plotHasOneGraphPerChosenMetric()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path runDir = std::filesystem::path(dir.path().toStdString()) / "r";
+    makeRun(runDir / "ckpts", 6);
+    std::string log = "epoch,accuracy,loss,val_loss\n";
+    for (int e = 0; e < 6; ++e)
+        log += std::to_string(e) + "," + std::to_string(0.5 + 0.05 * e) + "," +
+               std::to_string(1.0 / (e + 1)) + "," + std::to_string(1.2 / (e + 1)) + "\n";
+    CandleFixture::writeText(runDir / "training.log", log);
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.openFolders({dir.path()});
+    QTRY_VERIFY(workspace.isIdle() && workspace.epochTable()->rowCount() == 6);
+    MetricPlot* plot = window.plotPanel()->plot();
+    QListWidget* list = window.plotPanel()->metricList();
+    QTRY_VERIFY(list->count() >= 3);
+    // loss and val_loss are chosen by default: one graph each, six points.
+    QTRY_COMPARE(plot->graphCount(), 2);
+    QCOMPARE(plot->pointCount(0), 6);
+    QCOMPARE(plot->pointCount(1), 6);
+    // Checking accuracy with the mouse adds its graph.
+    QListWidgetItem* accuracy = list->findItems("accuracy", Qt::MatchExactly).value(0);
+    QVERIFY(accuracy);
+    const QRect r = list->visualItemRect(accuracy);
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, QPoint(r.left() + 10, r.center().y()));
+    QTRY_COMPARE(plot->graphCount(), 3);
+
+    // Clicking a point selects that epoch in the table...
+    plot->replotNow();
+    const QPoint at = plot->pointPosition(0, 3);
+    QVERIFY(at.x() >= 0);
+    QWidget* target = plot->childAt(at);
+    QVERIFY(target);
+    QTest::mouseClick(target, Qt::LeftButton, {}, target->mapFrom(plot, at));
+    QTRY_VERIFY(window.epochTable()->currentEpoch().has_value());
+    QCOMPARE(window.epochTable()->currentEpoch()->epoch, 4);
+    // ...and selecting a row marks the epoch on the plot.
+    clickRow(window.epochTable(), 2, workspace.shownRuns().first());
+    QTRY_COMPARE(plot->selectedEpoch(), 2);
+}
+
+// Saves a picture of `w` when CKPT_SHOT_DIR is set (for looking at the UI).
+static void shoot(QWidget* w, const QString& name)
+{
+    if (qEnvironmentVariableIsSet("CKPT_SHOT_DIR"))
+        w->grab().save(qEnvironmentVariable("CKPT_SHOT_DIR") + QLatin1Char('/') + name);
+}
+
+void tst_MainWindow::compareTwoEpochsOfTwoRuns()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path base = dir.path().toStdString();
+    makeRun(base / "a/ckpts", 3);
+    makeRun(base / "b/ckpts", 3);
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.resize(1400, 900);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    window.openFolders({dir.path()});
+    QTRY_VERIFY(workspace.isIdle() && workspace.runRoots().size() == 2);
+    // Both runs in the table: click the folder.
+    QTreeView* tree = window.sidebar()->view();
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {},
+                      tree->visualRect(tree->model()->index(0, 0)).center());
+    QTRY_COMPARE(workspace.epochTable()->rowCount(), 6);
+    const QStringList roots = workspace.shownRuns();
+    clickRow(window.epochTable(), 1, roots[0]);
+    QTableView* view = window.epochTable()->view();
+    for (int r = 0; r < view->model()->rowCount(); ++r) {
+        const QModelIndex i = view->model()->index(r, 1);
+        if (i.data(roles::RunRootRole).toString() == roots[1] && i.data(roles::EpochRole) == 3)
+            QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::ControlModifier,
+                              view->visualRect(i).center());
+    }
+    QCOMPARE(window.epochTable()->selectedEpochs().size(), 2);
+    QTest::keyClick(view, Qt::Key_D, Qt::ControlModifier);
+    CompareView* compare = window.compareView();
+    QTRY_VERIFY(compare->isVisible());
+    QAbstractItemModel* model = compare->table()->model();
+    QVERIFY(model->rowCount() > 5);
+    int differences = 0;
+    for (int r = 0; r < model->rowCount(); ++r)
+        differences += model->index(r, 0).data(roles::DifferentRole).toBool() ? 1 : 0;
+    QVERIFY(differences >= 3); // run, epoch directory, epoch, best_metric_last, ...
+    // The weights comparison has its clearly labelled place.
+    QCOMPARE(compare->tabs()->tabText(1), QString("Weights"));
+    QVERIFY(compare->weightsPage()->findChild<QLabel*>("weightsPlaceholder"));
+    shoot(&window, "compare.png");
+}
+
+QTEST_MAIN(tst_MainWindow)
+#include "tst_MainWindow.moc"

@@ -1,0 +1,289 @@
+#include "watch/RunWatcher.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <CandleFixture.h>
+#include <filesystem>
+
+using namespace ckpt;
+using test::CandleFixture;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr int kLimitMs = 1000; // end to end, event to signal
+
+RunWatcher::Options watcherOptions(bool polling)
+{
+    RunWatcher::Options o;
+    o.debounceMs = 50;
+    o.rescanIntervalMs = 0; // the tests call rescanNow() themselves
+    o.polling = polling;
+    o.pollIntervalMs = 50;
+    return o;
+}
+
+// A CANDLE save exactly as CANDLE does it: files into work/, work/ renamed to epochs/NNN.
+void saveLikeCandle(const fs::path& root, int epoch, bool replace = false)
+{
+    const fs::path work = root / "work";
+    const std::string model = CandleFixture::modelContent(epoch + 100, 256);
+    CandleFixture::writeText(work / "model.h5", model);
+    CandleFixture::writeText(
+        work / "ckpt-info.json",
+        "{\"epoch\": " + std::to_string(epoch) +
+            ", \"save_best_metric\": \"val_loss\", \"best_metric_last\": 0.25, \"model_file\": "
+            "\"model.h5\", \"checksum\": \"" +
+            std::to_string(CandleFixture::crc32Of(model)) +
+            "\", \"timestamp\": \"2026-11-22 14:00:00\", \"time_elapsed\": 0.5, \"metadata\": "
+            "null}");
+    CandleFixture fx(root);
+    if (replace)
+        fs::remove_all(fx.epochDir(epoch));
+    fs::rename(work, fx.epochDir(epoch));
+}
+
+} // namespace
+
+class tst_RunWatcher : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_tmp;
+    fs::path m_drop;
+    fs::path m_root;
+
+    void makeTree()
+    {
+        QVERIFY(m_tmp.isValid());
+        const char* tag = QTest::currentDataTag();
+        m_drop =
+            fs::path(m_tmp.path().toStdString()) / QTest::currentTestFunction() / (tag ? tag : "");
+        m_root = m_drop / "exp" / "run1" / "save" / "ckpts";
+        CandleFixture fx(m_root);
+        for (int e = 1; e <= 3; ++e)
+            fx.addEpoch(e, 1.0 / e, 64, e == 1);
+        fx.linkAbsolute("last", 3);
+        fx.linkAbsolute("best", 3);
+    }
+
+    void addPollingColumn()
+    {
+        QTest::addColumn<bool>("polling");
+        QTest::newRow("inotify") << false;
+        QTest::newRow("polling") << true;
+    }
+
+private slots:
+    void initialRunsAnnounced_data() { addPollingColumn(); }
+    void initialRunsAnnounced()
+    {
+        QFETCH(bool, polling);
+        makeTree();
+        RunWatcher watcher(watcherOptions(polling));
+        QSignalSpy added(&watcher, &RunWatcher::runAdded);
+        watcher.addFolder(QString::fromStdString(m_drop.string()));
+        QCOMPARE(added.count(), 1);
+        const Run run = added.at(0).at(0).value<Run>();
+        QCOMPARE(run.root, m_root.string());
+        QCOMPARE(run.epochs.size(), std::size_t{3});
+        QCOMPARE(watcher.runs().size(), std::size_t{1});
+        QVERIFY(!watcher.isSaveInProgress(QString::fromStdString(m_root.string())));
+    }
+
+    void epochRenamedFromWork_data() { addPollingColumn(); }
+    void epochRenamedFromWork()
+    {
+        QFETCH(bool, polling);
+        makeTree();
+        RunWatcher watcher(watcherOptions(polling));
+        watcher.addFolder(QString::fromStdString(m_drop.string()));
+        QSignalSpy added(&watcher, &RunWatcher::epochAdded);
+        QSignalSpy live(&watcher, &RunWatcher::saveInProgress);
+        QSignalSpy removed(&watcher, &RunWatcher::epochRemoved);
+
+        fs::create_directories(m_root / "work");
+        QTRY_COMPARE_WITH_TIMEOUT(live.count(), 1, kLimitMs);
+        QCOMPARE(live.at(0).at(1).toBool(), true);
+        QVERIFY(watcher.isSaveInProgress(QString::fromStdString(m_root.string())));
+        QCOMPARE(added.count(), 0); // nothing in work/ counts as an epoch
+
+        saveLikeCandle(m_root, 4);
+        QTRY_COMPARE_WITH_TIMEOUT(added.count(), 1, kLimitMs);
+        QTRY_COMPARE_WITH_TIMEOUT(live.count(), 2, kLimitMs);
+        QCOMPARE(live.at(1).at(1).toBool(), false);
+        QCOMPARE(added.at(0).at(0).toString().toStdString(), m_root.string());
+        const Epoch epoch = added.at(0).at(1).value<Epoch>();
+        QCOMPARE(epoch.number, 4);
+        QVERIFY(epoch.info.has_value());
+        QVERIFY(!epoch.modelPath.empty());
+        // Once: later windows and polls must not announce it again.
+        QTest::qWait(300);
+        QCOMPARE(added.count(), 1);
+        QCOMPARE(removed.count(), 0);
+        const auto run = watcher.run(QString::fromStdString(m_root.string()));
+        QVERIFY(run);
+        QCOMPARE(run->epochs.size(), std::size_t{4});
+        QCOMPARE(run->epochs.back().number, 4);
+    }
+
+    void epochDeleted_data() { addPollingColumn(); }
+    void epochDeleted()
+    {
+        QFETCH(bool, polling);
+        makeTree();
+        RunWatcher watcher(watcherOptions(polling));
+        watcher.addFolder(QString::fromStdString(m_drop.string()));
+        QSignalSpy removed(&watcher, &RunWatcher::epochRemoved);
+        fs::remove_all(CandleFixture(m_root).epochDir(2));
+        QTRY_COMPARE_WITH_TIMEOUT(removed.count(), 1, kLimitMs);
+        QCOMPARE(removed.at(0).at(1).toInt(), 2);
+        QTest::qWait(200);
+        QCOMPARE(removed.count(), 1);
+        QCOMPARE(watcher.run(QString::fromStdString(m_root.string()))->epochs.size(),
+                 std::size_t{2});
+    }
+
+    void epochOverwritten_data() { addPollingColumn(); }
+    void epochOverwritten()
+    {
+        QFETCH(bool, polling);
+        makeTree();
+        RunWatcher watcher(watcherOptions(polling));
+        watcher.addFolder(QString::fromStdString(m_drop.string()));
+        QSignalSpy changed(&watcher, &RunWatcher::epochChanged);
+        QSignalSpy added(&watcher, &RunWatcher::epochAdded);
+        saveLikeCandle(m_root, 3, true); // a restart from epoch 2 rewrites epoch 3
+        QTRY_COMPARE_WITH_TIMEOUT(changed.count() + added.count(), 1, kLimitMs);
+        QTest::qWait(200);
+        // Inside one debounce window the replacement is one change, not remove + add.
+        QCOMPARE(changed.count(), 1);
+        const Epoch epoch = changed.at(0).at(1).value<Epoch>();
+        QCOMPARE(epoch.number, 3);
+        QCOMPARE(epoch.info->bestMetricLast.value_or(0), 0.25);
+    }
+
+    void lastRelinked_data() { addPollingColumn(); }
+    void lastRelinked()
+    {
+        QFETCH(bool, polling);
+        makeTree();
+        RunWatcher watcher(watcherOptions(polling));
+        watcher.addFolder(QString::fromStdString(m_drop.string()));
+        QSignalSpy links(&watcher, &RunWatcher::linkChanged);
+        CandleFixture(m_root).linkAbsolute("last", 2); // remove then symlink, as CANDLE does
+        QTRY_COMPARE_WITH_TIMEOUT(links.count(), 1, kLimitMs);
+        const RunLink link = links.at(0).at(1).value<RunLink>();
+        QCOMPARE(link.name, std::string("last"));
+        QCOMPARE(link.epoch.value_or(-1), 2);
+        QTest::qWait(200);
+        QCOMPARE(links.count(), 1);
+        QCOMPARE(watcher.run(QString::fromStdString(m_root.string()))->last->epoch.value_or(-1), 2);
+    }
+
+    void newRunBelowFolder_data() { addPollingColumn(); }
+    void newRunBelowFolder()
+    {
+        QFETCH(bool, polling);
+        makeTree();
+        RunWatcher watcher(watcherOptions(polling));
+        watcher.addFolder(QString::fromStdString(m_drop.string()));
+        QSignalSpy added(&watcher, &RunWatcher::runAdded);
+        // A second run starts: its folders appear level by level, then its first save.
+        const fs::path root2 = m_drop / "exp" / "run2" / "save" / "ckpts";
+        fs::create_directories(root2 / "epochs");
+        QTest::qWait(100);
+        saveLikeCandle(root2, 1);
+        QTRY_COMPARE_WITH_TIMEOUT(added.count(), 1, kLimitMs);
+        const Run run = added.at(0).at(0).value<Run>();
+        QCOMPARE(run.root, root2.string());
+        QTRY_COMPARE_WITH_TIMEOUT(
+            watcher.run(QString::fromStdString(root2.string()))->epochs.size(), std::size_t{1},
+            kLimitMs);
+        QTest::qWait(200);
+        QCOMPARE(added.count(), 1);
+        QCOMPARE(watcher.runs().size(), std::size_t{2});
+    }
+
+    void runDeleted_data() { addPollingColumn(); }
+    void runDeleted()
+    {
+        QFETCH(bool, polling);
+        makeTree();
+        RunWatcher watcher(watcherOptions(polling));
+        watcher.addFolder(QString::fromStdString(m_drop.string()));
+        QSignalSpy removed(&watcher, &RunWatcher::runRemoved);
+        fs::remove_all(m_drop / "exp" / "run1");
+        QTRY_COMPARE_WITH_TIMEOUT(removed.count(), 1, kLimitMs);
+        QCOMPARE(removed.at(0).at(0).toString().toStdString(), m_root.string());
+        QVERIFY(watcher.runs().empty());
+    }
+
+    // The safety rescan reports what the watches missed, and only that.
+    void rescanReportsOnlyDifferences()
+    {
+        makeTree();
+        RunWatcher::Options o = watcherOptions(true);
+        o.pollIntervalMs = 3600 * 1000; // no polls: changes go unseen until the rescan
+        RunWatcher watcher(o);
+        watcher.addFolder(QString::fromStdString(m_drop.string()));
+        QSignalSpy runAdded(&watcher, &RunWatcher::runAdded);
+        QSignalSpy epochAdded(&watcher, &RunWatcher::epochAdded);
+        QSignalSpy epochRemoved(&watcher, &RunWatcher::epochRemoved);
+        QSignalSpy links(&watcher, &RunWatcher::linkChanged);
+        watcher.rescanNow();
+        QCOMPARE(runAdded.count() + epochAdded.count() + epochRemoved.count() + links.count(), 0);
+
+        CandleFixture fx(m_root);
+        fs::remove_all(fx.epochDir(1));
+        fx.addEpoch(4, 0.2);
+        fx.linkAbsolute("last", 4);
+        CandleFixture(m_drop / "other" / "ckpts").addEpoch(1, 0.5);
+        watcher.rescanNow();
+        QCOMPARE(epochRemoved.count(), 1);
+        QCOMPARE(epochRemoved.at(0).at(1).toInt(), 1);
+        QCOMPARE(epochAdded.count(), 1);
+        QCOMPARE(epochAdded.at(0).at(1).value<Epoch>().number, 4);
+        QCOMPARE(links.count(), 1);
+        QCOMPARE(runAdded.count(), 1);
+        QCOMPARE(runAdded.at(0).at(0).value<Run>().root, (m_drop / "other" / "ckpts").string());
+    }
+
+    // Runs the caller scanned already are adopted silently, not loaded again.
+    void knownRunsAdopted()
+    {
+        makeTree();
+        Run known;
+        known.root = m_root.string();
+        known.layout = "candle";
+        RunWatcher watcher(watcherOptions(false));
+        QSignalSpy added(&watcher, &RunWatcher::runAdded);
+        watcher.addFolder(QString::fromStdString(m_drop.string()), {known});
+        QCOMPARE(added.count(), 0);
+        // Adopted as given (no epochs): proof that it was not reloaded.
+        QVERIFY(watcher.run(QString::fromStdString(m_root.string()))->epochs.empty());
+        QVERIFY(
+            watcher.watchedPaths().contains(QString::fromStdString((m_root / "epochs").string())));
+    }
+
+    void periodicRescanRunsOnWorker()
+    {
+        makeTree();
+        RunWatcher::Options o = watcherOptions(true);
+        o.pollIntervalMs = 3600 * 1000;
+        o.rescanIntervalMs = 100;
+        RunWatcher watcher(o);
+        watcher.addFolder(QString::fromStdString(m_drop.string()));
+        QSignalSpy removed(&watcher, &RunWatcher::epochRemoved);
+        fs::remove_all(CandleFixture(m_root).epochDir(3));
+        QTRY_COMPARE_WITH_TIMEOUT(removed.count(), 1, kLimitMs);
+        QTest::qWait(300);
+        QCOMPARE(removed.count(), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_RunWatcher)
+#include "tst_RunWatcher.moc"

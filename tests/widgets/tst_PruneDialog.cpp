@@ -1,0 +1,63 @@
+#include "dialogs/PruneDialog.h"
+
+#include <QApplication>
+#include <QDialogButtonBox>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QTest>
+
+using namespace ckpt;
+
+class tst_PruneDialog : public QObject
+{
+    Q_OBJECT
+private slots:
+    void previewFollowsTheLimit_data();
+    void previewFollowsTheLimit();
+};
+
+void tst_PruneDialog::previewFollowsTheLimit_data()
+{
+    QTest::addColumn<int>("limit");
+    QTest::addColumn<QList<int>>("deleted");
+    // Epochs 1..6, 100 bytes each; 6 (newest, last) and 2 (best) are protected.
+    QTest::newRow("keep 1") << 1 << QList<int>{1, 3, 4, 5};
+    QTest::newRow("keep 3") << 3 << QList<int>{1, 3};
+    QTest::newRow("keep all") << 10 << QList<int>{};
+}
+
+void tst_PruneDialog::previewFollowsTheLimit()
+{
+    QFETCH(int, limit);
+    QFETCH(QList<int>, deleted);
+    std::vector<PruneDialog::EpochEntry> epochs;
+    for (int e = 1; e <= 6; ++e)
+        epochs.push_back({e, 100});
+    PruneDialog dialog("run", epochs, {2, 6});
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    // Type the limit as a user would.
+    QSpinBox* box = dialog.keepLimitBox();
+    box->setFocus();
+    box->selectAll();
+    QTest::keyClicks(box, QString::number(limit));
+    QCOMPARE(box->value(), limit);
+    const std::vector<int> got = dialog.epochsToDelete();
+    QCOMPARE(QList<int>(got.begin(), got.end()), deleted);
+    QCOMPARE(dialog.bytesFreed(), quint64(100) * static_cast<quint64>(deleted.size()));
+    // Protected epochs are never marked for deletion, and say so.
+    auto* table = dialog.findChild<QTableWidget*>();
+    QVERIFY(table->item(1, 2)->text().contains("protected"));
+    QVERIFY(table->item(5, 2)->text().contains("protected"));
+    // Nothing to delete: the delete button is off.
+    QPushButton* ok = nullptr;
+    for (auto* b : dialog.findChild<QDialogButtonBox*>()->buttons())
+        if (b->text().startsWith("Delete"))
+            ok = qobject_cast<QPushButton*>(b);
+    QVERIFY(ok);
+    QCOMPARE(ok->isEnabled(), !deleted.isEmpty());
+}
+
+QTEST_MAIN(tst_PruneDialog)
+#include "tst_PruneDialog.moc"

@@ -1,0 +1,36 @@
+#pragma once
+
+#include "models/ChecksumState.h"
+
+#include <QColor>
+#include <QRect>
+#include <QString>
+
+class QPainter;
+class QPalette;
+class QFont;
+
+namespace ckpt {
+
+// Small rounded labels ("last", "best", "3 problems", checksum verdicts) drawn
+// by the delegates. Colours are saturated mid-tones with white text so they
+// read on light and dark palettes alike.
+class Badges
+{
+public:
+    static QColor checksumColor(ChecksumState state);
+    static QColor lastColor() { return QColor(0x2f, 0x6f, 0xd0); }
+    static QColor bestColor() { return QColor(0xb8, 0x86, 0x0b); }
+    static QColor problemColor() { return QColor(0xd0, 0x5a, 0x1c); }
+    static QColor liveColor() { return QColor(0x1f, 0xa0, 0x4a); }
+    // A highlight for "this differs" rows that fits the palette (light or dark).
+    static QColor differenceBackground(const QPalette& palette);
+
+    static int pillWidth(const QFont& font, const QString& text);
+    // Draws one pill at the left of `rect`, returns its width (0 if it did not fit).
+    static int paintPill(QPainter* painter, const QRect& rect, const QString& text,
+                         const QColor& color);
+    static void paintDot(QPainter* painter, const QRect& rect, const QColor& color);
+};
+
+} // namespace ckpt

@@ -1,0 +1,92 @@
+#include "sidebar/RunBadgeDelegate.h"
+
+#include "common/Badges.h"
+#include "models/ModelRoles.h"
+#include "models/RunTreeModel.h"
+
+#include <QApplication>
+#include <QPainter>
+
+namespace ckpt {
+
+namespace {
+struct Pill
+{
+    QString text;
+    QColor color;
+};
+
+std::vector<Pill> pillsFor(const QModelIndex& index)
+{
+    std::vector<Pill> pills;
+    const int problems = index.data(roles::ProblemCountRole).toInt();
+    if (problems > 0)
+        pills.push_back({QString::number(problems) + QStringLiteral(" ⚠"), Badges::problemColor()});
+    const auto checksum = static_cast<ChecksumState>(index.data(roles::ChecksumStateRole).toInt());
+    // Folders only raise an alarm; "disabled" or "ok" there would be noise.
+    const bool folder =
+        index.data(roles::NodeKindRole).toInt() == static_cast<int>(RunTreeModel::NodeKind::Folder);
+    if (folder && checksum < ChecksumState::Missing)
+        return pills;
+    if (checksum != ChecksumState::Unknown)
+        pills.push_back({checksumStateLabel(checksum), Badges::checksumColor(checksum)});
+    return pills;
+}
+} // namespace
+
+void RunBadgeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
+                             const QModelIndex& index) const
+{
+    if (index.column() != 0) {
+        QStyledItemDelegate::paint(painter, option, index);
+        return;
+    }
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    const auto pills = pillsFor(index);
+    const bool live = index.data(roles::LiveRole).toBool();
+    int reserved = live ? 14 : 0;
+    for (const auto& p : pills)
+        reserved += Badges::pillWidth(opt.font, p.text) + 4;
+    // Leave the badges their room; the name elides first.
+    const QString text = opt.text;
+    opt.text.clear();
+    QStyle* style = opt.widget ? opt.widget->style() : QApplication::style();
+    style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
+    QRect textRect = style->subElementRect(QStyle::SE_ItemViewItemText, &opt, opt.widget);
+    const int nameWidth = std::max(20, textRect.width() - reserved);
+    const QString elided = opt.fontMetrics.elidedText(text, Qt::ElideMiddle, nameWidth);
+    painter->save();
+    painter->setPen(opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText
+                                                                         : QPalette::Text));
+    painter->drawText(textRect.adjusted(0, 0, -reserved, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                      elided);
+    painter->restore();
+    int x = textRect.left() + opt.fontMetrics.horizontalAdvance(elided) + 6;
+    const QRect row(x, textRect.top(), textRect.right() - x, textRect.height());
+    QRect slot = row;
+    if (live) {
+        Badges::paintDot(painter, slot, Badges::liveColor());
+        slot.setLeft(slot.left() + 14);
+    }
+    for (const auto& p : pills) {
+        const int w = Badges::paintPill(painter, slot, p.text, p.color);
+        if (w == 0)
+            break;
+        slot.setLeft(slot.left() + w + 4);
+    }
+}
+
+QSize RunBadgeDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const
+{
+    QSize s = QStyledItemDelegate::sizeHint(option, index);
+    if (index.column() == 0) {
+        for (const auto& p : pillsFor(index))
+            s.rwidth() += Badges::pillWidth(option.font, p.text) + 4;
+        s.rwidth() += index.data(roles::LiveRole).toBool() ? 14 : 0;
+        s.setHeight(std::max(s.height(), option.fontMetrics.height() + 8));
+    }
+    return s;
+}
+
+} // namespace ckpt
