@@ -6,6 +6,8 @@
 #include "dialogs/AboutDialog.h"
 #include "dialogs/PruneDialog.h"
 #include "dialogs/RollbackConfirmDialog.h"
+#include "model/ModelInspector.h"
+#include "model/ModelInspectorDialog.h"
 #include "models/CompareModel.h"
 #include "models/EpochTableModel.h"
 #include "models/ProblemsModel.h"
@@ -131,6 +133,8 @@ void MainWindow::createActions()
         [this] { rollback(QStringLiteral("best")); });
     add("compare", tr("&Compare Selected Epochs"), QKeySequence(tr("Ctrl+D")),
         [this] { compareSelected(); });
+    add("inspectModel", tr("&Inspect Model…"), QKeySequence(tr("Ctrl+I")),
+        [this] { inspectModel(); });
     add("verifyEpochs", tr("&Verify Selected Epochs"), QKeySequence(tr("Ctrl+Shift+V")),
         [this] { verify(VerifySelectedEpochs); });
     add("verifyRuns", tr("Verify Selected &Runs"), QKeySequence(tr("Ctrl+R")),
@@ -166,8 +170,8 @@ void MainWindow::createActions()
     auto* sep = new QAction(this);
     sep->setSeparator(true);
     m_table->setContextActions({m_actions["makeLast"], m_actions["makeBest"], sep,
-                                m_actions["compare"], m_actions["verifyEpochs"],
-                                m_actions["copy"]});
+                                m_actions["compare"], m_actions["inspectModel"],
+                                m_actions["verifyEpochs"], m_actions["copy"]});
     m_sidebar->setContextActions({m_actions["verifyRuns"], m_actions["prune"]});
 }
 
@@ -192,6 +196,7 @@ void MainWindow::createMenus()
     epoch->addAction(m_actions["makeBest"]);
     epoch->addSeparator();
     epoch->addAction(m_actions["compare"]);
+    epoch->addAction(m_actions["inspectModel"]);
     epoch->addAction(m_actions["verifyEpochs"]);
     QMenu* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(m_actions["verifyRuns"]);
@@ -326,6 +331,7 @@ void MainWindow::updateActions()
     m_actions["makeLast"]->setEnabled(selected == 1);
     m_actions["makeBest"]->setEnabled(selected == 1);
     m_actions["compare"]->setEnabled(selected == 2);
+    m_actions["inspectModel"]->setEnabled(selected == 1);
     m_actions["verifyEpochs"]->setEnabled(selected > 0);
     m_actions["copy"]->setEnabled(selected > 0);
     m_actions["verifyRuns"]->setEnabled(!m_sidebar->selectedRuns().isEmpty());
@@ -374,9 +380,15 @@ void MainWindow::dragEnterEvent(QDragEnterEvent* event)
 void MainWindow::dropEvent(QDropEvent* event)
 {
     QStringList folders;
-    for (const QUrl& url : event->mimeData()->urls())
-        if (url.isLocalFile())
-            folders << url.toLocalFile();
+    for (const QUrl& url : event->mimeData()->urls()) {
+        if (!url.isLocalFile())
+            continue;
+        const QString path = url.toLocalFile();
+        if (QFileInfo(path).isFile() && ModelInspector::isModelFile(path))
+            ModelInspectorDialog::showFile(path, this);
+        else
+            folders << path;
+    }
     if (folders.isEmpty())
         return;
     event->acceptProposedAction();
@@ -446,7 +458,26 @@ void MainWindow::compareSelected()
         sides.push_back(std::move(side));
     }
     m_compareModel->setSides(sides[0], sides[1]);
+    auto label = [](const CompareSide& s) {
+        return tr("%1 epoch %2").arg(s.runName).arg(s.epoch.number);
+    };
+    m_compareView->setModelFiles(QString::fromStdString(sides[0].epoch.modelPath), label(sides[0]),
+                                 QString::fromStdString(sides[1].epoch.modelPath), label(sides[1]));
     m_tabs->setCurrentWidget(m_compareView);
+}
+
+void MainWindow::inspectModel()
+{
+    const auto selected = m_table->selectedEpochs();
+    if (selected.size() != 1)
+        return;
+    const auto* state = m_workspace->state(selected.first().root);
+    const Epoch* epoch = state ? state->run.findEpoch(selected.first().epoch) : nullptr;
+    if (!epoch || epoch->modelPath.empty()) {
+        m_status->setText(tr("This epoch has no model file."));
+        return;
+    }
+    ModelInspectorDialog::showFile(QString::fromStdString(epoch->modelPath), this);
 }
 
 void MainWindow::rollback(const QString& link)

@@ -68,6 +68,7 @@ private:
     void openDialog();
     void exportCsv();
     void compareSelected();
+    void inspectModel();
     void rollback(const QString& link);
     void verify(int scope);
     void prune();

@@ -1,6 +1,9 @@
 #include "CandleFixture.h"
 #include "MainWindow.h"
 #include "compare/CompareView.h"
+#include "compare/WeightsDiffView.h"
+#include "model/ModelInspector.h"
+#include "model/ModelInspectorDialog.h"
 #include "models/CompareModel.h"
 #include "models/EpochTableModel.h"
 #include "models/ModelRoles.h"
@@ -17,6 +20,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QDialog>
+#include <QFile>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
@@ -25,7 +29,9 @@
 #include <QProcess>
 #include <QPushButton>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -53,6 +59,8 @@ private slots:
     void trainerWritingAnEpochAddsARow();
     void plotHasOneGraphPerChosenMetric();
     void compareTwoEpochsOfTwoRuns();
+    void dropModelFileOpensInspector();
+    void inspectModelFromEpochTable();
 
 private:
     static void clickRow(EpochTableView* table, int epoch, const QString& root);
@@ -462,8 +470,70 @@ void tst_MainWindow::compareTwoEpochsOfTwoRuns()
     QVERIFY(differences >= 3); // run, epoch directory, epoch, best_metric_last, ...
     // The weights comparison has its clearly labelled place.
     QCOMPARE(compare->tabs()->tabText(1), QString("Weights"));
-    QVERIFY(compare->weightsPage()->findChild<QLabel*>("weightsPlaceholder"));
+    QVERIFY(compare->weightsView());
+    QVERIFY(compare->weightsPage()->isAncestorOf(compare->weightsView()));
+    // The weights are compared once the tab is opened (the fixture's model
+    // files are not HDF5: the view says so rather than showing nothing).
+    QSignalSpy weightsDone(compare->weightsView(), &WeightsDiffView::finished);
+    QTabBar* tabBar = compare->tabs()->tabBar();
+    QTest::mouseClick(tabBar, Qt::LeftButton, {}, tabBar->tabRect(1).center());
+    QTRY_COMPARE(weightsDone.count(), 1);
+    QVERIFY2(compare->weightsView()->summary()->text().contains(QStringLiteral("model.h5")),
+             qPrintable(compare->weightsView()->summary()->text()));
     shoot(&window, "compare.png");
+}
+
+void tst_MainWindow::dropModelFileOpensInspector()
+{
+    QTemporaryDir dir;
+    const QString model = dir.filePath(QStringLiteral("dropped.h5"));
+    QFile f(model);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("not really HDF5");
+    f.close();
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(model)});
+    const QPoint pos = window.rect().center();
+    QDragEnterEvent enter(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &enter);
+    QDropEvent drop(pos, Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&window, &drop);
+    auto* dialog = window.findChild<ModelInspectorDialog*>();
+    QVERIFY(dialog);
+    QCOMPARE(dialog->inspector()->path(), model);
+    QTRY_VERIFY(dialog->inspector()->header()->text().contains(QStringLiteral("dropped.h5")));
+    QVERIFY(workspace.runRoots().isEmpty()); // a model file is not a run folder
+    dialog->close();
+}
+
+void tst_MainWindow::inspectModelFromEpochTable()
+{
+    QTemporaryDir dir;
+    makeRun(dir.path().toStdString(), 2);
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.resize(1200, 800);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.openFolders({dir.path()});
+    QTRY_VERIFY(workspace.isIdle() && workspace.runRoots().size() == 1);
+    QTRY_COMPARE(workspace.epochTable()->rowCount(), 2);
+    clickRow(window.epochTable(), 2, workspace.runRoots().first());
+    QAction* inspect = window.action(QStringLiteral("inspectModel"));
+    QVERIFY(inspect);
+    QTRY_VERIFY(inspect->isEnabled());
+    QVERIFY(window.epochTable()->view()->actions().contains(inspect) ||
+            window.epochTable()->actions().contains(inspect));
+    inspect->trigger();
+    auto* dialog = window.findChild<ModelInspectorDialog*>();
+    QVERIFY(dialog);
+    QVERIFY2(dialog->inspector()->path().endsWith(QStringLiteral("model.h5")),
+             qPrintable(dialog->inspector()->path()));
+    dialog->close();
 }
 
 QTEST_MAIN(tst_MainWindow)

@@ -1,6 +1,7 @@
 #include "compare/CompareView.h"
 
 #include "compare/DiffHighlightDelegate.h"
+#include "compare/WeightsDiffView.h"
 #include "models/CompareModel.h"
 #include "models/ModelRoles.h"
 
@@ -13,12 +14,15 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <utility>
+
 namespace ckpt {
 
 CompareView::CompareView(QWidget* parent)
     : QWidget(parent), m_proxy(new QSortFilterProxyModel(this)), m_tabs(new QTabWidget(this)),
       m_table(new QTableView(this)), m_summary(new QLabel(this)),
-      m_onlyDifferences(new QCheckBox(tr("Only differences"), this)), m_weightsPage(new QWidget)
+      m_onlyDifferences(new QCheckBox(tr("Only differences"), this)), m_weightsPage(new QWidget),
+      m_weights(nullptr)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -49,18 +53,34 @@ CompareView::CompareView(QWidget* parent)
     });
     m_tabs->addTab(metadata, tr("Metadata"));
 
-    // Reserved for the weights comparison: kept visible so the place is obvious.
     auto* wLayout = new QVBoxLayout(m_weightsPage);
-    auto* placeholder =
-        new QLabel(tr("<h3>Weights</h3><p>The tensor-by-tensor comparison of the two model files "
-                      "(per-layer shapes, max |Δ|, relative change) will appear here.</p>"
-                      "<p><i>Not available yet: it is being built separately.</i></p>"),
-                   m_weightsPage);
-    placeholder->setAlignment(Qt::AlignCenter);
-    placeholder->setWordWrap(true);
-    placeholder->setObjectName(QStringLiteral("weightsPlaceholder"));
-    wLayout->addWidget(placeholder);
+    wLayout->setContentsMargins(0, 0, 0, 0);
+    m_weights = new WeightsDiffView(m_weightsPage);
+    wLayout->addWidget(m_weights);
     m_tabs->addTab(m_weightsPage, tr("Weights"));
+    connect(m_tabs, &QTabWidget::currentChanged, this, &CompareView::startWeightsIfShown);
+}
+
+void CompareView::setModelFiles(const QString& modelA, const QString& labelA, const QString& modelB,
+                                const QString& labelB)
+{
+    if (modelA.isEmpty() || modelB.isEmpty()) {
+        m_pendingWeights.clear();
+        m_weights->clear(
+            tr("%1 has no model file to compare.").arg(modelA.isEmpty() ? labelA : labelB));
+        return;
+    }
+    m_pendingWeights = {modelA, labelA, modelB, labelB};
+    m_weights->clear(tr("Open this tab to compare the weights of %1 and %2.").arg(labelA, labelB));
+    startWeightsIfShown();
+}
+
+void CompareView::startWeightsIfShown()
+{
+    if (m_pendingWeights.isEmpty() || m_tabs->currentWidget() != m_weightsPage)
+        return;
+    const QStringList p = std::exchange(m_pendingWeights, {});
+    m_weights->compare(p[0], p[1], p[2], p[3]);
 }
 
 void CompareView::setModel(CompareModel* model)
