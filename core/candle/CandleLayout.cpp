@@ -105,7 +105,8 @@ std::optional<int> CandleLayout::parseEpochDirName(std::string_view name)
 
 bool CandleLayout::ownsSubdirectory(std::string_view name) const
 {
-    return name == "epochs" || name == "work";
+    // .ckpt-studio holds our own ops journal and lock (RunLock), never runs.
+    return name == "epochs" || name == "work" || name == ".ckpt-studio";
 }
 
 bool CandleLayout::isRunRoot(const DirListing& listing) const
