@@ -167,13 +167,9 @@ void RunWatcher::flush()
         ++m_generation;
         if (m_runs.count(path))
             processRoot(path);
-        else if (auto e = m_epochsDirs.find(path); e != m_epochsDirs.end()) {
-            auto names = m_epochNames.extract(path);
-            if (m_fullEpochs.erase(path) || names.empty() || !m_watches->isNamed(path))
-                processEpochs(e->second);
-            else
-                processEpochNames(e->second, names.mapped());
-        } else if (m_pending.count(path))
+        else if (auto e = m_epochsDirs.find(path); e != m_epochsDirs.end())
+            processEpochsDir(path, e->second);
+        else if (m_pending.count(path))
             processPending(path);
         else if (m_dirs.count(path))
             processDir(path);
@@ -263,6 +259,9 @@ void RunWatcher::processRoot(const std::string& root)
     }
     if (epochsInode != t.epochsInode || m_fullEpochs.erase(t.epochsPath()))
         processEpochs(root);
+    else if (m_dirty.erase(t.epochsPath()))
+        processEpochsDir(t.epochsPath(), root);
+    // Epochs first: a link must never name an epoch the listener has not heard of.
     refreshLinks(m_runs.at(root));
     // Folders beside epochs/ are walked like any other (discovery does the same).
     for (const auto& child : present) {
@@ -281,6 +280,15 @@ void RunWatcher::refreshLinks(TrackedRun& t)
         emit linkChanged(root, t.run.last ? *t.run.last : RunDiff::removedLink("last"));
     if (!RunDiff::sameLink(best, t.run.best))
         emit linkChanged(root, t.run.best ? *t.run.best : RunDiff::removedLink("best"));
+}
+
+void RunWatcher::processEpochsDir(const std::string& epochsDir, const std::string& root)
+{
+    auto names = m_epochNames.extract(epochsDir);
+    if (m_fullEpochs.erase(epochsDir) || names.empty() || !m_watches->isNamed(epochsDir))
+        processEpochs(root);
+    else
+        processEpochNames(root, names.mapped());
 }
 
 void RunWatcher::processEpochs(const std::string& root)
