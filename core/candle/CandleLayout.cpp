@@ -4,6 +4,7 @@
 #include "candle/CandleEpochReader.h"
 #include "candle/CandleLinks.h"
 #include "io/AtomicFile.h"
+#include "layout/AbsolutePath.h"
 #include "layout/DirReader.h"
 #include "layout/UniqueFd.h"
 
@@ -18,17 +19,6 @@ namespace ckpt {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string normalRoot(const fs::path& root)
-{
-    std::error_code ec;
-    fs::path p = root.is_absolute() ? root : fs::absolute(root, ec);
-    p = p.lexically_normal();
-    std::string s = p.string();
-    while (s.size() > 1 && s.back() == '/')
-        s.pop_back();
-    return s;
-}
 
 bool isRegularFile(const std::string& path)
 {
@@ -136,7 +126,7 @@ bool CandleLayout::isRunRoot(const DirListing& listing) const
 Run CandleLayout::loadRun(const fs::path& rootPath) const
 {
     Run run;
-    run.root = normalRoot(rootPath);
+    run.root = AbsolutePath::normal(rootPath);
     run.layout = std::string(name());
 
     auto listing = DirReader::list(fs::path(run.root));

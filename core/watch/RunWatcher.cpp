@@ -1,6 +1,7 @@
 #include "watch/RunWatcher.h"
 
 #include "candle/CandleLayout.h"
+#include "layout/AbsolutePath.h"
 #include "watch/WatchSet.h"
 #include "watch/WatchTree.h"
 
@@ -73,7 +74,7 @@ RunWatcher::~RunWatcher()
 
 void RunWatcher::addFolder(const QString& folder, const std::vector<Run>& known)
 {
-    const std::string dir = WatchTree::normalise(spath(folder));
+    const std::string dir = AbsolutePath::normal(spath(folder));
     if (std::find(m_folders.begin(), m_folders.end(), dir) != m_folders.end())
         return;
     m_folders.push_back(dir);
@@ -82,7 +83,7 @@ void RunWatcher::addFolder(const QString& folder, const std::vector<Run>& known)
 
 void RunWatcher::removeFolder(const QString& folder)
 {
-    const std::string dir = WatchTree::normalise(spath(folder));
+    const std::string dir = AbsolutePath::normal(spath(folder));
     auto it = std::find(m_folders.begin(), m_folders.end(), dir);
     if (it == m_folders.end())
         return;
@@ -109,7 +110,7 @@ std::vector<Run> RunWatcher::runs() const
 
 std::optional<Run> RunWatcher::run(const QString& root) const
 {
-    auto it = m_runs.find(WatchTree::normalise(spath(root)));
+    auto it = m_runs.find(AbsolutePath::normal(spath(root)));
     if (it == m_runs.end())
         return std::nullopt;
     return it->second.run;
@@ -117,7 +118,7 @@ std::optional<Run> RunWatcher::run(const QString& root) const
 
 bool RunWatcher::isSaveInProgress(const QString& root) const
 {
-    auto it = m_runs.find(WatchTree::normalise(spath(root)));
+    auto it = m_runs.find(AbsolutePath::normal(spath(root)));
     return it != m_runs.end() && it->second.saveInProgress();
 }
 
@@ -412,7 +413,7 @@ void RunWatcher::adoptWalk(const std::string& dir, const std::vector<Run>& known
         if (m_runs.count(r.root))
             continue;
         auto k = std::find_if(known.begin(), known.end(), [&](const Run& run) {
-            return WatchTree::normalise(run.root) == r.root;
+            return AbsolutePath::normal(run.root) == r.root;
         });
         if (k != known.end())
             addRun(TrackedRun::adopt(*k, *r.layout), false);
@@ -423,7 +424,7 @@ void RunWatcher::adoptWalk(const std::string& dir, const std::vector<Run>& known
 
 void RunWatcher::addRun(TrackedRun tracked, bool announce)
 {
-    const std::string root = WatchTree::normalise(tracked.run.root);
+    const std::string root = AbsolutePath::normal(tracked.run.root);
     tracked.generation = m_generation;
     // Walked before it became a run: epochs/ and work/ were plain directories then.
     if (m_dirs.erase(root))
@@ -531,7 +532,7 @@ void RunWatcher::applyRescan(RescanResult result)
 {
     std::set<std::string> roots;
     for (TrackedRun& fresh : result.runs) {
-        const std::string root = WatchTree::normalise(fresh.run.root);
+        const std::string root = AbsolutePath::normal(fresh.run.root);
         roots.insert(root);
         auto it = m_runs.find(root);
         if (it == m_runs.end()) {
