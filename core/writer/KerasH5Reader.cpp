@@ -3,6 +3,7 @@
 #include "hdf5/H5Handle.h"
 #include "hdf5/H5Lock.h"
 
+#include <hdf5.h>
 #include <optional>
 
 namespace ckpt {

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <hdf5.h>
 #include <unistd.h>
 
 namespace ckpt {
