@@ -50,6 +50,12 @@ std::optional<int> CommandLine::intValue(const QString& name, int minimum) const
     return v;
 }
 
+int CommandLine::fail(const std::string& message, int exitCode) const
+{
+    Console::err("ckpt " + m_command.toStdString() + ": " + message + "\n");
+    return exitCode;
+}
+
 int CommandLine::usageError(const QString& message) const
 {
     Console::err(QStringLiteral("ckpt %1: %2\nUsage: ckpt %1 %3\nTry 'ckpt %1 --help'.\n")

@@ -4,6 +4,7 @@
 #include <QStringList>
 
 #include <optional>
+#include <string>
 
 namespace ckpt::cli {
 
@@ -38,6 +39,9 @@ public:
     std::optional<int> intValue(const QString& name, int minimum) const;
 
     int usageError(const QString& message) const;
+    // "ckpt <command>: <message>" on stderr, returning `exitCode`: a failure
+    // after parsing (a run or file that cannot be loaded, a refused change).
+    int fail(const std::string& message, int exitCode = ExitUsage) const;
 
 private:
     QCommandLineParser m_parser;

@@ -130,8 +130,7 @@ int runDiff(const QStringList& arguments)
             return cl.usageError(QStringLiteral("--epochs takes two epoch numbers: --epochs N M"));
         auto files = resolveRunEpochs(cl.positional().at(0), first, second);
         if (!files) {
-            Console::err("ckpt diff: " + files.error().message + "\n");
-            return ExitUsage;
+            return cl.fail(files.error().message);
         }
         fileA = files->first;
         fileB = files->second;
@@ -139,8 +138,7 @@ int runDiff(const QStringList& arguments)
         auto a = resolveModelArgument(cl.positional().at(0));
         auto b = resolveModelArgument(cl.positional().at(1));
         if (!a || !b) {
-            Console::err("ckpt diff: " + (!a ? a.error() : b.error()).message + "\n");
-            return ExitUsage;
+            return cl.fail((!a ? a.error() : b.error()).message);
         }
         fileA = *a;
         fileB = *b;
@@ -151,8 +149,7 @@ int runDiff(const QStringList& arguments)
     auto hdf5A = hdf5ForModel(fileA, tmp, "a.weights.h5");
     auto hdf5B = hdf5ForModel(fileB, tmp, "b.weights.h5");
     if (!hdf5A || !hdf5B) {
-        Console::err("ckpt diff: " + (!hdf5A ? hdf5A.error() : hdf5B.error()).message + "\n");
-        return ExitUsage;
+        return cl.fail((!hdf5A ? hdf5A.error() : hdf5B.error()).message);
     }
 
     TensorDiff::Options options;
@@ -165,8 +162,7 @@ int runDiff(const QStringList& arguments)
             if (from != to && message.starts_with(from))
                 message.replace(0, from.size(), to + "!model.weights.h5");
         }
-        Console::err("ckpt diff: " + message + "\n");
-        return ExitUsage;
+        return cl.fail(message);
     }
     diff->fileA = fileA;
     diff->fileB = fileB;

@@ -26,8 +26,7 @@ int runHistory(const QStringList& arguments)
 
     auto run = loadRunArgument(cl.positional().first());
     if (!run) {
-        Console::err("ckpt history: " + run.error().message + "\n");
-        return ExitUsage;
+        return cl.fail(run.error().message);
     }
     const MetricHistory history = HistoryBuilder::build(*run);
     const auto rows = cl.isSet("all-segments") ? HistoryTable::Rows::AllSegments

@@ -121,18 +121,14 @@ int runInspect(const QStringList& arguments)
         return *exit;
     auto model = resolveModelArgument(cl.positional().first());
     if (!model) {
-        Console::err("ckpt inspect: " + model.error().message + "\n");
-        return ExitUsage;
+        return cl.fail(model.error().message);
     }
     auto sniff = ModelSniffer::sniff(*model);
     if (!sniff) {
-        Console::err("ckpt inspect: " + sniff.error().message + "\n");
-        return ExitUsage;
+        return cl.fail(sniff.error().message);
     }
     if (sniff->format == ModelSniff::Format::Unknown) {
-        Console::err("ckpt inspect: " + *model + ": not a model file (" + sniff->hint +
-                     "): neither HDF5 nor zip\n");
-        return ExitUsage;
+        return cl.fail(*model + ": not a model file (" + sniff->hint + "): neither HDF5 nor zip");
     }
     std::string hdf5 = *model;
     std::string display = *model;
@@ -156,8 +152,7 @@ int runInspect(const QStringList& arguments)
         // A Keras 3 .keras archive: its weights are an HDF5 file inside.
         auto extracted = hdf5ForModel(*model, tmp, "model.weights.h5");
         if (!extracted) {
-            Console::err("ckpt inspect: " + extracted.error().message + "\n");
-            return ExitUsage;
+            return cl.fail(extracted.error().message);
         }
         hdf5 = *extracted;
         display = *model + "!model.weights.h5";
@@ -173,8 +168,7 @@ int runInspect(const QStringList& arguments)
     };
     auto report = H5Inspector::inspect(hdf5);
     if (!report) {
-        Console::err("ckpt inspect: " + named(report.error().message) + "\n");
-        return ExitUsage;
+        return cl.fail(named(report.error().message));
     }
     report->file = display;
     std::optional<std::vector<TensorStats::Entry>> stats;
@@ -182,8 +176,7 @@ int runInspect(const QStringList& arguments)
         TerminalProgress progress("reading tensors");
         auto computed = TensorStats::ofFile(hdf5, progress.progress());
         if (!computed) {
-            Console::err("ckpt inspect: " + named(computed.error().message) + "\n");
-            return ExitUsage;
+            return cl.fail(named(computed.error().message));
         }
         stats = std::move(computed.value());
     }

@@ -93,8 +93,7 @@ int runPrune(const QStringList& arguments)
 
     auto run = loadRunArgument(cl.positional().first());
     if (!run) {
-        Console::err("ckpt prune: " + run.error().message + "\n");
-        return ExitUsage;
+        return cl.fail(run.error().message);
     }
     const PrunePlan plan = Pruner::plan(*run, KeepPolicy{*mode, *limit});
     nlohmann::ordered_json json = planJson(plan);
@@ -111,8 +110,7 @@ int runPrune(const QStringList& arguments)
     TerminalProgress progress("pruning");
     auto outcome = Pruner::execute(*run, plan, progress.progress());
     if (!outcome) {
-        Console::err("ckpt prune: " + outcome.error().message + "\n");
-        return ExitUsage;
+        return cl.fail(outcome.error().message);
     }
     json["dry_run"] = false;
     json["deleted"] = outcome->deleted;

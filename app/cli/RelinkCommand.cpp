@@ -81,8 +81,7 @@ int runRelink(const QStringList& arguments)
 
     auto run = loadRunArgument(cl.positional().first());
     if (!run) {
-        Console::err("ckpt relink: " + run.error().message + "\n");
-        return ExitUsage;
+        return cl.fail(run.error().message);
     }
     RelinkOptions options;
     options.force = cl.isSet("force");
@@ -101,8 +100,7 @@ int runRelink(const QStringList& arguments)
             Relinker::relink(run->root, name.toStdString(), *epoch, options, progress.progress());
     }
     if (!outcome) {
-        Console::err("ckpt relink: refused: " + outcome.error().message + "\n");
-        return ExitProblems;
+        return cl.fail("refused: " + outcome.error().message, ExitProblems);
     }
     std::vector<int> overwrites;
     if (outcome->link == "last" && outcome->epoch)

@@ -27,8 +27,7 @@ int runScan(const QStringList& arguments)
         TerminalProgress progress("scanning " + path.string());
         auto outcome = Scanner::scan(path, Scanner::Options{}, progress.progress());
         if (!outcome) {
-            Console::err("ckpt scan: " + outcome.error().message + "\n");
-            return ExitUsage;
+            return cl.fail(outcome.error().message);
         }
         for (const auto& p : outcome->walkProblems) {
             problems = problems || !isWarningOnly(p.kind);

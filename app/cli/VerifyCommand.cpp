@@ -73,8 +73,7 @@ int runVerify(const QStringList& arguments)
         const std::string path = QDir(dir).absolutePath().toStdString();
         auto outcome = Scanner::scan(path);
         if (!outcome) {
-            Console::err("ckpt verify: " + outcome.error().message + "\n");
-            return ExitUsage;
+            return cl.fail(outcome.error().message);
         }
         if (outcome->runs.empty())
             Console::err("no checkpoint runs found below " + path + "\n");
@@ -90,14 +89,12 @@ int runVerify(const QStringList& arguments)
         }
     }
     if (only && runs.empty()) {
-        Console::err("ckpt verify: no run has epoch " + std::to_string(*only) + "\n");
-        return ExitUsage;
+        return cl.fail("no run has epoch " + std::to_string(*only));
     }
     TerminalProgress progress("verifying");
     auto report = Verifier::verifyRuns(runs, Verifier::Options{}, progress.progress());
     if (!report) {
-        Console::err("ckpt verify: " + report.error().message + "\n");
-        return ExitUsage;
+        return cl.fail(report.error().message);
     }
     if (cl.json())
         Console::json(VerifyJson::toJson(*report));

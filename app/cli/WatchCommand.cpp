@@ -85,8 +85,7 @@ int runWatch(const QStringList& arguments)
     for (const QString& dir : cl.positional()) {
         const QFileInfo info(dir);
         if (!info.isDir()) {
-            Console::err("ckpt watch: " + dir.toStdString() + ": not a folder\n");
-            return ExitUsage;
+            return cl.fail(dir.toStdString() + ": not a folder");
         }
         folders << info.absoluteFilePath();
     }

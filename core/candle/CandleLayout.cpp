@@ -4,6 +4,7 @@
 #include "candle/CandleEpochReader.h"
 #include "candle/CandleLinks.h"
 #include "io/AtomicFile.h"
+#include "layout/AbsolutePath.h"
 #include "layout/DirReader.h"
 #include "layout/UniqueFd.h"
 
@@ -18,17 +19,6 @@ namespace ckpt {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string normalRoot(const fs::path& root)
-{
-    std::error_code ec;
-    fs::path p = root.is_absolute() ? root : fs::absolute(root, ec);
-    p = p.lexically_normal();
-    std::string s = p.string();
-    while (s.size() > 1 && s.back() == '/')
-        s.pop_back();
-    return s;
-}
 
 bool isRegularFile(const std::string& path)
 {
@@ -105,7 +95,8 @@ std::optional<int> CandleLayout::parseEpochDirName(std::string_view name)
 
 bool CandleLayout::ownsSubdirectory(std::string_view name) const
 {
-    return name == "epochs" || name == "work";
+    // .ckpt-studio holds our own ops journal and lock (RunLock), never runs.
+    return name == "epochs" || name == "work" || name == ".ckpt-studio";
 }
 
 bool CandleLayout::isRunRoot(const DirListing& listing) const
@@ -135,7 +126,7 @@ bool CandleLayout::isRunRoot(const DirListing& listing) const
 Run CandleLayout::loadRun(const fs::path& rootPath) const
 {
     Run run;
-    run.root = normalRoot(rootPath);
+    run.root = AbsolutePath::normal(rootPath);
     run.layout = std::string(name());
 
     auto listing = DirReader::list(fs::path(run.root));

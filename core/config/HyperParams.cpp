@@ -1,5 +1,6 @@
 #include "config/HyperParams.h"
 
+#include "config/AsciiLower.h"
 #include "config/IniConfig.h"
 
 #include <algorithm>
@@ -8,14 +9,6 @@
 namespace ckpt {
 
 namespace {
-
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
 
 Error badParam(std::string_view name, const Error& e)
 {
@@ -26,7 +19,7 @@ Error badParam(std::string_view name, const Error& e)
 
 void HyperParams::set(std::string_view name, HyperValue value, Source source)
 {
-    const std::string key = lower(name);
+    const std::string key = asciiLower(name);
     for (Item& item : m_items) {
         if (item.name == key) {
             if (static_cast<int>(source) >= static_cast<int>(item.source)) {
@@ -80,7 +73,7 @@ Result<std::vector<std::string>> HyperParams::applyCommandLine(const std::vector
 
 const HyperParams::Item* HyperParams::find(std::string_view name) const
 {
-    const std::string key = lower(name);
+    const std::string key = asciiLower(name);
     for (const Item& item : m_items)
         if (item.name == key)
             return &item;

@@ -1,5 +1,6 @@
 #include "config/HyperValue.h"
 
+#include "config/AsciiLower.h"
 #include "json/PythonRepr.h"
 
 #include <algorithm>
@@ -10,14 +11,6 @@
 namespace ckpt {
 
 namespace {
-
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
-}
 
 // Recursive-descent parser for the subset of Python literals CANDLE configs use.
 class LiteralParser
@@ -221,7 +214,7 @@ Result<bool> HyperValue::toBool() const
             return std::get<2>(m_data) == 1;
         break;
     case Kind::String: {
-        const std::string s = lower(std::get<4>(m_data));
+        const std::string s = asciiLower(std::get<4>(m_data));
         if (s == "yes" || s == "true" || s == "t" || s == "y" || s == "1")
             return true;
         if (s == "no" || s == "false" || s == "f" || s == "n" || s == "0")
@@ -270,7 +263,7 @@ Result<double> HyperValue::toDouble() const
     case Kind::Int:
         return static_cast<double>(std::get<2>(m_data));
     case Kind::String: {
-        const std::string s = lower(std::get<4>(m_data));
+        const std::string s = asciiLower(std::get<4>(m_data));
         if (s == "inf" || s == "infinity" || s == "+inf")
             return HUGE_VAL;
         if (s == "-inf" || s == "-infinity")

@@ -1,5 +1,6 @@
 #include "config/IniConfig.h"
 
+#include "config/AsciiLower.h"
 #include "config/HyperParams.h"
 #include "io/AtomicFile.h"
 
@@ -18,14 +19,6 @@ std::string_view trim(std::string_view s)
     while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back())))
         s.remove_suffix(1);
     return s;
-}
-
-std::string lower(std::string_view s)
-{
-    std::string out(s);
-    std::transform(out.begin(), out.end(), out.begin(),
-                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-    return out;
 }
 
 std::vector<std::string> splitLines(std::string_view text)
@@ -110,7 +103,7 @@ Result<IniConfig> IniConfig::parse(std::string_view text, std::string origin)
             return lineError(lineNo, "expected 'key = value', got '" + std::string(t) + "'");
         if (!haveSection)
             return lineError(lineNo, "'" + std::string(t) + "' comes before any [section] header");
-        const std::string key = lower(trim(std::string_view(raw).substr(0, sep)));
+        const std::string key = asciiLower(trim(std::string_view(raw).substr(0, sep)));
         if (key.empty())
             return lineError(lineNo, "empty key");
         Entry e;
@@ -148,7 +141,7 @@ std::vector<std::string> IniConfig::sections() const
 
 const IniConfig::Entry* IniConfig::find(std::string_view key) const
 {
-    const std::string k = lower(key);
+    const std::string k = asciiLower(key);
     for (const Entry& e : m_entries)
         if (e.key == k)
             return &e;

@@ -1,5 +1,7 @@
 #include "hdf5/DiffAccumulator.h"
 
+#include "hdf5/NeumaierSum.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -9,16 +11,6 @@ namespace ckpt {
 namespace {
 
 constexpr std::size_t kSub = 2048;
-
-void neumaier(double& sum, double& comp, double x)
-{
-    const double t = sum + x;
-    if (std::abs(sum) >= std::abs(x))
-        comp += (sum - t) + x;
-    else
-        comp += (x - t) + sum;
-    sum = t;
-}
 
 // Vector extensions (GCC and Clang): two doubles per SSE2 register, two
 // independent accumulators per sum, so the loop vectorises at -O2 on any x86-64.
@@ -166,10 +158,10 @@ void DiffAccumulator::addSlow(const double* a, const double* b, std::size_t n, d
 
 void DiffAccumulator::fold(const double part[4])
 {
-    neumaier(m_sums.diffSq, m_comp[0], part[0]);
-    neumaier(m_sums.aSq, m_comp[1], part[1]);
-    neumaier(m_sums.bSq, m_comp[2], part[2]);
-    neumaier(m_sums.ab, m_comp[3], part[3]);
+    neumaierAdd(m_sums.diffSq, m_comp[0], part[0]);
+    neumaierAdd(m_sums.aSq, m_comp[1], part[1]);
+    neumaierAdd(m_sums.bSq, m_comp[2], part[2]);
+    neumaierAdd(m_sums.ab, m_comp[3], part[3]);
 }
 
 DiffAccumulator::Sums DiffAccumulator::result() const

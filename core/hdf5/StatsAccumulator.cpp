@@ -1,5 +1,7 @@
 #include "hdf5/StatsAccumulator.h"
 
+#include "hdf5/NeumaierSum.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -8,16 +10,6 @@ namespace ckpt {
 namespace {
 
 constexpr std::size_t kSub = 4096;
-
-void neumaier(double& sum, double& comp, double x)
-{
-    const double t = sum + x;
-    if (std::abs(sum) >= std::abs(x))
-        comp += (sum - t) + x;
-    else
-        comp += (x - t) + sum;
-    sum = t;
-}
 
 } // namespace
 
@@ -65,7 +57,7 @@ void StatsAccumulator::addFinite(const double* v, std::size_t n)
         m2 += d * d;
         sq += v[i] * v[i];
     }
-    neumaier(m_sumSq, m_sumSqComp, sq);
+    neumaierAdd(m_sumSq, m_sumSqComp, sq);
     if (m_stats.finite == 0) {
         m_min = lo;
         m_max = hi;

@@ -24,10 +24,28 @@ DirEntry::Type fromMode(mode_t mode)
     return DirEntry::Type::Other;
 }
 
-// Takes ownership of `fd` (a directory descriptor). Stops early when `stop`
-// returns true for an entry just added.
-int readEntries(int fd, std::vector<DirEntry>& out,
-                const std::function<bool(const DirEntry&)>& stop = {})
+DirEntry::Type typeOf(DIR* d, const dirent* e)
+{
+    switch (e->d_type) {
+    case DT_DIR:
+        return DirEntry::Type::Directory;
+    case DT_REG:
+        return DirEntry::Type::File;
+    case DT_LNK:
+        return DirEntry::Type::Symlink;
+    case DT_UNKNOWN: {
+        struct stat st = {};
+        if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+            return fromMode(st.st_mode);
+        return DirEntry::Type::Other;
+    }
+    default:
+        return DirEntry::Type::Other;
+    }
+}
+
+// Takes ownership of `fd` (a directory descriptor).
+int visitEntries(int fd, const DirReader::Visitor& visit)
 {
     DIR* d = ::fdopendir(fd);
     if (!d) {
@@ -35,7 +53,6 @@ int readEntries(int fd, std::vector<DirEntry>& out,
         ::close(fd);
         return err;
     }
-    out.clear();
     errno = 0;
     while (const dirent* e = ::readdir(d)) {
         const char* n = e->d_name;
@@ -43,33 +60,25 @@ int readEntries(int fd, std::vector<DirEntry>& out,
             continue;
         DirEntry entry;
         entry.name = n;
-        switch (e->d_type) {
-        case DT_DIR:
-            entry.type = DirEntry::Type::Directory;
-            break;
-        case DT_REG:
-            entry.type = DirEntry::Type::File;
-            break;
-        case DT_LNK:
-            entry.type = DirEntry::Type::Symlink;
-            break;
-        case DT_UNKNOWN: {
-            struct stat st = {};
-            if (::fstatat(::dirfd(d), n, &st, AT_SYMLINK_NOFOLLOW) == 0)
-                entry.type = fromMode(st.st_mode);
-            break;
-        }
-        default:
-            break;
-        }
-        out.push_back(std::move(entry));
-        if (stop && stop(out.back()))
+        entry.type = typeOf(d, e);
+        if (!visit(entry, e->d_ino))
             break;
         errno = 0;
     }
     const int err = errno;
     ::closedir(d);
     return err;
+}
+
+// Takes ownership of `fd`. Stops early when `stop` returns true for an entry just added.
+int readEntries(int fd, std::vector<DirEntry>& out,
+                const std::function<bool(const DirEntry&)>& stop = {})
+{
+    out.clear();
+    return visitEntries(fd, [&](DirEntry& entry, std::uint64_t) {
+        out.push_back(std::move(entry));
+        return !(stop && stop(out.back()));
+    });
 }
 
 } // namespace
@@ -80,6 +89,14 @@ int DirReader::list(const char* dir, std::vector<DirEntry>& out)
     if (fd < 0)
         return errno;
     return readEntries(fd, out);
+}
+
+int DirReader::forEach(const char* dir, const Visitor& visit)
+{
+    const int fd = ::open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    return visitEntries(fd, visit);
 }
 
 int DirReader::listAt(int dirFd, const char* name, std::vector<DirEntry>& out)

@@ -3,6 +3,7 @@
 #include "common/Result.h"
 #include "layout/Layout.h"
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
@@ -21,6 +22,11 @@ public:
     // symlinks, so a symlinked directory is reported as Symlink.
     static Result<DirListing> list(const std::filesystem::path& dir);
     static int list(const char* dir, std::vector<DirEntry>& out);
+    // Calls `visit` with each entry of `dir` (as list() gives them) and its
+    // inode number, which readdir returns for free; stops when `visit` returns
+    // false. Returns 0 or an errno value.
+    using Visitor = std::function<bool(DirEntry& entry, std::uint64_t inode)>;
+    static int forEach(const char* dir, const Visitor& visit);
     // Lists the directory `name` relative to the open directory `dirFd`.
     static int listAt(int dirFd, const char* name, std::vector<DirEntry>& out);
 

@@ -46,11 +46,24 @@ Result<fs::path> runDirectory(const fs::path& runRoot)
     return root;
 }
 
-Error refuseNonSymlink(const LinkState& state)
+// The run directory of a link operation on `linkName` (last or best only).
+Result<fs::path> linkRunDirectory(const fs::path& runRoot, std::string_view linkName)
 {
-    return Error::at(state.path.string(),
-                     "is a real file or directory, not a symlink: refusing to replace it, it may "
-                     "hold data (move it away first if it is not needed)");
+    if (Status st = LinkState::checkName(linkName); !st)
+        return st.error();
+    return runDirectory(runRoot);
+}
+
+// The link as it is now, under the run lock: a symlink or nothing. A real file
+// or directory in its place is refused.
+Result<LinkState> readReplaceableLink(const fs::path& root, std::string_view linkName)
+{
+    auto current = LinkState::read(root, linkName);
+    if (current && current->kind == LinkState::Kind::Other)
+        return Error::at(current->path.string(),
+                         "is a real file or directory, not a symlink: refusing to replace it, it "
+                         "may hold data (move it away first if it is not needed)");
+    return current;
 }
 
 // What one link change records and does.
@@ -80,12 +93,10 @@ std::string auditMessage(const LinkState& current, const Change& change, const s
 }
 
 // Journals, changes and audits one link; the caller holds the run lock and has
-// just read `current` from disk.
+// just read `current` with readReplaceableLink.
 Result<RelinkOutcome> applyChange(const fs::path& root, const LinkState& current,
                                   const Change& change, const RelinkOptions& options)
 {
-    if (current.kind == LinkState::Kind::Other)
-        return refuseNonSymlink(current);
     const std::string actor = options.actor.empty() ? AuditLog::defaultActor() : options.actor;
     const AuditLog audit(root);
     const ActionJournal journal(root);
@@ -216,9 +227,7 @@ Result<RelinkOutcome> Relinker::relink(const fs::path& runRoot, std::string_view
                                        int epoch, const RelinkOptions& options,
                                        const Progress& progress)
 {
-    if (Status st = LinkState::checkName(linkName); !st)
-        return st.error();
-    auto root = runDirectory(runRoot);
+    auto root = linkRunDirectory(runRoot, linkName);
     if (!root)
         return root.error();
     const fs::path linkPath = *root / std::string(linkName);
@@ -238,11 +247,9 @@ Result<RelinkOutcome> Relinker::relink(const fs::path& runRoot, std::string_view
     auto lock = RunLock::acquire(*root);
     if (!lock)
         return lock.error();
-    auto current = LinkState::read(*root, linkName);
+    auto current = readReplaceableLink(*root, linkName);
     if (!current)
         return current.error();
-    if (current->kind == LinkState::Kind::Other)
-        return refuseNonSymlink(*current);
     // The epoch may have gone while the checksum was computed.
     auto again = EpochDirs::find(*root, epoch);
     if (!again || *again != *target)
@@ -286,11 +293,9 @@ Result<RelinkOutcome> Relinker::undo(const fs::path& runRoot, const RelinkOption
     if (Status st = LinkState::checkName(action->link); !st)
         return Error::at(journal.path().string(),
                          "entry " + action->id + ": " + st.error().message);
-    auto current = LinkState::read(*root, action->link);
+    auto current = readReplaceableLink(*root, action->link);
     if (!current)
         return current.error();
-    if (current->kind == LinkState::Kind::Other)
-        return refuseNonSymlink(*current);
 
     const std::string made = "the change made " + action->time + " by " + action->actor;
     std::vector<std::string> forced;
@@ -342,25 +347,17 @@ Result<RelinkOutcome> Relinker::undo(const fs::path& runRoot, const RelinkOption
 Result<RelinkOutcome> Relinker::repair(const fs::path& runRoot, std::string_view linkName,
                                        const RelinkOptions& options)
 {
-    if (Status st = LinkState::checkName(linkName); !st)
-        return st.error();
-    auto root = runDirectory(runRoot);
+    auto root = linkRunDirectory(runRoot, linkName);
     if (!root)
         return root.error();
     auto lock = RunLock::acquire(*root);
     if (!lock)
         return lock.error();
-    auto current = LinkState::read(*root, linkName);
+    auto current = readReplaceableLink(*root, linkName);
     if (!current)
         return current.error();
-    switch (current->kind) {
-    case LinkState::Kind::Absent:
+    if (current->kind == LinkState::Kind::Absent)
         return Error::at(current->path.string(), "no link to repair");
-    case LinkState::Kind::Other:
-        return refuseNonSymlink(*current);
-    case LinkState::Kind::Symlink:
-        break;
-    }
     if (current->resolves)
         return Error::at(current->path.string(),
                          "-> " + current->text + " resolves: nothing to repair");

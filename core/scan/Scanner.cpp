@@ -1,6 +1,7 @@
 #include "scan/Scanner.h"
 
 #include "io/AtomicFile.h"
+#include "layout/AbsolutePath.h"
 #include "layout/DirReader.h"
 #include "scan/DirWalker.h"
 #include "scan/RunLoaderPool.h"
@@ -14,16 +15,6 @@ namespace ckpt {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string absoluteNormal(const fs::path& dir)
-{
-    std::error_code ec;
-    fs::path p = dir.is_absolute() ? dir : fs::absolute(dir, ec);
-    std::string s = p.lexically_normal().string();
-    while (s.size() > 1 && s.back() == '/')
-        s.pop_back();
-    return s;
-}
 
 // A folder dropped from inside a run (ckpts/epochs, ckpts/epochs/012,
 // ckpts/work) stands for that run: find the enclosing run root, if any.
@@ -50,7 +41,7 @@ Result<Scanner::Outcome> scanFolder(const fs::path& dir, const Scanner::Options&
                                     const Progress& progress,
                                     const std::function<void(const Run&)>& onRun)
 {
-    const std::string top = absoluteNormal(dir);
+    const std::string top = AbsolutePath::normal(dir);
     struct stat st = {};
     if (::stat(top.c_str(), &st) != 0)
         return Error{errno == ENOENT ? top + ": no such folder" : osError(top, errno), top};

@@ -1,66 +1,19 @@
 #include "watch/DirSnapshot.h"
 
 #include "io/AtomicFile.h"
+#include "layout/DirReader.h"
 
-#include <cerrno>
-#include <dirent.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 
 namespace ckpt {
 
-namespace {
-
-DirEntry::Type typeOf(mode_t mode)
-{
-    if (S_ISDIR(mode))
-        return DirEntry::Type::Directory;
-    if (S_ISREG(mode))
-        return DirEntry::Type::File;
-    if (S_ISLNK(mode))
-        return DirEntry::Type::Symlink;
-    return DirEntry::Type::Other;
-}
-
-} // namespace
-
 Result<std::vector<DirSnapshot::Entry>> DirSnapshot::read(const std::filesystem::path& dir)
 {
-    DIR* d = ::opendir(dir.c_str());
-    if (!d)
-        return Error{"cannot list " + osError(dir, errno), dir.string()};
     std::vector<Entry> entries;
-    errno = 0;
-    while (const dirent* e = ::readdir(d)) {
-        const std::string_view name = e->d_name;
-        if (name == "." || name == "..")
-            continue;
-        Entry entry{std::string(name), DirEntry::Type::Other, e->d_ino};
-        switch (e->d_type) {
-        case DT_DIR:
-            entry.type = DirEntry::Type::Directory;
-            break;
-        case DT_REG:
-            entry.type = DirEntry::Type::File;
-            break;
-        case DT_LNK:
-            entry.type = DirEntry::Type::Symlink;
-            break;
-        case DT_UNKNOWN: {
-            // Some network and FUSE file systems give no type: ask, without following links.
-            struct stat st
-            {};
-            if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-                entry.type = typeOf(st.st_mode);
-            break;
-        }
-        default:
-            break;
-        }
-        entries.push_back(std::move(entry));
-    }
-    const int err = errno;
-    ::closedir(d);
+    const int err = DirReader::forEach(dir.c_str(), [&](DirEntry& e, std::uint64_t inode) {
+        entries.push_back({std::move(e.name), e.type, inode});
+        return true;
+    });
     if (err != 0)
         return Error{"cannot list " + osError(dir, err), dir.string()};
     return entries;

@@ -1,6 +1,7 @@
 #include "watch/RunWatcher.h"
 
 #include "candle/CandleLayout.h"
+#include "layout/AbsolutePath.h"
 #include "watch/WatchSet.h"
 #include "watch/WatchTree.h"
 
@@ -73,7 +74,7 @@ RunWatcher::~RunWatcher()
 
 void RunWatcher::addFolder(const QString& folder, const std::vector<Run>& known)
 {
-    const std::string dir = WatchTree::normalise(spath(folder));
+    const std::string dir = AbsolutePath::normal(spath(folder));
     if (std::find(m_folders.begin(), m_folders.end(), dir) != m_folders.end())
         return;
     m_folders.push_back(dir);
@@ -82,7 +83,7 @@ void RunWatcher::addFolder(const QString& folder, const std::vector<Run>& known)
 
 void RunWatcher::removeFolder(const QString& folder)
 {
-    const std::string dir = WatchTree::normalise(spath(folder));
+    const std::string dir = AbsolutePath::normal(spath(folder));
     auto it = std::find(m_folders.begin(), m_folders.end(), dir);
     if (it == m_folders.end())
         return;
@@ -109,7 +110,7 @@ std::vector<Run> RunWatcher::runs() const
 
 std::optional<Run> RunWatcher::run(const QString& root) const
 {
-    auto it = m_runs.find(WatchTree::normalise(spath(root)));
+    auto it = m_runs.find(AbsolutePath::normal(spath(root)));
     if (it == m_runs.end())
         return std::nullopt;
     return it->second.run;
@@ -117,7 +118,7 @@ std::optional<Run> RunWatcher::run(const QString& root) const
 
 bool RunWatcher::isSaveInProgress(const QString& root) const
 {
-    auto it = m_runs.find(WatchTree::normalise(spath(root)));
+    auto it = m_runs.find(AbsolutePath::normal(spath(root)));
     return it != m_runs.end() && it->second.saveInProgress();
 }
 
@@ -167,13 +168,9 @@ void RunWatcher::flush()
         ++m_generation;
         if (m_runs.count(path))
             processRoot(path);
-        else if (auto e = m_epochsDirs.find(path); e != m_epochsDirs.end()) {
-            auto names = m_epochNames.extract(path);
-            if (m_fullEpochs.erase(path) || names.empty() || !m_watches->isNamed(path))
-                processEpochs(e->second);
-            else
-                processEpochNames(e->second, names.mapped());
-        } else if (m_pending.count(path))
+        else if (auto e = m_epochsDirs.find(path); e != m_epochsDirs.end())
+            processEpochsDir(path, e->second);
+        else if (m_pending.count(path))
             processPending(path);
         else if (m_dirs.count(path))
             processDir(path);
@@ -263,6 +260,9 @@ void RunWatcher::processRoot(const std::string& root)
     }
     if (epochsInode != t.epochsInode || m_fullEpochs.erase(t.epochsPath()))
         processEpochs(root);
+    else if (m_dirty.erase(t.epochsPath()))
+        processEpochsDir(t.epochsPath(), root);
+    // Epochs first: a link must never name an epoch the listener has not heard of.
     refreshLinks(m_runs.at(root));
     // Folders beside epochs/ are walked like any other (discovery does the same).
     for (const auto& child : present) {
@@ -281,6 +281,15 @@ void RunWatcher::refreshLinks(TrackedRun& t)
         emit linkChanged(root, t.run.last ? *t.run.last : RunDiff::removedLink("last"));
     if (!RunDiff::sameLink(best, t.run.best))
         emit linkChanged(root, t.run.best ? *t.run.best : RunDiff::removedLink("best"));
+}
+
+void RunWatcher::processEpochsDir(const std::string& epochsDir, const std::string& root)
+{
+    auto names = m_epochNames.extract(epochsDir);
+    if (m_fullEpochs.erase(epochsDir) || names.empty() || !m_watches->isNamed(epochsDir))
+        processEpochs(root);
+    else
+        processEpochNames(root, names.mapped());
 }
 
 void RunWatcher::processEpochs(const std::string& root)
@@ -404,7 +413,7 @@ void RunWatcher::adoptWalk(const std::string& dir, const std::vector<Run>& known
         if (m_runs.count(r.root))
             continue;
         auto k = std::find_if(known.begin(), known.end(), [&](const Run& run) {
-            return WatchTree::normalise(run.root) == r.root;
+            return AbsolutePath::normal(run.root) == r.root;
         });
         if (k != known.end())
             addRun(TrackedRun::adopt(*k, *r.layout), false);
@@ -415,7 +424,7 @@ void RunWatcher::adoptWalk(const std::string& dir, const std::vector<Run>& known
 
 void RunWatcher::addRun(TrackedRun tracked, bool announce)
 {
-    const std::string root = WatchTree::normalise(tracked.run.root);
+    const std::string root = AbsolutePath::normal(tracked.run.root);
     tracked.generation = m_generation;
     // Walked before it became a run: epochs/ and work/ were plain directories then.
     if (m_dirs.erase(root))
@@ -523,7 +532,7 @@ void RunWatcher::applyRescan(RescanResult result)
 {
     std::set<std::string> roots;
     for (TrackedRun& fresh : result.runs) {
-        const std::string root = WatchTree::normalise(fresh.run.root);
+        const std::string root = AbsolutePath::normal(fresh.run.root);
         roots.insert(root);
         auto it = m_runs.find(root);
         if (it == m_runs.end()) {

@@ -100,6 +100,8 @@ private:
     void markDirty(const std::string& path);
     void processDir(const std::string& dir);
     void processRoot(const std::string& root);
+    // epochs/ of `root` changed: reload the named entries, or all of them.
+    void processEpochsDir(const std::string& epochsDir, const std::string& root);
     void processEpochs(const std::string& root);
     void processEpochNames(const std::string& root, const std::set<std::string>& names);
     void syncEpoch(TrackedRun& tracked, int number, const std::optional<TrackedRun::EpochDir>& now,

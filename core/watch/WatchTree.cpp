@@ -1,5 +1,6 @@
 #include "watch/WatchTree.h"
 
+#include "layout/AbsolutePath.h"
 #include "watch/DirSnapshot.h"
 
 namespace ckpt {
@@ -33,7 +34,7 @@ void walkInto(const std::filesystem::path& dir, int depth, int maxDepth, WatchTr
 WatchTree::Outcome WatchTree::walk(const std::filesystem::path& dir, int maxDepth)
 {
     Outcome out;
-    walkInto(normalise(dir), 0, maxDepth, out);
+    walkInto(AbsolutePath::normal(dir), 0, maxDepth, out);
     return out;
 }
 
@@ -44,16 +45,6 @@ const Layout* WatchTree::layoutOf(const DirListing& listing)
             return layout;
     }
     return nullptr;
-}
-
-std::string WatchTree::normalise(const std::filesystem::path& path)
-{
-    std::error_code ec;
-    std::filesystem::path p = path.is_absolute() ? path : std::filesystem::absolute(path, ec);
-    std::string s = p.lexically_normal().string();
-    while (s.size() > 1 && s.back() == '/')
-        s.pop_back();
-    return s;
 }
 
 std::string WatchTree::parentOf(const std::string& path)

@@ -30,10 +30,8 @@ public:
     static Outcome walk(const std::filesystem::path& dir, int maxDepth = 64);
     // The layout whose run root `listing.dir` is, or nullptr.
     static const Layout* layoutOf(const DirListing& listing);
-    // Absolute, normalised, no trailing slash: the form every map key takes.
-    static std::string normalise(const std::filesystem::path& path);
 
-    // Helpers on normalised path strings (the watcher's map keys).
+    // Helpers on AbsolutePath::normal strings (the watcher's map keys).
     static std::string parentOf(const std::string& path);
     static std::string nameOf(const std::string& path);
     // `path` is `dir` or below it.

@@ -1,5 +1,7 @@
 #include "writer/CandleCheckpoint.h"
 
+#include "candle/CandleLayout.h"
+#include "candle/CkptInfoReader.h"
 #include "candle/CkptInfoWriter.h"
 #include "checksum/Crc32.h"
 #include "io/AtomicFile.h"
@@ -17,13 +19,8 @@ namespace ckpt {
 
 namespace fs = std::filesystem;
 using Clock = std::chrono::system_clock;
-using json = nlohmann::ordered_json;
 
 namespace {
-
-constexpr const char* kInfPlaceholder = "\x01ckpt:Infinity";
-constexpr const char* kNegInfPlaceholder = "\x01ckpt:-Infinity";
-constexpr const char* kNanPlaceholder = "\x01ckpt:NaN";
 
 std::string format(const char* fmt, auto... args)
 {
@@ -36,90 +33,6 @@ std::string format(const char* fmt, auto... args)
 std::string percentF(double v)
 {
     return std::isnan(v) ? std::string("nan") : format("%f", v);
-}
-
-// Python's json.load accepts bare Infinity/-Infinity/NaN; nlohmann does not.
-// They are swapped for marker strings outside string literals, then back.
-std::string maskNonFinite(std::string_view text)
-{
-    std::string out;
-    bool inString = false;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        const char c = text[i];
-        if (inString) {
-            out += c;
-            if (c == '\\' && i + 1 < text.size())
-                out += text[++i];
-            else if (c == '"')
-                inString = false;
-            continue;
-        }
-        auto token = [&](std::string_view t) { return text.substr(i, t.size()) == t; };
-        if (c == '"') {
-            inString = true;
-            out += c;
-        } else if (token("-Infinity")) {
-            out += std::string("\"") + kNegInfPlaceholder + "\"";
-            i += 8;
-        } else if (token("Infinity")) {
-            out += std::string("\"") + kInfPlaceholder + "\"";
-            i += 7;
-        } else if (token("NaN")) {
-            out += std::string("\"") + kNanPlaceholder + "\"";
-            i += 2;
-        } else {
-            out += c;
-        }
-    }
-    return out;
-}
-
-void unmask(json& j)
-{
-    if (j.is_string()) {
-        const auto& s = j.get_ref<const std::string&>();
-        if (s == kInfPlaceholder)
-            j = std::numeric_limits<double>::infinity();
-        else if (s == kNegInfPlaceholder)
-            j = -std::numeric_limits<double>::infinity();
-        else if (s == kNanPlaceholder)
-            j = std::numeric_limits<double>::quiet_NaN();
-    } else if (j.is_structured()) {
-        for (auto& item : j)
-            unmask(item);
-    }
-}
-
-// Enough of ckpt-info.json for a restart, read as leniently as json.load.
-Result<CkptInfo> parseInfo(const std::string& text, const fs::path& file)
-{
-    json j = json::parse(maskNonFinite(text), nullptr, false);
-    if (j.is_discarded() || !j.is_object())
-        return Error::at(file.string(), "not a JSON object (cannot parse ckpt-info.json)");
-    unmask(j);
-    CkptInfo info;
-    info.raw = j;
-    auto str = [&](const char* key) -> std::optional<std::string> {
-        if (j.contains(key) && j[key].is_string())
-            return j[key].get<std::string>();
-        return std::nullopt;
-    };
-    if (j.contains("epoch") && j["epoch"].is_number_integer())
-        info.epoch = j["epoch"].get<int>();
-    info.saveBestMetric = str("save_best_metric");
-    if (j.contains("best_metric_last") && j["best_metric_last"].is_number())
-        info.bestMetricLast = j["best_metric_last"].get<double>();
-    info.modelFile = str("model_file");
-    info.checksum = str("checksum");
-    info.timestamp = str("timestamp");
-    if (j.contains("time_elapsed")) {
-        if (j["time_elapsed"].is_number())
-            info.timeElapsed = j["time_elapsed"].get<double>();
-        else if (j["time_elapsed"] == "__FIRST__")
-            info.firstSave = true;
-    }
-    info.metadata = str("metadata");
-    return info;
 }
 
 std::optional<Clock::time_point> parseLocalTimestamp(const std::string& text)
@@ -168,11 +81,6 @@ std::optional<CandleCheckpoint::Direction> CandleCheckpoint::direction(std::stri
     if (metric == "accuracy" || metric == "val_accuracy")
         return Direction::Higher;
     return std::nullopt;
-}
-
-std::string CandleCheckpoint::epochDirName(int epoch)
-{
-    return format("%03i", epoch);
 }
 
 void CandleCheckpoint::log(const std::string& message) const
@@ -237,7 +145,7 @@ Result<std::optional<CandleCheckpoint::Restart>> CandleCheckpoint::restart()
         return Error::at(jsonFile.string(), "model.h5 exists but ckpt-info.json cannot be read: " +
                                                 text.error().message);
     }
-    auto info = parseInfo(text.value(), jsonFile);
+    auto info = CkptInfoReader::parse(text.value(), jsonFile.string());
     if (!info)
         return info.error();
     (void)rlog.write("ckpt-info.json contains:");
@@ -334,7 +242,7 @@ Result<bool> CandleCheckpoint::onEpochEnd(int epoch, const Metrics& logs, const 
 Status CandleCheckpoint::save(int epoch, const ModelSaver& saver)
 {
     const fs::path dirEpochs = m_options.root / "epochs";
-    const fs::path dirThis = dirEpochs / epochDirName(epoch);
+    const fs::path dirThis = CandleLayout::epochDir(m_options.root, epoch);
     const fs::path dirWork = m_options.root / "work";
     std::error_code ec;
     if (fs::exists(dirThis, ec)) {
@@ -430,7 +338,7 @@ Status CandleCheckpoint::prune(int epochNow)
     if (m_epochBest > 0)
         protectedEpochs.insert(m_epochBest);
     for (int epoch : policy.toDelete(m_epochs, protectedEpochs)) {
-        const fs::path dir = m_options.root / "epochs" / epochDirName(epoch);
+        const fs::path dir = CandleLayout::epochDir(m_options.root, epoch);
         std::error_code ec;
         if (fs::exists(dir, ec)) {
             log("removing: '" + rel(dir) + "'");

@@ -67,7 +67,6 @@ public:
                            bool improved);
     // loss, val_loss, lr: lower is better; accuracy, val_accuracy: higher.
     static std::optional<Direction> direction(std::string_view metric);
-    static std::string epochDirName(int epoch); // "%03i"
 
     double bestMetricLast() const { return m_bestMetricLast; }
     int epochBest() const { return m_epochBest; }

@@ -1,8 +1,9 @@
 #include "writer/KerasH5Reader.h"
 
+#include "hdf5/H5Handle.h"
 #include "hdf5/H5Lock.h"
-#include "writer/H5Handle.h"
 
+#include <hdf5.h>
 #include <optional>
 
 namespace ckpt {
@@ -28,9 +29,9 @@ public:
     {
         if (H5Aexists(loc, name.c_str()) <= 0)
             return std::nullopt;
-        H5Handle attr(H5Aopen(loc, name.c_str(), H5P_DEFAULT), H5Aclose);
-        H5Handle type(H5Aget_type(attr.get()), H5Tclose);
-        H5Handle space(H5Aget_space(attr.get()), H5Sclose);
+        H5Handle attr(H5Aopen(loc, name.c_str(), H5P_DEFAULT));
+        H5Handle type(H5Aget_type(attr.get()));
+        H5Handle space(H5Aget_space(attr.get()));
         if (!attr || !type || !space || H5Tget_class(type.get()) != H5T_STRING)
             return std::nullopt;
         const hssize_t n = H5Sget_simple_extent_npoints(space.get());
@@ -39,7 +40,7 @@ public:
         std::vector<std::string> out;
         if (H5Tis_variable_str(type.get()) > 0) {
             std::vector<char*> ptrs(static_cast<std::size_t>(n), nullptr);
-            H5Handle mem(H5Tcopy(H5T_C_S1), H5Tclose);
+            H5Handle mem(H5Tcopy(H5T_C_S1));
             H5Tset_size(mem.get(), H5T_VARIABLE);
             H5Tset_cset(mem.get(), H5Tget_cset(type.get())); // h5py writes UTF-8
             if (H5Aread(attr.get(), mem.get(), ptrs.data()) < 0)
@@ -83,10 +84,10 @@ public:
     Result<std::pair<std::vector<std::uint64_t>, std::vector<float>>>
     floats(hid_t loc, const std::string& name, const std::string& where) const
     {
-        H5Handle ds(H5Dopen2(loc, name.c_str(), H5P_DEFAULT), H5Dclose);
+        H5Handle ds(H5Dopen2(loc, name.c_str(), H5P_DEFAULT));
         if (!ds)
             return error("missing dataset '" + where + "'");
-        H5Handle space(H5Dget_space(ds.get()), H5Sclose);
+        H5Handle space(H5Dget_space(ds.get()));
         const int rank = H5Sget_simple_extent_ndims(space.get());
         if (rank < 0)
             return error("cannot read the shape of '" + where + "'");
@@ -105,7 +106,7 @@ public:
 
     std::optional<std::int64_t> int64Scalar(hid_t loc, const std::string& name) const
     {
-        H5Handle ds(H5Dopen2(loc, name.c_str(), H5P_DEFAULT), H5Dclose);
+        H5Handle ds(H5Dopen2(loc, name.c_str(), H5P_DEFAULT));
         std::int64_t v = 0;
         if (!ds || H5Dread(ds.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) < 0)
             return std::nullopt;
@@ -164,14 +165,14 @@ Result<KerasModel> KerasH5Reader::read(const fs::path& path)
     KerasModel model;
     model.metrics.clear();
     H5Lock lock;
-    H5Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+    H5Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
     if (!file)
         return r.error("not a readable HDF5 file");
 
     const bool full = H5Reader::exists(file.get(), "model_weights");
     H5Handle weightsGroup;
     if (full)
-        weightsGroup = H5Handle(H5Gopen2(file.get(), "model_weights", H5P_DEFAULT), H5Gclose);
+        weightsGroup = H5Handle(H5Gopen2(file.get(), "model_weights", H5P_DEFAULT));
     const hid_t root = full ? weightsGroup.get() : file.get();
     if (root < 0)
         return r.error("cannot open group 'model_weights'");
@@ -189,7 +190,7 @@ Result<KerasModel> KerasH5Reader::read(const fs::path& path)
         model.backend = b->front();
 
     for (const std::string& name : *layerNames) {
-        H5Handle g(H5Gopen2(root, name.c_str(), H5P_DEFAULT), H5Gclose);
+        H5Handle g(H5Gopen2(root, name.c_str(), H5P_DEFAULT));
         if (!g)
             return r.error("missing layer group '/" + prefix + name + "'");
         auto weightNames = r.chunkedStrings(g.get(), "weight_names");
@@ -221,7 +222,7 @@ Result<KerasModel> KerasH5Reader::read(const fs::path& path)
     if (full) {
         readConfigs(r, file.get(), model);
         if (H5Reader::exists(file.get(), "optimizer_weights")) {
-            H5Handle og(H5Gopen2(file.get(), "optimizer_weights", H5P_DEFAULT), H5Gclose);
+            H5Handle og(H5Gopen2(file.get(), "optimizer_weights", H5P_DEFAULT));
             auto names = r.chunkedStrings(og.get(), "weight_names");
             for (const std::string& wn : names.value_or(std::vector<std::string>{})) {
                 if (endsWith(wn, "iter:0") || endsWith(wn, "iteration:0")) {

@@ -1,12 +1,13 @@
 #include "writer/KerasH5Writer.h"
 
+#include "hdf5/H5Handle.h"
 #include "hdf5/H5Lock.h"
 #include "json/PythonRepr.h"
-#include "writer/H5Handle.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <hdf5.h>
 #include <unistd.h>
 
 namespace ckpt {
@@ -37,8 +38,7 @@ public:
 
     H5Handle group(hid_t parent, const std::string& name)
     {
-        H5Handle g(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
-                   H5Gclose);
+        H5Handle g(H5Gcreate2(parent, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
         if (!g)
             fail("cannot create group '" + name + "'");
         return g;
@@ -54,13 +54,12 @@ public:
     // A Python str attribute as h5py stores it: scalar, variable length, UTF-8.
     bool vlenStringAttr(hid_t loc, const std::string& name, const std::string& value)
     {
-        H5Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+        H5Handle type(H5Tcopy(H5T_C_S1));
         H5Tset_size(type.get(), H5T_VARIABLE);
         H5Tset_cset(type.get(), H5T_CSET_UTF8);
-        H5Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+        H5Handle space(H5Screate(H5S_SCALAR));
         H5Handle attr(
-            H5Acreate2(loc, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-            H5Aclose);
+            H5Acreate2(loc, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
         if (!attr)
             return fail("cannot create attribute '" + name + "'");
         const char* text = value.c_str();
@@ -99,17 +98,15 @@ public:
     bool dataset(hid_t parent, const std::string& name, const std::vector<hsize_t>& dims,
                  hid_t fileType, hid_t memType, const void* data)
     {
-        H5Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
+        H5Handle lcpl(H5Pcreate(H5P_LINK_CREATE));
         H5Pset_create_intermediate_group(lcpl.get(), 1);
         H5Handle space(dims.empty()
                            ? H5Screate(H5S_SCALAR)
-                           : H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr),
-                       H5Sclose);
+                           : H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr));
         if (!space)
             return fail("cannot create dataspace for '" + name + "'");
         H5Handle ds(H5Dcreate2(parent, name.c_str(), fileType, space.get(), lcpl.get(), H5P_DEFAULT,
-                               H5P_DEFAULT),
-                    H5Dclose);
+                               H5P_DEFAULT));
         if (!ds)
             return fail("cannot create dataset '" + name + "'");
         if (H5Dwrite(ds.get(), memType, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
@@ -125,17 +122,16 @@ private:
             for (const auto& v : values)
                 width = std::max(width, v.size());
         width = std::max<std::size_t>(width, 1);
-        H5Handle type(H5Tcopy(H5T_C_S1), H5Tclose);
+        H5Handle type(H5Tcopy(H5T_C_S1));
         H5Tset_size(type.get(), width);
         H5Tset_strpad(type.get(), H5T_STR_NULLPAD);
         const hsize_t n = values.size();
-        H5Handle space(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr), H5Sclose);
+        H5Handle space(scalar ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr));
         std::vector<char> buf(width * std::max<std::size_t>(values.size(), 1), '\0');
         for (std::size_t i = 0; i < values.size(); ++i)
             std::memcpy(buf.data() + i * width, values[i].data(), values[i].size());
         H5Handle attr(
-            H5Acreate2(loc, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
-            H5Aclose);
+            H5Acreate2(loc, name.c_str(), type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT));
         if (!attr)
             return fail("cannot create attribute '" + name + "'");
         if (H5Awrite(attr.get(), type.get(), buf.data()) < 0)
@@ -296,7 +292,7 @@ Status KerasH5Writer::write(const fs::path& path, const KerasModel& model, bool 
     H5Writer w(path.string());
     {
         H5Lock lock;
-        H5Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose);
+        H5Handle file(H5Fcreate(tmp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
         if (!file)
             return Error::at(path.string(), "HDF5: cannot create " + tmp.string());
         if (weightsOnly) {

@@ -527,6 +527,7 @@ void tst_CandleLayout::epochDirNames()
     QCOMPARE(CandleLayout::epochDir("/r", 7), fs::path("/r/epochs/007"));
     QVERIFY(CandleLayout::instance().ownsSubdirectory("epochs"));
     QVERIFY(CandleLayout::instance().ownsSubdirectory("work"));
+    QVERIFY(CandleLayout::instance().ownsSubdirectory(".ckpt-studio"));
     QVERIFY(!CandleLayout::instance().ownsSubdirectory("save"));
 }
 

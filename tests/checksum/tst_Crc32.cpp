@@ -1,11 +1,11 @@
 #include "checksum/Crc32.h"
 
-#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <CandleFixture.h>
+#include <ProcessRunner.h>
 #include <random>
 #include <zlib.h>
 
@@ -120,14 +120,16 @@ private slots:
         QVERIFY(dir.isValid());
         const std::filesystem::path path = dir.filePath("model.h5").toStdString();
         test::CandleFixture::writeText(path, randomBytes((3u << 20) + 17, 5));
-        QProcess proc;
-        proc.start(python, {"-c",
-                            "import sys, zlib\n"
-                            "print(str(zlib.crc32(open(sys.argv[1], 'rb').read())))",
-                            QString::fromStdString(path.string())});
-        QVERIFY(proc.waitForFinished(30000));
-        QCOMPARE(proc.exitCode(), 0);
-        const QString expected = QString::fromUtf8(proc.readAllStandardOutput()).trimmed();
+        const test::ProcessResult proc =
+            test::runProcess(python,
+                             {"-c",
+                              "import sys, zlib\n"
+                              "print(str(zlib.crc32(open(sys.argv[1], 'rb').read())))",
+                              QString::fromStdString(path.string())},
+                             30000);
+        QVERIFY(proc.finished);
+        QCOMPARE(proc.exitCode, 0);
+        const QString expected = QString::fromUtf8(proc.out).trimmed();
         auto crc = Crc32::ofFile(path);
         QVERIFY2(crc.ok(), crc.ok() ? "" : crc.error().message.c_str());
         QCOMPARE(QString::fromStdString(Crc32::toDecimal(*crc)), expected);

@@ -1,6 +1,6 @@
 #include "CliRunner.h"
 
-#include <QProcess>
+#include <ProcessRunner.h>
 
 namespace ckpt::test {
 
@@ -11,16 +11,15 @@ QString cliPath()
 
 CliResult runCli(const QStringList& arguments)
 {
-    QProcess p;
-    p.start(cliPath(), arguments);
+    const ProcessResult p = runProcess(cliPath(), arguments);
     CliResult r;
-    if (!p.waitForFinished(60000)) {
-        r.err = "ckpt did not finish: " + p.errorString().toUtf8();
+    if (!p.finished) {
+        r.err = "ckpt did not finish: " + p.errorString.toUtf8();
         return r;
     }
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
+    r.exitCode = p.exitCode;
+    r.out = p.out;
+    r.err = p.err;
     return r;
 }
 

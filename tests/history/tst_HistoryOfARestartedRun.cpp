@@ -6,9 +6,10 @@
 #include "history/HistoryBuilder.h"
 #include "ops/Relinker.h"
 
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <ProcessRunner.h>
 
 using namespace ckpt;
 
@@ -22,12 +23,13 @@ private slots:
 private:
     static void train(const QString& outputDir, int epochs, const QString& restartMode)
     {
-        QProcess p;
-        p.start(QStringLiteral(CKPT_DEMO_TRAIN),
-                {"--output_dir", outputDir, "--epochs", QString::number(epochs),
-                 "--ckpt_restart_mode", restartMode, "--seed", "7"});
-        QVERIFY(p.waitForFinished(120000));
-        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        const test::ProcessResult p =
+            test::runProcess(QStringLiteral(CKPT_DEMO_TRAIN),
+                             {"--output_dir", outputDir, "--epochs", QString::number(epochs),
+                              "--ckpt_restart_mode", restartMode, "--seed", "7"},
+                             120000);
+        QVERIFY(p.finished);
+        QVERIFY2(p.exitCode == 0, p.err.constData());
     }
 };
 

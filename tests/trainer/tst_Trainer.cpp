@@ -3,9 +3,10 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <ProcessRunner.h>
 
 // End to end: the real ckpt-demo-train binary, real files.
 namespace {
@@ -19,14 +20,13 @@ struct Run
 
 Run train(const QStringList& args)
 {
-    QProcess p;
-    p.start(CKPT_DEMO_TRAIN, args);
+    const ckpt::test::ProcessResult p = ckpt::test::runProcess(CKPT_DEMO_TRAIN, args, 120000);
     Run r;
-    if (!p.waitForStarted(10000) || !p.waitForFinished(120000))
+    if (!p.finished)
         return r;
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
+    r.exitCode = p.exitCode;
+    r.out = QString::fromUtf8(p.out);
+    r.err = QString::fromUtf8(p.err);
     return r;
 }
 

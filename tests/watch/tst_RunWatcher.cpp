@@ -184,6 +184,36 @@ private slots:
         QCOMPARE(watcher.run(QString::fromStdString(m_root.string()))->last->epoch.value_or(-1), 2);
     }
 
+    // Both changes land in one debounce batch: the epoch must be announced first.
+    void epochAddedBeforeLinkInOneBatch_data() { addPollingColumn(); }
+    void epochAddedBeforeLinkInOneBatch()
+    {
+        QFETCH(bool, polling);
+        makeTree();
+        RunWatcher::Options o = watcherOptions(polling);
+        o.debounceMs = 60000; // only flush() below handles the batch
+        RunWatcher watcher(o);
+        watcher.addFolder(QString::fromStdString(m_drop.string()));
+        QStringList order;
+        connect(&watcher, &RunWatcher::epochAdded, this, [&](const QString&, const Epoch& e) {
+            order << QString("epoch %1").arg(e.number);
+        });
+        connect(&watcher, &RunWatcher::linkChanged, this, [&](const QString&, const RunLink& l) {
+            order << QString("%1 %2").arg(QString::fromStdString(l.name)).arg(l.epoch.value_or(-1));
+        });
+        saveLikeCandle(m_root, 4);
+        CandleFixture(m_root).linkAbsolute("last", 4);
+        if (polling)
+            watcher.pollNow();
+        else
+            QTest::qWait(200); // let the notifier deliver both events
+        QVERIFY(order.isEmpty());
+        watcher.flush();
+        QVERIFY2(order.contains("epoch 4"), qPrintable(order.join(", ")));
+        QVERIFY2(order.contains("last 4"), qPrintable(order.join(", ")));
+        QVERIFY2(order.indexOf("epoch 4") < order.indexOf("last 4"), qPrintable(order.join(", ")));
+    }
+
     void newRunBelowFolder_data() { addPollingColumn(); }
     void newRunBelowFolder()
     {

@@ -1,10 +1,11 @@
 #pragma once
 
 #include <QFileInfo>
-#include <QProcess>
 #include <QStandardPaths>
 #include <QString>
 #include <QStringList>
+
+#include <ProcessRunner.h>
 
 namespace ckpt::test {
 
@@ -32,18 +33,11 @@ inline PythonResult runPython(const QString& code, const QStringList& args = {},
     const QString python = systemPython();
     if (python.isEmpty())
         return r;
-    QProcess p;
-    p.start(python, QStringList{"-c", code} + args);
-    if (!p.waitForStarted(10000))
-        return r;
-    r.started = true;
-    if (!input.isEmpty())
-        p.write(input);
-    p.closeWriteChannel();
-    p.waitForFinished(60000);
-    r.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
+    const ProcessResult p = runProcess(python, QStringList{"-c", code} + args, 60000, input);
+    r.started = p.started;
+    r.exitCode = p.exitCode;
+    r.out = QString::fromUtf8(p.out);
+    r.err = QString::fromUtf8(p.err);
     return r;
 }
 

@@ -1,3 +1,4 @@
+#include "candle/CandleLayout.h"
 #include "config/HyperParams.h"
 #include "io/AtomicFile.h"
 #include "writer/CandleCheckpoint.h"
@@ -64,7 +65,7 @@ QString text(const fs::path& p)
 
 QString info(const CandleCheckpointOptions& o, int epoch)
 {
-    return text(o.root / "epochs" / CandleCheckpoint::epochDirName(epoch) / "ckpt-info.json");
+    return text(o.root / "epochs" / CandleLayout::epochDirName(epoch) / "ckpt-info.json");
 }
 
 } // namespace

@@ -6,8 +6,7 @@
 #   (b) many small tensors:       2 files x SMALL_TENSORS x SMALL_ELEMENTS float32
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$(cd "$here/../../.." && pwd)"
-build="${CKPT_BUILD_DIR:-$root/build}"
+source "$here/../common.sh"
 BIG_TENSORS="${BIG_TENSORS:-8}"
 BIG_ELEMENTS="${BIG_ELEMENTS:-16777216}"
 SMALL_TENSORS="${SMALL_TENSORS:-4000}"
@@ -15,10 +14,7 @@ SMALL_ELEMENTS="${SMALL_ELEMENTS:-256}"
 REPS="${REPS:-3}"
 PYTHON="${PYTHON:-/usr/bin/python3}" # Debian's python3 has python3-h5py/numpy
 
-if [[ ! -f "$build/CMakeCache.txt" ]]; then
-  cmake -S "$root" -B "$build" -G Ninja >/dev/null
-fi
-cmake --build "$build" --target bench_diff -j2 >/dev/null
+bench_build bench_diff
 bench="$build/tests/bench/diff/bench_diff"
 
 data="$(mktemp -d "${TMPDIR:-/tmp}/ckpt-bench-diff.XXXXXX")"

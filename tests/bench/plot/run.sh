@@ -5,12 +5,8 @@
 # on (on draws the faint raw curve too). The data is synthetic, made in-process.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-repo="$(cd "$here/../../.." && pwd)"
-build="${CKPT_BUILD_DIR:-$repo/build}"
+source "$here/../common.sh"
 reps="${REPS:-15}"
 
-if [[ ! -f "$build/CMakeCache.txt" ]]; then
-  cmake -S "$repo" -B "$build" -G Ninja >/dev/null
-fi
-cmake --build "$build" --target bench_plot --parallel 2 >/dev/null
+bench_build bench_plot
 QT_QPA_PLATFORM=offscreen "$build/tests/bench/plot/bench_plot" "$reps" 2> >(grep -v propagateSizeHints >&2)

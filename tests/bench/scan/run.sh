@@ -5,16 +5,12 @@
 # against the goals: ours <= 1.5x (a) and <= 0.7x (b).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-repo="$(cd "$here/../../.." && pwd)"
-build="${CKPT_BUILD_DIR:-$repo/build}"
+source "$here/../common.sh"
 reps="${REPS:-5}"
 runs="${RUNS:-20}"
 epochs="${EPOCHS:-500}"
 
-if [[ ! -f "$build/CMakeCache.txt" ]]; then
-  cmake -S "$repo" -B "$build" -G Ninja >/dev/null
-fi
-cmake --build "$build" --target bench_scan --parallel 2 >/dev/null
+bench_build bench_scan
 bench="$build/tests/bench/scan/bench_scan"
 
 # tmpfs when there is one: the measurement is on a warm cache anyway, and

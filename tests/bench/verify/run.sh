@@ -8,10 +8,8 @@
 # Environment: BENCH_FILES (40), BENCH_MIB (25), BENCH_REPS (5), CKPT_BUILD_DIR.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-top="$(cd "$here/../../.." && pwd)"
-build="${CKPT_BUILD_DIR:-$top/build}"
-[[ -f "$build/CMakeCache.txt" ]] || cmake -S "$top" -B "$build" -G Ninja >/dev/null
-cmake --build "$build" --target bench_verify -j2 >/dev/null
+source "$here/../common.sh"
+bench_build bench_verify
 exe="$build/tests/bench/verify/bench_verify"
 
 data="$(mktemp -d "${TMPDIR:-/tmp}/bench-verify.XXXXXX")"

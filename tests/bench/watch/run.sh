@@ -5,10 +5,8 @@
 # Environment: BENCH_EPOCHS (10000), BENCH_REPS (15), CKPT_BUILD_DIR.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-top="$(cd "$here/../../.." && pwd)"
-build="${CKPT_BUILD_DIR:-$top/build}"
-[[ -f "$build/CMakeCache.txt" ]] || cmake -S "$top" -B "$build" -G Ninja >/dev/null
-cmake --build "$build" --target bench_watch -j2 >/dev/null
+source "$here/../common.sh"
+bench_build bench_watch
 out="$("$build/tests/bench/watch/bench_watch" --epochs "${BENCH_EPOCHS:-10000}" \
        --reps "${BENCH_REPS:-15}")"
 python3 - "$out" <<'PY'
