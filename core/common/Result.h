@@ -23,8 +23,7 @@ struct Error
 
 // Value-or-error returned by every fallible core call. Nothing is thrown across
 // the core's boundary: HDF5, JSON and filesystem exceptions become an Error.
-template <typename T>
-class [[nodiscard]] Result
+template <typename T> class [[nodiscard]] Result
 {
 public:
     Result(T value) : m_data(std::in_place_index<0>, std::move(value)) {}
@@ -49,8 +48,7 @@ private:
     std::variant<T, Error> m_data;
 };
 
-template <>
-class [[nodiscard]] Result<void>
+template <> class [[nodiscard]] Result<void>
 {
 public:
     Result() = default;

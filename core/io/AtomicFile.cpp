@@ -88,7 +88,8 @@ Result<std::string> readFile(const fs::path& path)
     if (fd < 0)
         return Error{osError(path, errno), path.string()};
     std::string out;
-    struct stat st{};
+    struct stat st
+    {};
     if (::fstat(fd, &st) == 0 && st.st_size > 0)
         out.reserve(static_cast<size_t>(st.st_size));
     char buf[65536];

@@ -8,8 +8,7 @@ namespace ckpt {
 
 CandleLog::CandleLog(std::filesystem::path path, std::string tag)
     : m_path(std::move(path)), m_tag(std::move(tag))
-{
-}
+{}
 
 Status CandleLog::write(std::string_view message) const
 {

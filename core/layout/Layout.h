@@ -13,7 +13,13 @@ namespace ckpt {
 // One entry of a directory as read by readdir: enough to decide without stat().
 struct DirEntry
 {
-    enum class Type { File, Directory, Symlink, Other };
+    enum class Type
+    {
+        File,
+        Directory,
+        Symlink,
+        Other
+    };
     std::string name;
     Type type = Type::Other;
 };

@@ -1,7 +1,6 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <string>
 
@@ -13,13 +12,13 @@ namespace ckpt {
 struct CkptInfo
 {
     std::optional<int> epoch;
-    std::optional<std::string> saveBestMetric;  // null when save_best is off
-    std::optional<double> bestMetricLast;       // best SO FAR; may be +/-inf or NaN
-    std::optional<std::string> modelFile;       // "model.h5"
-    std::optional<std::string> checksum;        // decimal CRC-32 or "__DISABLED__"
-    std::optional<std::string> timestamp;       // "%Y-%m-%d %H:%M:%S", local time
-    std::optional<double> timeElapsed;          // seconds since previous save
-    bool firstSave = false;                     // time_elapsed == "__FIRST__"
+    std::optional<std::string> saveBestMetric; // null when save_best is off
+    std::optional<double> bestMetricLast;      // best SO FAR; may be +/-inf or NaN
+    std::optional<std::string> modelFile;      // "model.h5"
+    std::optional<std::string> checksum;       // decimal CRC-32 or "__DISABLED__"
+    std::optional<std::string> timestamp;      // "%Y-%m-%d %H:%M:%S", local time
+    std::optional<double> timeElapsed;         // seconds since previous save
+    bool firstSave = false;                    // time_elapsed == "__FIRST__"
     std::optional<std::string> metadata;
 
     // Every key of the file as read (non-finite numbers as JSON numbers holding

@@ -8,21 +8,22 @@
 namespace ckpt {
 
 // Everything the scanner (fsck) can find wrong with a run or an epoch.
-enum class ProblemKind {
-    InterruptedSave,     // leftover work/ directory: a save was interrupted
-    ModelWithoutInfo,    // epochs/NNN has a model file but no ckpt-info.json
-    InfoWithoutModel,    // ckpt-info.json names a model file that is not there
-    BadInfo,             // ckpt-info.json empty, truncated or not JSON
-    EpochMismatch,       // ckpt-info.json "epoch" differs from the directory number
-    DanglingLink,        // last/best points nowhere and cannot be resolved locally
-    RelocatedLink,       // last/best target was missing, resolved under the local root
-    LinkOutsideRun,      // last/best points outside this run
-    LinkToMissingEpoch,  // last/best points at an epoch directory that does not exist
-    LinkNotEpoch,        // last/best exists but is not a symlink to an epoch directory
-    BestNotAtBest,       // best does not point at the epoch with the best recorded metric
-    Unreadable,          // permission denied or I/O error
-    LinkLoop,            // symlink loop met while walking
-    BadLog,              // a log or history file that could not be parsed (partly)
+enum class ProblemKind
+{
+    InterruptedSave,    // leftover work/ directory: a save was interrupted
+    ModelWithoutInfo,   // epochs/NNN has a model file but no ckpt-info.json
+    InfoWithoutModel,   // ckpt-info.json names a model file that is not there
+    BadInfo,            // ckpt-info.json empty, truncated or not JSON
+    EpochMismatch,      // ckpt-info.json "epoch" differs from the directory number
+    DanglingLink,       // last/best points nowhere and cannot be resolved locally
+    RelocatedLink,      // last/best target was missing, resolved under the local root
+    LinkOutsideRun,     // last/best points outside this run
+    LinkToMissingEpoch, // last/best points at an epoch directory that does not exist
+    LinkNotEpoch,       // last/best exists but is not a symlink to an epoch directory
+    BestNotAtBest,      // best does not point at the epoch with the best recorded metric
+    Unreadable,         // permission denied or I/O error
+    LinkLoop,           // symlink loop met while walking
+    BadLog,             // a log or history file that could not be parsed (partly)
 };
 
 std::string_view toString(ProblemKind kind);

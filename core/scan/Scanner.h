@@ -36,10 +36,7 @@ public:
     static Result<Outcome> scan(const std::filesystem::path& dir, const Options& options,
                                 const Progress& progress = Progress::none(),
                                 const std::function<void(const Run&)>& onRun = {});
-    static Result<Outcome> scan(const std::filesystem::path& dir)
-    {
-        return scan(dir, Options{});
-    }
+    static Result<Outcome> scan(const std::filesystem::path& dir) { return scan(dir, Options{}); }
 };
 
 } // namespace ckpt

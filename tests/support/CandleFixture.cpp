@@ -62,8 +62,8 @@ static std::string pyFloat(double v)
     return s;
 }
 
-void CandleFixture::addEpoch(int epoch, double bestMetricLast, std::optional<std::size_t> modelBytes,
-                             bool first)
+void CandleFixture::addEpoch(int epoch, double bestMetricLast,
+                             std::optional<std::size_t> modelBytes, bool first)
 {
     fs::create_directories(epochDir(epoch));
     std::string checksum;
