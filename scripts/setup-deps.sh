@@ -13,6 +13,7 @@ packages=(
   xvfb xauth
   python3 python3-h5py python3-numpy
   clang-format
+  help2man file dpkg-dev
 )
 if [[ "${CKPT_WITH_SLURM:-0}" == 1 ]]; then
   packages+=(slurmctld slurmd slurm-client munge)

@@ -1,8 +1,33 @@
 #!/usr/bin/env bash
 # Builds everything and runs every test (CTest), including the Slurm tests,
 # which start a real one-node cluster of their own.
+#
+#   scripts/test.sh [--asan | --tsan] [CTEST ARGS...]
+#     --asan  AddressSanitizer + UndefinedBehaviorSanitizer, Debug, into build-asan/
+#     --tsan  ThreadSanitizer, RelWithDebInfo, into build-tsan/
+# A sanitizer finding fails the test that triggered it. Findings inside Qt or
+# HDF5 themselves are suppressed, narrowly, by tests/sanitizers/*.supp.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+supp="$here/tests/sanitizers"
+case "${1:-}" in
+  --asan)
+    shift
+    export CKPT_BUILD_DIR="${CKPT_BUILD_DIR:-$here/build-asan}"
+    export CKPT_BUILD_TYPE=Debug
+    export CKPT_CMAKE_ARGS="-DCKPT_SANITIZE=address,undefined ${CKPT_CMAKE_ARGS:-}"
+    export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=1"
+    export LSAN_OPTIONS="suppressions=$supp/lsan.supp:print_suppressions=0"
+    export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+    ;;
+  --tsan)
+    shift
+    export CKPT_BUILD_DIR="${CKPT_BUILD_DIR:-$here/build-tsan}"
+    export CKPT_BUILD_TYPE=RelWithDebInfo
+    export CKPT_CMAKE_ARGS="-DCKPT_SANITIZE=thread ${CKPT_CMAKE_ARGS:-}"
+    export TSAN_OPTIONS="suppressions=$supp/tsan.supp:halt_on_error=1:second_deadlock_stack=1"
+    ;;
+esac
 build="${CKPT_BUILD_DIR:-$here/build}"
 bash "$here/scripts/build.sh"
 cd "$build"

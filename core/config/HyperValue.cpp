@@ -1,5 +1,6 @@
 #include "config/HyperValue.h"
 
+#include "common/SingleQuoted.h"
 #include "config/AsciiLower.h"
 #include "json/PythonRepr.h"
 
@@ -68,8 +69,7 @@ private:
             if (word == "None")
                 return HyperValue::null();
             m_pos = start;
-            return fail("'" + std::string(word) +
-                        "' is not a Python literal (strings need quotes)");
+            return fail(singleQuoted(word) + " is not a Python literal (strings need quotes)");
         }
         return fail(std::string("unexpected character '") + c + "'");
     }
@@ -224,8 +224,8 @@ Result<bool> HyperValue::toBool() const
     default:
         break;
     }
-    return Error::at({}, "'" + toString() +
-                             "' is not a boolean (expected yes/true/t/y/1 or no/false/f/n/0)");
+    return Error::at({}, singleQuoted(toString()) +
+                             " is not a boolean (expected yes/true/t/y/1 or no/false/f/n/0)");
 }
 
 Result<std::int64_t> HyperValue::toInt() const
@@ -252,7 +252,7 @@ Result<std::int64_t> HyperValue::toInt() const
     default:
         break;
     }
-    return Error::at({}, "'" + toString() + "' is not an integer");
+    return Error::at({}, singleQuoted(toString()) + " is not an integer");
 }
 
 Result<double> HyperValue::toDouble() const
@@ -279,7 +279,7 @@ Result<double> HyperValue::toDouble() const
     default:
         break;
     }
-    return Error::at({}, "'" + toString() + "' is not a number");
+    return Error::at({}, singleQuoted(toString()) + " is not a number");
 }
 
 std::string HyperValue::toString() const

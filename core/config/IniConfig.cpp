@@ -1,5 +1,6 @@
 #include "config/IniConfig.h"
 
+#include "common/SingleQuoted.h"
 #include "config/AsciiLower.h"
 #include "config/HyperParams.h"
 #include "io/AtomicFile.h"
@@ -102,7 +103,7 @@ Result<IniConfig> IniConfig::parse(std::string_view text, std::string origin)
         if (sep == std::string::npos)
             return lineError(lineNo, "expected 'key = value', got '" + std::string(t) + "'");
         if (!haveSection)
-            return lineError(lineNo, "'" + std::string(t) + "' comes before any [section] header");
+            return lineError(lineNo, singleQuoted(t) + " comes before any [section] header");
         const std::string key = asciiLower(trim(std::string_view(raw).substr(0, sep)));
         if (key.empty())
             return lineError(lineNo, "empty key");

@@ -1,5 +1,7 @@
 #include "json/LenientJson.h"
 
+#include "json/Utf8.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -21,57 +23,6 @@ struct ParseFailure
     bool eof;
     std::string found = {}; // what stood there instead, for the message's tail
 };
-
-// Invalid UTF-8 (a Latin-1 hostname in metadata, a damaged file) becomes
-// U+FFFD, as Python's errors="replace" would show it: the values must stay
-// printable and serialisable (nlohmann refuses to dump invalid UTF-8).
-void appendChecked(std::string& out, std::string_view run)
-{
-    std::size_t i = 0;
-    while (i < run.size()) {
-        const auto c = static_cast<unsigned char>(run[i]);
-        if (c < 0x80) {
-            std::size_t j = i + 1;
-            while (j < run.size() && static_cast<unsigned char>(run[j]) < 0x80)
-                ++j;
-            out.append(run.data() + i, j - i);
-            i = j;
-            continue;
-        }
-        const std::size_t len = c >= 0xf0 && c <= 0xf4   ? 4
-                                : c >= 0xe0 && c <= 0xef ? 3
-                                : c >= 0xc2 && c <= 0xdf ? 2
-                                                         : 0;
-        // Count how much of the sequence is a valid prefix: like Python, a
-        // truncated sequence becomes one U+FFFD, not one per byte.
-        std::size_t good = len == 0 ? 0 : 1;
-        while (good > 0 && good < len && i + good < run.size()) {
-            const auto b = static_cast<unsigned char>(run[i + good]);
-            unsigned char lo = 0x80, hi = 0xbf;
-            if (good == 1) {
-                if (c == 0xe0)
-                    lo = 0xa0;
-                else if (c == 0xed)
-                    hi = 0x9f;
-                else if (c == 0xf0)
-                    lo = 0x90;
-                else if (c == 0xf4)
-                    hi = 0x8f;
-            }
-            if (b < lo || b > hi)
-                break;
-            ++good;
-        }
-        const bool valid = len != 0 && good == len;
-        if (valid) {
-            out.append(run.data() + i, len);
-            i += len;
-        } else {
-            out += "\xef\xbf\xbd";
-            i += std::max<std::size_t>(good, 1);
-        }
-    }
-}
 
 class Parser
 {
@@ -274,25 +225,6 @@ private:
         return v;
     }
 
-    static void appendUtf8(std::string& out, unsigned cp)
-    {
-        if (cp < 0x80) {
-            out += static_cast<char>(cp);
-        } else if (cp < 0x800) {
-            out += static_cast<char>(0xc0 | (cp >> 6));
-            out += static_cast<char>(0x80 | (cp & 0x3f));
-        } else if (cp < 0x10000) {
-            out += static_cast<char>(0xe0 | (cp >> 12));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-            out += static_cast<char>(0x80 | (cp & 0x3f));
-        } else {
-            out += static_cast<char>(0xf0 | (cp >> 18));
-            out += static_cast<char>(0x80 | ((cp >> 12) & 0x3f));
-            out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f));
-            out += static_cast<char>(0x80 | (cp & 0x3f));
-        }
-    }
-
     std::string parseString()
     {
         ++m_pos; // '"'
@@ -306,7 +238,10 @@ private:
                     break;
                 ++m_pos;
             }
-            appendChecked(out, m_text.substr(start, m_pos - start));
+            // Invalid UTF-8 (a Latin-1 hostname in metadata, a damaged file) becomes
+            // U+FFFD as Python shows it: values must stay printable and serialisable
+            // (nlohmann refuses to dump invalid UTF-8).
+            Utf8::appendValid(out, m_text.substr(start, m_pos - start));
             if (atEnd())
                 fail("'\"'");
             const char c = peek();
@@ -355,8 +290,8 @@ private:
                 }
                 // A lone surrogate has no UTF-8 form; show it as U+FFFD.
                 if (cp >= 0xd800 && cp < 0xe000)
-                    cp = 0xfffd;
-                appendUtf8(out, cp);
+                    cp = Utf8::kReplacement;
+                Utf8::append(out, cp);
                 break;
             }
             default:
@@ -450,7 +385,7 @@ std::string LenientJson::validUtf8(std::string_view text)
 {
     std::string out;
     out.reserve(text.size());
-    appendChecked(out, text);
+    Utf8::appendValid(out, text);
     return out;
 }
 

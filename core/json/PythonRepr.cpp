@@ -1,5 +1,7 @@
 #include "json/PythonRepr.h"
 
+#include "json/Utf8.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -13,50 +15,6 @@ void appendHex4(std::string& out, unsigned value)
     char buf[8];
     std::snprintf(buf, sizeof buf, "\\u%04x", value & 0xffffu);
     out += buf;
-}
-
-// Decodes one UTF-8 sequence at `i`; returns the code point or U+FFFD for an
-// invalid byte (advancing by one), the way Python's "replace" handler does.
-char32_t decodeUtf8(std::string_view s, std::size_t& i)
-{
-    const auto b0 = static_cast<unsigned char>(s[i]);
-    int len = 0;
-    char32_t cp = 0;
-    if (b0 < 0x80) {
-        ++i;
-        return b0;
-    } else if ((b0 & 0xe0) == 0xc0) {
-        len = 2;
-        cp = b0 & 0x1f;
-    } else if ((b0 & 0xf0) == 0xe0) {
-        len = 3;
-        cp = b0 & 0x0f;
-    } else if ((b0 & 0xf8) == 0xf0) {
-        len = 4;
-        cp = b0 & 0x07;
-    } else {
-        ++i;
-        return 0xfffd;
-    }
-    if (i + static_cast<std::size_t>(len) > s.size()) {
-        ++i;
-        return 0xfffd;
-    }
-    for (int k = 1; k < len; ++k) {
-        const auto b = static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]);
-        if ((b & 0xc0) != 0x80) {
-            ++i;
-            return 0xfffd;
-        }
-        cp = (cp << 6) | (b & 0x3f);
-    }
-    static constexpr char32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < kMin[len] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) {
-        ++i;
-        return 0xfffd;
-    }
-    i += static_cast<std::size_t>(len);
-    return cp;
 }
 
 void dumpValue(const nlohmann::ordered_json& v, int indent, int depth, std::string& out)
@@ -208,7 +166,7 @@ std::string PythonRepr::jsonString(std::string_view utf8)
     out += '"';
     std::size_t i = 0;
     while (i < utf8.size()) {
-        const char32_t cp = decodeUtf8(utf8, i);
+        const char32_t cp = Utf8::decode(utf8, i);
         switch (cp) {
         case U'"':
             out += "\\\"";

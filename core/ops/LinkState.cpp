@@ -1,6 +1,7 @@
 #include "ops/LinkState.h"
 
 #include "candle/CandleLayout.h"
+#include "common/SingleQuoted.h"
 #include "io/AtomicFile.h"
 
 #include <cerrno>
@@ -34,9 +35,8 @@ Status LinkState::checkName(std::string_view name)
 {
     if (name == "last" || name == "best")
         return {};
-    return Error{"'" + std::string(name) +
-                     "' is not a link Ckpt Studio changes: only 'last' and "
-                     "'best' can be relinked",
+    return Error{singleQuoted(name) + " is not a link Ckpt Studio changes: only 'last' and "
+                                      "'best' can be relinked",
                  {}};
 }
 

@@ -1,4 +1,5 @@
 #include "CandleFixture.h"
+#include "UnprivilegedScope.h"
 #include "candle/CandleLayout.h"
 #include "layout/DirReader.h"
 
@@ -7,11 +8,13 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 
 using namespace ckpt;
 using test::CandleFixture;
+using test::UnprivilegedScope;
 namespace fs = std::filesystem;
 
 namespace {
@@ -367,13 +370,17 @@ void tst_CandleLayout::loadRun()
     QFETCH(QString, best);
     QFETCH(QString, problems);
     QFETCH(bool, needsPermissions);
-    if (needsPermissions && ::geteuid() == 0)
-        QSKIP("running as root: permission bits do not deny root, so nothing is unreadable");
 
     QTemporaryDir tmp;
     const fs::path base(tmp.path().toStdString());
     const fs::path root = scenarios().at(QTest::currentDataTag())(base);
+    std::optional<UnprivilegedScope> asUser;
+    if (needsPermissions) {
+        asUser.emplace(base);
+        QVERIFY2(asUser->ok(), asUser->error().c_str());
+    }
     const Run run = CandleLayout::instance().loadRun(root);
+    asUser.reset();
     // Let QTemporaryDir clean up what the row made unreadable.
     fs::permissions(root, fs::perms::owner_all, fs::perm_options::add);
     for (const auto& e : run.epochs)

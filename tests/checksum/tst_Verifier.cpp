@@ -5,6 +5,7 @@
 #include <QTest>
 
 #include <CandleFixture.h>
+#include <UnprivilegedScope.h>
 #include <atomic>
 #include <filesystem>
 #include <map>
@@ -12,6 +13,7 @@
 
 using namespace ckpt;
 using test::CandleFixture;
+using test::UnprivilegedScope;
 namespace fs = std::filesystem;
 
 namespace {
@@ -189,12 +191,13 @@ private slots:
 
     void unreadableIsError()
     {
-        if (::geteuid() == 0)
-            QSKIP("running as root: permission bits do not stop reads");
         QTemporaryDir dir;
         const Run run = handRun(dir.filePath("ckpts").toStdString(), {100});
         fs::permissions(run.epochs[0].modelPath, fs::perms::none);
+        UnprivilegedScope asUser(dir.path().toStdString());
+        QVERIFY2(asUser.ok(), asUser.error().c_str());
         auto report = Verifier::verifyRun(run, opts());
+        asUser.restore();
         fs::permissions(run.epochs[0].modelPath, fs::perms::owner_all);
         QVERIFY(report.ok());
         const EpochVerdict& v = report->runs[0].epochs[0];

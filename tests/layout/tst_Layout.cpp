@@ -1,8 +1,15 @@
+#include "layout/DirReader.h"
 #include "layout/Layout.h"
 
+#include <QTemporaryDir>
 #include <QTest>
 
+#include <CandleFixture.h>
+#include <filesystem>
+#include <set>
+
 using namespace ckpt;
+namespace fs = std::filesystem;
 
 class tst_Layout : public QObject
 {
@@ -11,6 +18,7 @@ private slots:
     void find_data();
     void find();
     void builtins();
+    void registryClaimsRunRoots();
 };
 
 void tst_Layout::find_data()
@@ -40,10 +48,45 @@ void tst_Layout::builtins()
 {
     const auto& layouts = builtinLayouts();
     QVERIFY(!layouts.empty());
+    // CANDLE first: when two layouts claim a directory, the first wins.
     QCOMPARE(std::string(layouts.front()->name()), std::string("candle"));
-    QCOMPARE(findLayout("candle"), layouts.front());
+    std::set<std::string> names;
+    for (const Layout* layout : layouts) {
+        const std::string name(layout->name());
+        QVERIFY2(!name.empty(), "a layout without a name cannot be found again");
+        QVERIFY2(names.insert(name).second, name.c_str());
+        QCOMPARE(findLayout(name), layout);
+    }
     QCOMPARE(findLayout("lightning"), nullptr);
-    QCOMPARE(&builtinLayouts(), &layouts); // one registry, not rebuilt per call
+    QCOMPARE(findLayout(""), nullptr);
+}
+
+// What discovery asks of the registry, on real directories: a CANDLE run root
+// is claimed by the CANDLE layout, which loads it as its own; its parent and
+// its epochs/ are claimed by no layout.
+void tst_Layout::registryClaimsRunRoots()
+{
+    QTemporaryDir tmp;
+    const fs::path root = fs::path(tmp.path().toStdString()) / "exp" / "ckpts";
+    test::CandleFixture fx(root);
+    fx.addEpoch(1, 0.5);
+    fx.linkAbsolute("last", 1);
+    auto claimant = [](const fs::path& dir) -> const Layout* {
+        auto listing = DirReader::list(dir);
+        if (!listing)
+            return nullptr;
+        for (const Layout* layout : builtinLayouts())
+            if (layout->isRunRoot(*listing))
+                return layout;
+        return nullptr;
+    };
+    const Layout* owner = claimant(root);
+    QVERIFY(owner);
+    QCOMPARE(owner, findLayout("candle"));
+    QCOMPARE(owner->loadRun(root).layout, std::string(owner->name()));
+    QVERIFY(owner->ownsSubdirectory("epochs"));
+    QCOMPARE(claimant(root.parent_path()), nullptr);
+    QCOMPARE(claimant(root / "epochs"), nullptr);
 }
 
 QTEST_GUILESS_MAIN(tst_Layout)

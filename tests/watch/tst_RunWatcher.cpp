@@ -45,6 +45,20 @@ void saveLikeCandle(const fs::path& root, int epoch, bool replace = false)
     fs::rename(work, fx.epochDir(epoch));
 }
 
+// Delivers every change made so far and handles it now: the inotify events the
+// kernel queued when the files changed (read by the notifiers on the next event
+// loop pass) or one polling pass, then the debounced batch. Afterwards the
+// signals counted are all those changes will ever produce, so the tests count
+// exactly instead of waiting a while for a duplicate that may come later.
+void settle(RunWatcher& watcher, bool polling)
+{
+    if (polling)
+        watcher.pollNow();
+    else
+        QCoreApplication::processEvents();
+    watcher.flush();
+}
+
 } // namespace
 
 class tst_RunWatcher : public QObject
@@ -121,8 +135,10 @@ private slots:
         QVERIFY(epoch.info.has_value());
         QVERIFY(!epoch.modelPath.empty());
         // Once: later windows and polls must not announce it again.
-        QTest::qWait(300);
+        settle(watcher, polling);
+        settle(watcher, polling);
         QCOMPARE(added.count(), 1);
+        QCOMPARE(live.count(), 2);
         QCOMPARE(removed.count(), 0);
         const auto run = watcher.run(QString::fromStdString(m_root.string()));
         QVERIFY(run);
@@ -141,7 +157,7 @@ private slots:
         fs::remove_all(CandleFixture(m_root).epochDir(2));
         QTRY_COMPARE_WITH_TIMEOUT(removed.count(), 1, kLimitMs);
         QCOMPARE(removed.at(0).at(1).toInt(), 2);
-        QTest::qWait(200);
+        settle(watcher, polling);
         QCOMPARE(removed.count(), 1);
         QCOMPARE(watcher.run(QString::fromStdString(m_root.string()))->epochs.size(),
                  std::size_t{2});
@@ -158,9 +174,10 @@ private slots:
         QSignalSpy added(&watcher, &RunWatcher::epochAdded);
         saveLikeCandle(m_root, 3, true); // a restart from epoch 2 rewrites epoch 3
         QTRY_COMPARE_WITH_TIMEOUT(changed.count() + added.count(), 1, kLimitMs);
-        QTest::qWait(200);
+        settle(watcher, polling);
         // Inside one debounce window the replacement is one change, not remove + add.
         QCOMPARE(changed.count(), 1);
+        QCOMPARE(added.count(), 0);
         const Epoch epoch = changed.at(0).at(1).value<Epoch>();
         QCOMPARE(epoch.number, 3);
         QCOMPARE(epoch.info->bestMetricLast.value_or(0), 0.25);
@@ -179,7 +196,7 @@ private slots:
         const RunLink link = links.at(0).at(1).value<RunLink>();
         QCOMPARE(link.name, std::string("last"));
         QCOMPARE(link.epoch.value_or(-1), 2);
-        QTest::qWait(200);
+        settle(watcher, polling);
         QCOMPARE(links.count(), 1);
         QCOMPARE(watcher.run(QString::fromStdString(m_root.string()))->last->epoch.value_or(-1), 2);
     }
@@ -206,7 +223,7 @@ private slots:
         if (polling)
             watcher.pollNow();
         else
-            QTest::qWait(200); // let the notifier deliver both events
+            QCoreApplication::processEvents(); // the notifier reads both events
         QVERIFY(order.isEmpty());
         watcher.flush();
         QVERIFY2(order.contains("epoch 4"), qPrintable(order.join(", ")));
@@ -225,7 +242,7 @@ private slots:
         // A second run starts: its folders appear level by level, then its first save.
         const fs::path root2 = m_drop / "exp" / "run2" / "save" / "ckpts";
         fs::create_directories(root2 / "epochs");
-        QTest::qWait(100);
+        settle(watcher, polling);
         saveLikeCandle(root2, 1);
         QTRY_COMPARE_WITH_TIMEOUT(added.count(), 1, kLimitMs);
         const Run run = added.at(0).at(0).value<Run>();
@@ -233,7 +250,7 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(
             watcher.run(QString::fromStdString(root2.string()))->epochs.size(), std::size_t{1},
             kLimitMs);
-        QTest::qWait(200);
+        settle(watcher, polling);
         QCOMPARE(added.count(), 1);
         QCOMPARE(watcher.runs().size(), std::size_t{2});
     }
@@ -310,8 +327,14 @@ private slots:
         QSignalSpy removed(&watcher, &RunWatcher::epochRemoved);
         fs::remove_all(CandleFixture(m_root).epochDir(3));
         QTRY_COMPARE_WITH_TIMEOUT(removed.count(), 1, kLimitMs);
-        QTest::qWait(300);
-        QCOMPARE(removed.count(), 1);
+        // The rescan that reports the next change ran after the first report: had
+        // it repeated epoch 3, the list would say so.
+        fs::remove_all(CandleFixture(m_root).epochDir(2));
+        QTRY_COMPARE_WITH_TIMEOUT(removed.count(), 2, kLimitMs);
+        QCOMPARE(removed.at(0).at(1).toInt(), 3);
+        QCOMPARE(removed.at(1).at(1).toInt(), 2);
+        watcher.rescanNow();
+        QCOMPARE(removed.count(), 2);
     }
 };
 

@@ -77,6 +77,8 @@ void tst_PythonRepr::jsonString_data()
     QTest::newRow("emoji surrogates")
         << QByteArray("\xf0\x9f\x98\x80") << QByteArray("\"\\ud83d\\ude00\"");
     QTest::newRow("invalid byte") << QByteArray("a\xffz") << QByteArray("\"a\\ufffdz\"");
+    // Python: b"\xe2\x82x".decode("utf-8", "replace") is one U+FFFD, then x.
+    QTest::newRow("truncated sequence") << QByteArray("\xe2\x82x") << QByteArray("\"\\ufffdx\"");
     QTest::newRow("slash kept") << QByteArray("a/b") << QByteArray("\"a/b\"");
 }
 
