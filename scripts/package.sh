@@ -16,7 +16,6 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 export CKPT_BUILD_DIR="${CKPT_PACKAGE_BUILD_DIR:-$here/build-release}"
 export CKPT_BUILD_TYPE=Release
 export CKPT_CMAKE_ARGS="-DCKPT_BUILD_TESTS=OFF"
-export CKPT_TARGETS="all ckpt-demo-train"
 build="$CKPT_BUILD_DIR"
 bash "$here/scripts/build.sh"
 
@@ -55,10 +54,11 @@ stage="$build/stage"
 rm -rf "$stage"
 cmake --install "$build" --prefix "$stage" >/dev/null
 for f in bin/ckpt bin/ckpt-studio include/ckpt/scan/Scanner.h include/ckpt/checksum/Verifier.h \
-         lib/cmake/ckpt/ckptConfig.cmake lib/cmake/ckpt/ckptConfigVersion.cmake \
+         'lib*/libckpt_core.a' 'lib*/cmake/ckpt/ckptConfig.cmake' \
+         'lib*/cmake/ckpt/ckptConfigVersion.cmake' 'lib*/cmake/ckpt/ckptTargets.cmake' \
          share/applications/ckpt-studio.desktop share/icons/hicolor/scalable/apps/ckpt-studio.svg \
          share/man/man1/ckpt.1.gz share/bash-completion/completions/ckpt; do
-  [[ -e "$stage/$f" ]] || fail "cmake --install did not provide $f"
+  compgen -G "$stage/$f" >/dev/null || fail "cmake --install did not provide $f"
 done
 consumer "$stage"
 
