@@ -41,7 +41,7 @@ std::string flags(const Run& run, const Epoch& e)
     if (e.info && e.info->firstSave)
         add("restart");
     for (const auto& p : e.problems)
-        add("!" + std::string(toString(p.kind)));
+        add(std::string(1, '!').append(toString(p.kind)));
     return f;
 }
 

@@ -26,7 +26,11 @@ std::string uniqueSuffix()
 
 fs::path asidePath(const fs::path& path)
 {
-    return path.parent_path() / ("." + path.filename().string() + uniqueSuffix());
+    // Appended, not "." + string: GCC 12 at -O3 warns falsely (-Wrestrict) on that.
+    std::string name(1, '.');
+    name += path.filename().string();
+    name += uniqueSuffix();
+    return path.parent_path() / name;
 }
 
 Status writeAll(int fd, std::string_view content, const fs::path& path)

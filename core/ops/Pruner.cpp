@@ -72,7 +72,9 @@ std::string asideName(int epoch)
 {
     static thread_local std::mt19937_64 rng{std::random_device{}()};
     static constexpr char kHex[] = "0123456789abcdef";
-    std::string s = "." + CandleLayout::epochDirName(epoch) + std::string(kAsideMark);
+    std::string s(1, '.'); // appended: GCC 12 -O3 warns falsely on "." + std::string&&
+    s += CandleLayout::epochDirName(epoch);
+    s += kAsideMark;
     auto bits = rng();
     for (int i = 0; i < 12; ++i, bits >>= 4)
         s += kHex[bits & 0xf];

@@ -212,8 +212,10 @@ bool writeOptimizer(H5Writer& w, hid_t root, const KerasModel& model)
 fs::path temporaryPath(const fs::path& path)
 {
     static std::atomic<unsigned> counter{0};
-    return path.parent_path() / ("." + path.filename().string() + ".tmp-" +
-                                 std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    std::string name(1, '.'); // appended: GCC 12 -O3 warns falsely on "." + std::string&&
+    name += path.filename().string();
+    name += ".tmp-" + std::to_string(::getpid()) + "-" + std::to_string(counter++);
+    return path.parent_path() / name;
 }
 
 } // namespace
