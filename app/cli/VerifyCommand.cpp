@@ -1,3 +1,4 @@
+#include "report/Format.h"
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Console.h"
@@ -26,9 +27,9 @@ std::string summary(const VerifyTotals& t)
     }
     char rate[64];
     std::snprintf(rate, sizeof rate, " in %.2f s", t.seconds);
-    s += "; " + humanBytes(static_cast<double>(t.bytes)) + rate;
+    s += "; " + Format::bytes(static_cast<double>(t.bytes)) + rate;
     if (t.seconds > 0.001)
-        s += " (" + humanBytes(static_cast<double>(t.bytes) / t.seconds) + "/s)";
+        s += " (" + Format::bytes(static_cast<double>(t.bytes) / t.seconds) + "/s)";
     return s;
 }
 

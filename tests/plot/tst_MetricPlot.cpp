@@ -2,6 +2,8 @@
 #include "plot/MetricPlot.h"
 
 #include <QFile>
+#include <QFileInfo>
+#include <QRegularExpression>
 #include <QImage>
 #include <QLabel>
 #include <QSignalSpy>
@@ -58,7 +60,10 @@ private slots:
     void logScaleToggles();
     void timeAxesDropTheAnchor();
     void liveAppendExtendsTheGraph();
-    void exportsPngAndPdf();
+    void exportsAtThePlotsSize_data();
+    void exportsAtThePlotsSize();
+    void exportErrorsNameTheFile_data();
+    void exportErrorsNameTheFile();
     void followsThePalette();
 
 private:
@@ -295,23 +300,76 @@ void tst_MetricPlot::liveAppendExtendsTheGraph()
     QCOMPARE(m_plot->pointCount(1), 18);
 }
 
-void tst_MetricPlot::exportsPngAndPdf()
+void tst_MetricPlot::exportsAtThePlotsSize_data()
 {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QSize>("requested");
+    QTest::addColumn<QSize>("expected");
+    // No size given: the plot's size on screen (the bug: nothing was written).
+    QTest::newRow("png, shown size") << "plot.png" << QSize() << QSize(800, 500);
+    QTest::newRow("png, given size") << "plot.png" << QSize(640, 400) << QSize(640, 400);
+    QTest::newRow("svg") << "plot.svg" << QSize() << QSize(800, 500);
+    // A page the size of the plot, not A4 portrait (595 x 842 pt).
+    QTest::newRow("pdf") << "plot.pdf" << QSize() << QSize(800, 500);
+    QTest::newRow("pdf, given size") << "plot.PDF" << QSize(640, 400) << QSize(640, 400);
+}
+
+void tst_MetricPlot::exportsAtThePlotsSize()
+{
+    QFETCH(QString, name);
+    QFETCH(QSize, requested);
+    QFETCH(QSize, expected);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     m_plot->setRuns(oneRun());
     m_plot->setMetrics({QStringLiteral("loss"), QStringLiteral("val_loss")});
-    const QString png = dir.filePath(QStringLiteral("plot.png"));
-    const QString pdf = dir.filePath(QStringLiteral("plot.pdf"));
-    QVERIFY(m_plot->savePng(png, QSize(640, 400)));
-    QVERIFY(m_plot->savePdf(pdf, QSize(640, 400)));
-    const QImage image(png);
-    QCOMPARE(image.size(), QSize(640, 400));
-    QVERIFY(QFileInfo(png).size() > 1000);
-    QFile file(pdf);
+    const QString path = dir.filePath(name);
+    const Status saved = m_plot->save(path, requested);
+    QVERIFY2(saved.ok(), saved.ok() ? "" : saved.error().message.c_str());
+    QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
-    QVERIFY(file.read(5) == "%PDF-");
-    QVERIFY(file.size() > 1000);
+    const QByteArray bytes = file.readAll();
+    QVERIFY(bytes.size() > 1000);
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png")) {
+        QCOMPARE(QImage(path).size(), expected);
+    } else if (suffix == QLatin1String("svg")) {
+        QVERIFY(bytes.contains(QStringLiteral("width=\"%1\" height=\"%2\"")
+                                   .arg(expected.width())
+                                   .arg(expected.height())
+                                   .toLatin1()));
+    } else {
+        QVERIFY(bytes.startsWith("%PDF-"));
+        const QRegularExpression box(QStringLiteral("/MediaBox \\[0 0 ([0-9.]+) ([0-9.]+)\\]"));
+        const auto m = box.match(QString::fromLatin1(bytes));
+        QVERIFY(m.hasMatch());
+        QCOMPARE(qRound(m.captured(1).toDouble()), expected.width());
+        QCOMPARE(qRound(m.captured(2).toDouble()), expected.height());
+    }
+}
+
+void tst_MetricPlot::exportErrorsNameTheFile_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("unknown type") << "plot.xyz" << "unknown image type";
+    QTest::newRow("missing folder") << "no/such/folder/plot.png" << "plot.png";
+}
+
+void tst_MetricPlot::exportErrorsNameTheFile()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, says);
+    QTemporaryDir dir;
+    m_plot->setRuns(oneRun());
+    m_plot->setMetrics({QStringLiteral("loss")});
+    const QString path = dir.filePath(name);
+    const Status saved = m_plot->save(path);
+    QVERIFY(!saved.ok());
+    const QString message = QString::fromStdString(saved.error().message);
+    QVERIFY2(message.contains(says), qPrintable(message));
+    QVERIFY(message.contains(path));
+    QVERIFY(!QFileInfo::exists(path));
 }
 
 void tst_MetricPlot::followsThePalette()

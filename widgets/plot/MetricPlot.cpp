@@ -5,7 +5,14 @@
 #include "plot/PlotSeries.h"
 #include "plot/PlotTheme.h"
 
+#include "io/AtomicFile.h"
+
+#include <QBuffer>
 #include <QEvent>
+#include <QFileInfo>
+#include <QImageWriter>
+#include <QPdfWriter>
+#include <QSvgGenerator>
 #include <QLabel>
 #include <QMouseEvent>
 #include <QStackedLayout>
@@ -525,14 +532,70 @@ void MetricPlot::resizeEvent(QResizeEvent* event)
     redecimate(); // one bucket per pixel
 }
 
-bool MetricPlot::savePng(const QString& fileName, QSize size)
+QSize MetricPlot::exportSize(QSize requested) const
 {
-    return m_plot->savePng(fileName, size.width(), size.height());
+    if (requested.isValid() && !requested.isEmpty())
+        return requested;
+    const QSize shown = m_plot->size();
+    // A plot never laid out (hidden tab, offscreen) still exports a useful size.
+    return shown.width() >= 64 && shown.height() >= 64 ? shown : QSize(960, 600);
 }
 
-bool MetricPlot::savePdf(const QString& fileName, QSize size)
+Result<QByteArray> MetricPlot::render(const QString& fileName, QSize requested) const
 {
-    return m_plot->savePdf(fileName, size.width(), size.height());
+    const QString suffix = QFileInfo(fileName).suffix().toLower();
+    const QSize size = exportSize(requested);
+    const std::string file = fileName.toStdString();
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    const auto paint = [&](QPaintDevice* device) {
+        QCPPainter painter;
+        if (!painter.begin(device))
+            return false;
+        painter.setMode(QCPPainter::pmVectorized);
+        painter.setMode(QCPPainter::pmNoCaching);
+        m_plot->toPainter(&painter, size.width(), size.height());
+        return painter.end();
+    };
+    if (suffix == QLatin1String("pdf")) {
+        // A page the size of the plot (1 px = 1 pt), not an A4 sheet.
+        QPdfWriter pdf(&buffer);
+        pdf.setCreator(QStringLiteral("ckpt-studio"));
+        pdf.setResolution(72);
+        pdf.setPageLayout(QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(),
+                                                QPageSize::ExactMatch),
+                                      QPageLayout::Portrait, QMarginsF()));
+        if (!paint(&pdf))
+            return Error::at(file, "could not render the plot as PDF");
+    } else if (suffix == QLatin1String("svg")) {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(0, 0), size));
+        svg.setTitle(QStringLiteral("ckpt-studio plot"));
+        if (!paint(&svg))
+            return Error::at(file, "could not render the plot as SVG");
+    } else if (QImageWriter::supportedImageFormats().contains(suffix.toLatin1())) {
+        const QImage image = m_plot->toPixmap(size.width(), size.height()).toImage();
+        QImageWriter writer(&buffer, suffix.toLatin1());
+        if (image.isNull() || !writer.write(image))
+            return Error::at(file, "could not render the plot as " + suffix.toUpper().toStdString() +
+                                       ": " + writer.errorString().toStdString());
+    } else {
+        return Error::at(file, "unknown image type \"" + suffix.toStdString() +
+                                   "\": name the file .png, .svg or .pdf");
+    }
+    return bytes;
+}
+
+Status MetricPlot::save(const QString& fileName, QSize size) const
+{
+    auto bytes = render(fileName, size);
+    if (!bytes)
+        return bytes.error();
+    return writeFileAtomically(fileName.toStdString(),
+                               std::string_view(bytes->constData(), std::size_t(bytes->size())));
 }
 
 QPoint MetricPlot::pointPosition(int graph, int point) const

@@ -1,8 +1,10 @@
 #pragma once
 
+#include "common/Result.h"
 #include "model/MetricHistory.h"
 #include "plot/PlotModel.h"
 
+#include <QByteArray>
 #include <QList>
 #include <QPoint>
 #include <QSize>
@@ -96,9 +98,14 @@ public:
     bool logScale() const { return m_logScale; }
     XAxis xAxis() const { return m_xAxis; }
 
-    // Export at `size` in pixels (the widget's size when empty). False on failure.
-    bool savePng(const QString& fileName, QSize size = {});
-    bool savePdf(const QString& fileName, QSize size = {});
+    // The plot as a file's bytes, at `size` pixels (PDF/SVG: points; the plot's
+    // size on screen when empty). The format follows the name's suffix: png,
+    // jpg, bmp, pdf or svg. Error: an unknown suffix or a failed rendering.
+    Result<QByteArray> render(const QString& fileName, QSize size = {}) const;
+    QSize exportSize(QSize requested = {}) const;
+    // render() written to `fileName` (atomically). For tools and tests; the
+    // GUI writes off its thread.
+    Status save(const QString& fileName, QSize size = {}) const;
 
     // Inspection, for tests and tools. Graphs are the data curves (run x metric x
     // segment), in run, metric, segment order; faint raw copies and markers are
