@@ -209,6 +209,8 @@ void tst_MainWindow::answerNextDialog(const QString& button, QString* text)
             *text = label->text();
         for (auto* b : dialog->findChildren<QAbstractButton*>())
             if (b->text().remove(QLatin1Char('&')) == button) {
+                // A rollback's button waits for the target's health check.
+                QTRY_VERIFY(b->isEnabled());
                 QTest::mouseClick(b, Qt::LeftButton);
                 return;
             }
