@@ -484,7 +484,9 @@ void MainWindow::inspectModel()
         m_status->setText(tr("This epoch has no model file."));
         return;
     }
-    ModelInspectorDialog::showFile(QString::fromStdString(epoch->modelPath), this);
+    ModelInspectorDialog::showFile(
+        QString::fromStdString(epoch->modelPath), this,
+        tr("%1 · epoch %2").arg(m_workspace->runName(selected.first().root)).arg(epoch->number));
 }
 
 void MainWindow::rollback(const QString& link)
