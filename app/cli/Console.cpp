@@ -1,5 +1,6 @@
-#include "report/Format.h"
 #include "Console.h"
+
+#include "report/Format.h"
 
 #include <cmath>
 #include <cstdio>

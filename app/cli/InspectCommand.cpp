@@ -1,4 +1,3 @@
-#include "report/Format.h"
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Console.h"
@@ -7,6 +6,7 @@
 #include "hdf5/H5Inspector.h"
 #include "hdf5/TensorStats.h"
 #include "modelfile/ModelSniffer.h"
+#include "report/Format.h"
 #include "report/ModelJson.h"
 
 #include <QTemporaryDir>

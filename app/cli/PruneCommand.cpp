@@ -1,10 +1,10 @@
-#include "report/Format.h"
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Console.h"
 #include "RunArgument.h"
 #include "TextTable.h"
 #include "ops/Pruner.h"
+#include "report/Format.h"
 
 namespace ckpt::cli {
 

@@ -1,8 +1,8 @@
 #include "RunPrinter.h"
-#include "report/Format.h"
 
 #include "Console.h"
 #include "TextTable.h"
+#include "report/Format.h"
 
 #include <cmath>
 #include <cstdio>
@@ -64,7 +64,8 @@ std::string RunPrinter::describe(const Run& run, bool withEpochs)
             else if (i && i->timeElapsed)
                 elapsed = Format::duration(*i->timeElapsed);
             table.addRow({std::to_string(e.number), i && i->timestamp ? *i->timestamp : "-",
-                          i && i->bestMetricLast ? Format::number(*i->bestMetricLast) : "-", elapsed,
+                          i && i->bestMetricLast ? Format::number(*i->bestMetricLast) : "-",
+                          elapsed,
                           e.modelBytes ? Format::bytes(static_cast<double>(*e.modelBytes)) : "-",
                           i && i->checksum ? *i->checksum : "-", flags(run, e)});
         }

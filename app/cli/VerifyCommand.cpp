@@ -1,9 +1,9 @@
-#include "report/Format.h"
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Console.h"
 #include "TextTable.h"
 #include "checksum/Verifier.h"
+#include "report/Format.h"
 #include "report/VerifyJson.h"
 #include "scan/Scanner.h"
 

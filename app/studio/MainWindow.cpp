@@ -496,9 +496,9 @@ void MainWindow::rollback(const QString& link)
     if (!run)
         return;
     const EpochRef ref = selected.first();
-    RollbackConfirmDialog dialog(RollbackConfirmDialog::requestFor(
-                                     *run, m_workspace->runName(ref.root), link, ref.epoch),
-                                 this);
+    RollbackConfirmDialog dialog(
+        RollbackConfirmDialog::requestFor(*run, m_workspace->runName(ref.root), link, ref.epoch),
+        this);
     if (dialog.exec() == QDialog::Accepted)
         m_workspace->operations()->relink(ref.root, link, ref.epoch, true, dialog.force());
 }

@@ -178,8 +178,7 @@ bool TensorDiff::isOptimizerKey(const std::string& key)
     // Step counters kept next to the weights (Keras `iterations`, `global_step`).
     std::string last = key.substr(key.rfind('/') == std::string::npos ? 0 : key.rfind('/') + 1);
     last = last.substr(0, last.find(':'));
-    return last == "iterations" || last == "iteration" || last == "global_step" ||
-           last == "step";
+    return last == "iterations" || last == "iteration" || last == "global_step" || last == "step";
 }
 
 Result<ModelDiff> TensorDiff::diff(const std::string& fileA, const std::string& fileB,

@@ -1,8 +1,7 @@
 #include "models/CompareModel.h"
-#include "report/Format.h"
 
 #include "models/ModelRoles.h"
-
+#include "report/Format.h"
 
 #include <cmath>
 #include <map>

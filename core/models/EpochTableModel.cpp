@@ -1,8 +1,7 @@
 #include "models/EpochTableModel.h"
-#include "report/Format.h"
 
 #include "models/ModelRoles.h"
-
+#include "report/Format.h"
 
 #include <algorithm>
 #include <cmath>

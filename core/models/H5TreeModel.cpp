@@ -1,4 +1,5 @@
 #include "models/H5TreeModel.h"
+
 #include "report/Format.h"
 
 #include <QStringList>

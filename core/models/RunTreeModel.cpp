@@ -1,7 +1,7 @@
 #include "models/RunTreeModel.h"
-#include "report/Format.h"
 
 #include "models/ModelRoles.h"
+#include "report/Format.h"
 
 #include <QDir>
 

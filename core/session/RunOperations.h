@@ -1,8 +1,8 @@
 #pragma once
 
 #include "model/Run.h"
-#include "ops/Relinker.h"
 #include "ops/KeepPolicy.h"
+#include "ops/Relinker.h"
 
 #include <QObject>
 #include <QString>

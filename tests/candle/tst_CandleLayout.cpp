@@ -2,8 +2,8 @@
 #include "candle/CandleLayout.h"
 #include "layout/DirReader.h"
 
-#include <QTemporaryDir>
 #include <QProcess>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <functional>
@@ -147,9 +147,10 @@ const std::map<QString, Builder>& scenarios()
          [](const fs::path& b) {
              auto original = healthy(b / "original");
              // The common case: a copy whose absolute links still name the original.
-             const int rc = QProcess::execute(
-                 QStringLiteral("cp"), {QStringLiteral("-a"), QString::fromStdString(original.root()),
-                                        QString::fromStdString((b / "copy").string())});
+             const int rc =
+                 QProcess::execute(QStringLiteral("cp"),
+                                   {QStringLiteral("-a"), QString::fromStdString(original.root()),
+                                    QString::fromStdString((b / "copy").string())});
              if (rc != 0)
                  qFatal("cp -a failed: %d", rc);
              return b / "copy";

@@ -2,10 +2,10 @@
 #include "ops/ActionJournal.h"
 #include "ops/Relinker.h"
 
+#include <QProcess>
 #include <QRegularExpression>
 #include <QStringList>
 #include <QTemporaryDir>
-#include <QProcess>
 #include <QTest>
 
 #include <atomic>

@@ -3,9 +3,9 @@
 
 #include <QFile>
 #include <QFileInfo>
-#include <QRegularExpression>
 #include <QImage>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -65,6 +65,10 @@ private slots:
     void exportErrorsNameTheFile_data();
     void exportErrorsNameTheFile();
     void followsThePalette();
+    void restartVisibleWhenValuesCoincide();
+    void legendOnlyForWhatIsDrawn();
+    void timeTicksReadLikeTime_data();
+    void timeTicksReadLikeTime();
 
 private:
     std::unique_ptr<MetricPlot> m_plot;
@@ -352,8 +356,10 @@ void tst_MetricPlot::exportErrorsNameTheFile_data()
 {
     QTest::addColumn<QString>("name");
     QTest::addColumn<QString>("says");
-    QTest::newRow("unknown type") << "plot.xyz" << "unknown image type";
-    QTest::newRow("missing folder") << "no/such/folder/plot.png" << "plot.png";
+    QTest::newRow("unknown type") << "plot.xyz"
+                                  << "unknown image type";
+    QTest::newRow("missing folder") << "no/such/folder/plot.png"
+                                    << "plot.png";
 }
 
 void tst_MetricPlot::exportErrorsNameTheFile()
@@ -385,6 +391,95 @@ void tst_MetricPlot::followsThePalette()
         m_plot->replotNow();
         QCOMPARE(m_plot->grab().toImage().pixelColor(corner), base);
     }
+}
+
+void tst_MetricPlot::restartVisibleWhenValuesCoincide()
+{
+    // The re-run from epoch 3 retraces the old values exactly: without a marker
+    // the restart would be invisible.
+    MetricHistory h;
+    h.segments.push_back(HistorySegment{0, {}, 1, 6, {}});
+    h.segments.push_back(HistorySegment{1, 3, 4, 6, {}});
+    for (int e = 1; e <= 6; ++e)
+        h.rows.push_back(test::makeRow(0, e, {{"loss", 1.0 / e}}, 1'700'000'000.0 + 60.0 * e));
+    for (int e = 4; e <= 6; ++e)
+        h.rows.push_back(test::makeRow(1, e, {{"loss", 1.0 / e}}, 1'700'001'000.0 + 60.0 * e));
+    m_plot->setRuns(oneRun(h));
+    m_plot->setMetrics({QStringLiteral("loss")});
+    QCOMPARE(m_plot->restartMarkerCount(), 1);
+    QVERIFY(m_plot->legendEntries().contains(QStringLiteral("restart")));
+    // Under the marker, a pixel of the marker's outline, not only the curve's colour.
+    const int branch = 1; // run-a · loss (restart 1)
+    const QPoint at = m_plot->pointPosition(branch, 0);
+    QVERIFY(m_plot->rect().contains(at));
+    m_plot->replotNow();
+    const QImage image = m_plot->grab().toImage();
+    bool outline = false;
+    const QColor text = m_plot->palette().color(QPalette::Text);
+    for (int dy = -8; dy <= 8 && !outline; ++dy)
+        for (int dx = -8; dx <= 8 && !outline; ++dx)
+            outline = image.pixelColor(at + QPoint(dx, dy)) == text;
+    QVERIFY(outline);
+
+    // One segment: no restart, no legend entry for it.
+    m_plot->setRuns(oneRun(decades()));
+    QCOMPARE(m_plot->restartMarkerCount(), 0);
+    QVERIFY(!m_plot->legendEntries().contains(QStringLiteral("restart")));
+}
+
+void tst_MetricPlot::legendOnlyForWhatIsDrawn()
+{
+    // A metric whose only values cannot be drawn on a log axis (<= 0).
+    MetricHistory h;
+    h.segments.push_back(HistorySegment{});
+    for (int e = 1; e <= 4; ++e)
+        h.rows.push_back(test::makeRow(0, e, {{"loss", 1.0 / e}, {"delta", -1.0 * e}}));
+    m_plot->setRuns(oneRun(h));
+    m_plot->setMetrics({QStringLiteral("loss"), QStringLiteral("delta")});
+    QCOMPARE(m_plot->legendEntries(), (QStringList{"loss", "delta"}));
+    m_plot->setLogScale(true);
+    QCOMPARE(m_plot->legendEntries(), (QStringList{"loss"}));
+    // best/last appear once a marker is drawn, not before.
+    m_plot->setMarkers(QStringLiteral("a"), 4, MetricPlot::NoEpoch);
+    QCOMPARE(m_plot->legendEntries(), (QStringList{"loss", "last epoch"}));
+}
+
+void tst_MetricPlot::timeTicksReadLikeTime_data()
+{
+    QTest::addColumn<int>("axis");
+    QTest::addColumn<double>("minutesPerEpoch");
+    QTest::addColumn<QString>("pattern");
+    // 12 epochs a minute apart: clock times; an hour apart over 2 days: weekday
+    // and time; a day apart: dates; relative: h:mm.
+    QTest::newRow("wall, minutes") << int(MetricPlot::XAxis::WallTime) << 1.0 << "^\\d\\d:\\d\\d$";
+    QTest::newRow("wall, days") << int(MetricPlot::XAxis::WallTime) << 240.0
+                                << "^[A-Z][a-z]{2} \\d\\d:\\d\\d$";
+    QTest::newRow("wall, weeks") << int(MetricPlot::XAxis::WallTime) << 2880.0
+                                 << "^[A-Z][a-z]{2} \\d{1,2}$";
+    QTest::newRow("relative, minutes")
+        << int(MetricPlot::XAxis::RelativeTime) << 1.0 << "^-?\\d+:[0-5]\\d$";
+    QTest::newRow("relative, days")
+        << int(MetricPlot::XAxis::RelativeTime) << 300.0 << "^-?\\d+:[0-5]\\d$";
+}
+
+void tst_MetricPlot::timeTicksReadLikeTime()
+{
+    QFETCH(int, axis);
+    QFETCH(double, minutesPerEpoch);
+    QFETCH(QString, pattern);
+    MetricHistory h;
+    h.segments.push_back(HistorySegment{});
+    for (int e = 1; e <= 12; ++e)
+        h.rows.push_back(
+            test::makeRow(0, e, {{"loss", 1.0 / e}}, 1'700'000'000.0 + 60.0 * minutesPerEpoch * e));
+    m_plot->setRuns(oneRun(h));
+    m_plot->setMetrics({QStringLiteral("loss")});
+    m_plot->setXAxis(MetricPlot::XAxis(axis));
+    const QStringList labels = m_plot->xTickLabels();
+    QVERIFY(labels.size() >= 3);
+    const QRegularExpression re(pattern);
+    for (const QString& l : labels)
+        QVERIFY2(re.match(l).hasMatch(), qPrintable(labels.join(" | ")));
 }
 
 QTEST_MAIN(tst_MetricPlot)

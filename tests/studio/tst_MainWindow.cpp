@@ -536,8 +536,8 @@ void tst_MainWindow::inspectModelFromEpochTable()
     QVERIFY2(dialog->inspector()->path().endsWith(QStringLiteral("model.h5")),
              qPrintable(dialog->inspector()->path()));
     // The title names the run and the epoch, not just "model.h5".
-    QVERIFY2(dialog->windowTitle().contains(
-                 workspace.runName(workspace.runRoots().first()) + QStringLiteral(" · epoch 2")),
+    QVERIFY2(dialog->windowTitle().contains(workspace.runName(workspace.runRoots().first()) +
+                                            QStringLiteral(" · epoch 2")),
              qPrintable(dialog->windowTitle()));
     dialog->close();
 }

@@ -106,8 +106,8 @@ void tst_WeightsDiffView::optimizerStateIsAToggle()
     QCOMPARE(m_view->layerView()->model()->rowCount(), 1);
     QVERIFY(m_view->summary()->text().contains("2 optimizer tensors hidden"));
     QVERIFY(!m_view->optimizerBox()->isChecked());
-    QTest::mouseClick(m_view->optimizerBox(), Qt::LeftButton,
-                      {}, QPoint(8, m_view->optimizerBox()->height() / 2));
+    QTest::mouseClick(m_view->optimizerBox(), Qt::LeftButton, {},
+                      QPoint(8, m_view->optimizerBox()->height() / 2));
     QVERIFY(m_view->optimizerBox()->isChecked());
     QCOMPARE(m_view->tensorView()->model()->rowCount(), 3);
     QCOMPARE(m_view->layerView()->model()->rowCount(), 2);

@@ -45,8 +45,7 @@ WeightsDiffView::WeightsDiffView(QWidget* parent)
       m_filter(new TensorDiffFilterModel(this)), m_layerModel(new LayerRankingModel(this)),
       m_summary(new QLabel(this)), m_progress(new QProgressBar(this)),
       m_cancel(new QPushButton(tr("Cancel"), this)), m_optimizerBox(new QCheckBox(this)),
-      m_tensors(new QTableView),
-      m_layers(new QTableView)
+      m_tensors(new QTableView), m_layers(new QTableView)
 {
     m_summary->setObjectName(QStringLiteral("weightsSummary"));
     m_summary->setTextFormat(Qt::RichText);

@@ -1,7 +1,7 @@
 #include "dialogs/PruneDialog.h"
-#include "report/Format.h"
 
 #include "common/Badges.h"
+#include "report/Format.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

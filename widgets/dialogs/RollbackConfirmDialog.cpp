@@ -64,13 +64,14 @@ RollbackConfirmDialog::Request RollbackConfirmDialog::requestFor(const Run& run,
 QString RollbackConfirmDialog::describe(const Request& r)
 {
     const bool isLast = r.link == QLatin1String("last");
-    QString text = isLast ? tr("<p>Make epoch <b>%1</b> the <b>last</b> checkpoint of <b>%2</b> "
-                               "(roll back)?</p>")
-                                .arg(r.epoch)
-                                .arg(r.runName.toHtmlEscaped())
-                          : tr("<p>Make epoch <b>%1</b> the <b>best</b> checkpoint of <b>%2</b>?</p>")
-                                .arg(r.epoch)
-                                .arg(r.runName.toHtmlEscaped());
+    QString text = isLast
+                       ? tr("<p>Make epoch <b>%1</b> the <b>last</b> checkpoint of <b>%2</b> "
+                            "(roll back)?</p>")
+                             .arg(r.epoch)
+                             .arg(r.runName.toHtmlEscaped())
+                       : tr("<p>Make epoch <b>%1</b> the <b>best</b> checkpoint of <b>%2</b>?</p>")
+                             .arg(r.epoch)
+                             .arg(r.runName.toHtmlEscaped());
     if (!r.linkOutside.isEmpty())
         text += tr("<p><b>%1 now points outside this run</b>, at %2 (a moved or copied run). "
                    "Afterwards it points at this run's own epoch %3.</p>")
@@ -153,10 +154,10 @@ RollbackConfirmDialog::RollbackConfirmDialog(const Request& request, QWidget* pa
         m_progress->setRange(0, total > 0 ? 1000 : 0);
         if (total > 0)
             m_progress->setValue(int(1000.0 * double(done) / double(total)));
-        m_progress->setFormat(QString::fromStdString(Format::bytes(double(done))) +
-                              (total > 0 ? tr(" of %1").arg(QString::fromStdString(
-                                               Format::bytes(double(total))))
-                                         : QString()));
+        m_progress->setFormat(
+            QString::fromStdString(Format::bytes(double(done))) +
+            (total > 0 ? tr(" of %1").arg(QString::fromStdString(Format::bytes(double(total))))
+                       : QString()));
     });
     startCheck();
 }
@@ -204,8 +205,7 @@ void RollbackConfirmDialog::startCheck()
             if (!r.ok)
                 showResult(Health::NotChecked, {}, r.error);
             else
-                showResult(r.failures.isEmpty() ? Health::Healthy : Health::Failed, r.failures,
-                           {});
+                showResult(r.failures.isEmpty() ? Health::Healthy : Health::Failed, r.failures, {});
         });
 }
 
@@ -236,10 +236,9 @@ void RollbackConfirmDialog::showResult(Health health, const QStringList& failure
     }
     case Health::NotChecked:
     case Health::Checking:
-        m_health->setText(
-            tr("<p>%1 The link is changed only after epoch %2 has been checked.</p>")
-                .arg(error.toHtmlEscaped())
-                .arg(m_request.epoch));
+        m_health->setText(tr("<p>%1 The link is changed only after epoch %2 has been checked.</p>")
+                              .arg(error.toHtmlEscaped())
+                              .arg(m_request.epoch));
         break;
     }
     updateConfirm();

@@ -34,9 +34,9 @@ public:
         QString link;    // "last" or "best"
         int epoch = 0;
         std::optional<int> currentTarget;
-        std::vector<int> overwritten;  // epochs a restart from `epoch` rewrites
-        std::optional<int> bestEpoch;  // where `best` points now
-        QString linkOutside;           // the link's text when it points outside the run
+        std::vector<int> overwritten; // epochs a restart from `epoch` rewrites
+        std::optional<int> bestEpoch; // where `best` points now
+        QString linkOutside;          // the link's text when it points outside the run
     };
     enum class Health
     {

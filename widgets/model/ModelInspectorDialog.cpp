@@ -22,9 +22,8 @@ ModelInspectorDialog::ModelInspectorDialog(QWidget* parent)
 
 void ModelInspectorDialog::openFile(const QString& path, const QString& title)
 {
-    setWindowTitle(title.isEmpty()
-                       ? tr("Model: %1").arg(QFileInfo(path).fileName())
-                       : tr("Model: %1 (%2)").arg(title, QFileInfo(path).fileName()));
+    setWindowTitle(title.isEmpty() ? tr("Model: %1").arg(QFileInfo(path).fileName())
+                                   : tr("Model: %1 (%2)").arg(title, QFileInfo(path).fileName()));
     setToolTip(path);
     m_inspector->open(path);
 }

@@ -125,6 +125,11 @@ public:
     // widget's coordinates; (-1, -1) when it is not drawn.
     QPoint pointPosition(int graph, int point) const;
     QString hoverText() const { return m_hoverText; }
+    // Names in the legend, in order; markers drawn where restarts resumed; the
+    // x axis's tick labels as last drawn.
+    QStringList legendEntries() const;
+    int restartMarkerCount() const;
+    QStringList xTickLabels() const;
     int selectedEpoch() const { return m_selectedEpoch; }
     bool showsEmptyState() const;
     // Redraws now instead of at the next event loop pass.
@@ -156,6 +161,7 @@ private:
     void redecimate();
     void apply(const PlotModel::Change& change);
     void updateMarkers();
+    void updateLegend();
     void updateSelection();
     void updateRanges();
     void updateAxes();
@@ -178,6 +184,7 @@ private:
     std::vector<QCPGraph*> m_tailGraphs;   // the faded dead end after a restart's branch
     std::vector<QCPGraph*> m_bestGraphs;   // per run, then one for the legend
     std::vector<QCPGraph*> m_lastGraphs;   // per run, then one for the legend
+    QCPGraph* m_restartGraph = nullptr;    // one marker where each restart resumed
     double m_smoothing = 0.0;
     bool m_logScale = false;
     XAxis m_xAxis = XAxis::Epoch;

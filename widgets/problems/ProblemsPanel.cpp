@@ -60,7 +60,10 @@ ProblemsPanel::ProblemsPanel(QWidget* parent)
             return;
         const auto actions = m_menu->actions();
         for (int i = 0; i < actions.size(); ++i)
-            actions[i]->setEnabled((i == 0 ? m_open : i == 1 ? m_moveAside : m_repair)->isEnabled());
+            actions[i]->setEnabled((i == 0   ? m_open
+                                    : i == 1 ? m_moveAside
+                                             : m_repair)
+                                       ->isEnabled());
         m_menu->popup(m_view->viewport()->mapToGlobal(pos));
     });
     connect(m_repair, &QPushButton::clicked, this, [this] {
@@ -138,9 +141,9 @@ void ProblemsPanel::confirmMoveAside()
         return;
     const QModelIndex i = m_model->index(row, 0);
     const QString root = i.data(roles::RunRootRole).toString();
-    auto* box = new QMessageBox(
-        QMessageBox::Question, tr("Move work/ aside"),
-        tr("Move the leftover work/ of an interrupted save aside?"), QMessageBox::Cancel, this);
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Move work/ aside"),
+                                tr("Move the leftover work/ of an interrupted save aside?"),
+                                QMessageBox::Cancel, this);
     box->setInformativeText(
         tr("%1 is renamed to work.interrupted-<time> next to it; nothing is deleted and the "
            "move is recorded in the run's ckpt.log. Do this only when no trainer is writing "
