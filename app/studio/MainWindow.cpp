@@ -80,7 +80,7 @@ MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
     m_mainSplitter->addWidget(m_sidebar);
     m_mainSplitter->addWidget(m_rightSplitter);
     m_mainSplitter->setStretchFactor(1, 1);
-    m_mainSplitter->setSizes({340, 1060});
+    m_mainSplitter->setSizes({400, 1000});
     m_rightSplitter->setSizes({360, 480});
     m_mainSplitter->setChildrenCollapsible(false);
     setCentralWidget(m_mainSplitter);
