@@ -277,7 +277,8 @@ void WeightsDiffView::updateSummary()
     if (bad)
         text += tr(", <b>%n with NaN/Inf</b>", nullptr, bad);
     if (optimizer && !m_filter->showsOptimizer())
-        text += tr("; %n optimizer tensor(s) hidden", nullptr, optimizer);
+        text += optimizer == 1 ? tr("; 1 optimizer tensor hidden")
+                               : tr("; %1 optimizer tensors hidden").arg(optimizer);
     if (m_filter->rowCount() != int(counted))
         text += tr(" (showing %1)").arg(m_filter->rowCount());
     m_summary->setText(text);

@@ -103,7 +103,7 @@ QString RollbackConfirmDialog::describe(const Request& r)
 
 RollbackConfirmDialog::RollbackConfirmDialog(const Request& request, QWidget* parent)
     : QDialog(parent), m_request(request), m_runner(new JobRunner(this)),
-      m_health(new QLabel(this)), m_progress(new QProgressBar(this)),
+      m_healthLabel(new QLabel(this)), m_progress(new QProgressBar(this)),
       m_check(new QPushButton(this)), m_force(new QCheckBox(this))
 {
     const bool isLast = request.link == QLatin1String("last");
@@ -116,11 +116,11 @@ RollbackConfirmDialog::RollbackConfirmDialog(const Request& request, QWidget* pa
     label->setMinimumWidth(460);
     layout->addWidget(label);
 
-    m_health->setObjectName(QStringLiteral("health"));
-    m_health->setWordWrap(true);
-    m_health->setTextFormat(Qt::RichText);
-    m_health->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    layout->addWidget(m_health);
+    m_healthLabel->setObjectName(QStringLiteral("health"));
+    m_healthLabel->setWordWrap(true);
+    m_healthLabel->setTextFormat(Qt::RichText);
+    m_healthLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_healthLabel);
     auto* progressRow = new QHBoxLayout;
     m_progress->setTextVisible(true);
     progressRow->addWidget(m_progress, 1);
@@ -177,9 +177,9 @@ void RollbackConfirmDialog::startCheck()
     }
     m_health = Health::Checking;
     m_failures.clear();
-    m_health->setText(tr("Checking epoch %1 as a restart would read it: ckpt-info.json, the "
-                         "model file and its checksum…")
-                          .arg(m_request.epoch));
+    m_healthLabel->setText(tr("Checking epoch %1 as a restart would read it: ckpt-info.json, the "
+                              "model file and its checksum…")
+                               .arg(m_request.epoch));
     m_progress->setRange(0, 0);
     m_progress->setFormat(QString());
     m_progress->setVisible(true);
@@ -218,27 +218,28 @@ void RollbackConfirmDialog::showResult(Health health, const QStringList& failure
     m_check->setText(tr("Check &Again"));
     switch (health) {
     case Health::Healthy:
-        m_health->setText(tr("<p>✔ Epoch %1 is fit for a restart: ckpt-info.json reads and "
-                             "names it, the model file is there and its checksum matches (or "
-                             "checksums are disabled).</p>")
-                              .arg(m_request.epoch));
+        m_healthLabel->setText(tr("<p>✔ Epoch %1 is fit for a restart: ckpt-info.json reads and "
+                                  "names it, the model file is there and its checksum matches (or "
+                                  "checksums are disabled).</p>")
+                                   .arg(m_request.epoch));
         break;
     case Health::Failed: {
         QString list;
         for (const QString& f : failures)
             list += QStringLiteral("<li>%1</li>").arg(f.toHtmlEscaped());
-        m_health->setText(tr("<p><b>✘ A restart from epoch %1 would fail or load a damaged "
-                             "model:</b></p><ul>%2</ul>")
-                              .arg(m_request.epoch)
-                              .arg(list));
+        m_healthLabel->setText(tr("<p><b>✘ A restart from epoch %1 would fail or load a damaged "
+                                  "model:</b></p><ul>%2</ul>")
+                                   .arg(m_request.epoch)
+                                   .arg(list));
         m_force->setVisible(true);
         break;
     }
     case Health::NotChecked:
     case Health::Checking:
-        m_health->setText(tr("<p>%1 The link is changed only after epoch %2 has been checked.</p>")
-                              .arg(error.toHtmlEscaped())
-                              .arg(m_request.epoch));
+        m_healthLabel->setText(
+            tr("<p>%1 The link is changed only after epoch %2 has been checked.</p>")
+                .arg(error.toHtmlEscaped())
+                .arg(m_request.epoch));
         break;
     }
     updateConfirm();

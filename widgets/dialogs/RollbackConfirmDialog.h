@@ -73,7 +73,7 @@ private:
 
     Request m_request;
     JobRunner* m_runner;
-    QLabel* m_health;
+    QLabel* m_healthLabel;
     QProgressBar* m_progress;
     QPushButton* m_check;
     QCheckBox* m_force;

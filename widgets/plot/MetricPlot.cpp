@@ -331,7 +331,11 @@ void MetricPlot::updateLegend()
     std::set<std::pair<int, int>> named;
     for (std::size_t i = 0; i < m_model.curves().size(); ++i) {
         const auto& c = m_model.curves()[i];
-        if (c.series.pointCount() > 0 && named.insert({c.run, c.metric}).second)
+        const QVector<double>& values = m_smoothing > 0.0 ? c.series.smoothed() : c.series.raw();
+        const bool drawn = std::any_of(values.begin(), values.end(), [this](double v) {
+            return std::isfinite(v) && (!m_logScale || v > 0);
+        });
+        if (drawn && named.insert({c.run, c.metric}).second)
             m_smoothGraphs[i]->addToLegend();
         else
             m_smoothGraphs[i]->removeFromLegend();
