@@ -377,8 +377,8 @@ int MetricPlot::restartMarkerCount() const
 QStringList MetricPlot::xTickLabels() const
 {
     m_plot->replot(QCustomPlot::rpImmediateRefresh);
-    return QStringList(m_plot->xAxis->tickVectorLabels().begin(),
-                       m_plot->xAxis->tickVectorLabels().end());
+    const QVector<QString> labels = m_plot->xAxis->tickVectorLabels();
+    return QStringList(labels.begin(), labels.end());
 }
 
 void MetricPlot::updateSelection()
