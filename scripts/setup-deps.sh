@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git
-  qt6-base-dev qt6-base-dev-tools libqt6svg6 libgl-dev
+  qt6-base-dev qt6-base-dev-tools libqt6svg6 qt6-svg-dev libgl-dev
   libqcustomplot-dev
   libhdf5-dev hdf5-tools
   nlohmann-json3-dev zlib1g-dev libisal-dev libzip-dev

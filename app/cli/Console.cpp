@@ -1,5 +1,7 @@
 #include "Console.h"
 
+#include "report/Format.h"
+
 #include <cmath>
 #include <cstdio>
 #include <unistd.h>
@@ -39,19 +41,6 @@ bool Console::stderrIsTerminal()
     return ::isatty(STDERR_FILENO) == 1;
 }
 
-std::string humanBytes(double bytes)
-{
-    static const char* const kUnits[] = {"B", "KB", "MB", "GB", "TB", "PB"};
-    int unit = 0;
-    while (std::fabs(bytes) >= 1000.0 && unit < 5) {
-        bytes /= 1000.0;
-        ++unit;
-    }
-    char buf[32];
-    std::snprintf(buf, sizeof buf, unit == 0 ? "%.0f %s" : "%.1f %s", bytes, kUnits[unit]);
-    return buf;
-}
-
 TerminalProgress::TerminalProgress(std::string label)
     : m_label(std::move(label)), m_enabled(Console::stderrIsTerminal()),
       m_start(std::chrono::steady_clock::now())
@@ -82,12 +71,12 @@ void TerminalProgress::draw(const ProgressUpdate& update)
         line += pct;
     }
     if (bytes) {
-        line += " " + humanBytes(static_cast<double>(update.done));
+        line += " " + Format::bytes(static_cast<double>(update.done));
         if (update.total > 0)
-            line += " of " + humanBytes(static_cast<double>(update.total));
+            line += " of " + Format::bytes(static_cast<double>(update.total));
         const double secs = std::chrono::duration<double>(now - m_start).count();
         if (secs > 0.05)
-            line += ", " + humanBytes(static_cast<double>(update.done) / secs) + "/s";
+            line += ", " + Format::bytes(static_cast<double>(update.done) / secs) + "/s";
     } else {
         line += " " + std::to_string(update.done);
         if (update.total > 0)

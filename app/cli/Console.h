@@ -48,6 +48,4 @@ private:
     std::chrono::steady_clock::time_point m_lastDraw;
 };
 
-std::string humanBytes(double bytes);
-
 } // namespace ckpt::cli

@@ -6,6 +6,7 @@
 #include "hdf5/H5Inspector.h"
 #include "hdf5/TensorStats.h"
 #include "modelfile/ModelSniffer.h"
+#include "report/Format.h"
 #include "report/ModelJson.h"
 
 #include <QTemporaryDir>
@@ -46,7 +47,7 @@ void listTree(const H5Node& node, TextTable& table)
             for (const std::string& f : c.dataset->filters)
                 storage += " " + f;
             table.addRow({c.path, shapeText(c.dataset->shape), c.dataset->dtype.name,
-                          humanBytes(static_cast<double>(c.dataset->bytes)), storage});
+                          Format::bytes(static_cast<double>(c.dataset->bytes)), storage});
         } else if (c.kind == H5Node::Kind::Group) {
             listTree(c, table);
         }
@@ -58,7 +59,7 @@ std::string hdf5Text(const H5Report& report, const std::vector<TensorStats::Entr
     std::string out;
     const KerasSummary& k = report.keras;
     out += std::to_string(report.groups) + " groups, " + std::to_string(report.datasets) +
-           " datasets, " + humanBytes(static_cast<double>(report.datasetBytes)) + " of data\n";
+           " datasets, " + Format::bytes(static_cast<double>(report.datasetBytes)) + " of data\n";
     if (k.layout != KerasSummary::Layout::None) {
         out += "keras: " + H5Inspector::layoutName(k.layout);
         if (!k.kerasVersion.empty())
@@ -136,11 +137,11 @@ int runInspect(const QStringList& arguments)
     std::string zipText;
     if (sniff->format == ModelSniff::Format::Zip) {
         zipText = *model + ": zip archive (" + ModelSniffer::zipKindName(sniff->zipKind) + "), " +
-                  humanBytes(static_cast<double>(sniff->fileBytes)) + "\n";
+                  Format::bytes(static_cast<double>(sniff->fileBytes)) + "\n";
         TextTable table({"entry", "size", "compressed"}, {false, true, true});
         for (const ZipEntry& e : sniff->entries)
-            table.addRow({e.name, humanBytes(static_cast<double>(e.size)),
-                          humanBytes(static_cast<double>(e.compressedSize))});
+            table.addRow({e.name, Format::bytes(static_cast<double>(e.size)),
+                          Format::bytes(static_cast<double>(e.compressedSize))});
         zipText += table.render("  ");
         if (sniff->zipKind != ModelSniff::ZipKind::Keras3) {
             if (cl.json())
@@ -203,7 +204,7 @@ int runInspect(const QStringList& arguments)
     } else {
         std::string head =
             zipText.empty()
-                ? *model + ": HDF5, " + humanBytes(static_cast<double>(sniff->fileBytes)) + "\n"
+                ? *model + ": HDF5, " + Format::bytes(static_cast<double>(sniff->fileBytes)) + "\n"
                 : zipText + "\n" + display + ":\n";
         Console::out(head + hdf5Text(*report, stats ? &*stats : nullptr));
     }

@@ -4,6 +4,7 @@
 #include "RunArgument.h"
 #include "TextTable.h"
 #include "ops/Pruner.h"
+#include "report/Format.h"
 
 namespace ckpt::cli {
 
@@ -47,19 +48,19 @@ std::string planText(const PrunePlan& plan)
     for (const auto& k : plan.kept) {
         while (d < plan.toDelete.size() && plan.toDelete[d].epoch < k.epoch) {
             table.addRow({std::to_string(plan.toDelete[d].epoch), "delete",
-                          humanBytes(static_cast<double>(plan.toDelete[d].bytes))});
+                          Format::bytes(static_cast<double>(plan.toDelete[d].bytes))});
             ++d;
         }
         table.addRow({std::to_string(k.epoch), "keep", reasons(k)});
     }
     for (; d < plan.toDelete.size(); ++d)
         table.addRow({std::to_string(plan.toDelete[d].epoch), "delete",
-                      humanBytes(static_cast<double>(plan.toDelete[d].bytes))});
+                      Format::bytes(static_cast<double>(plan.toDelete[d].bytes))});
     out += table.render("  ");
     for (const auto& n : plan.notes)
         out += "note: " + n + "\n";
     out += std::to_string(plan.toDelete.size()) + " epochs to delete, " +
-           humanBytes(static_cast<double>(plan.bytesFreed)) + " freed\n";
+           Format::bytes(static_cast<double>(plan.bytesFreed)) + " freed\n";
     return out;
 }
 
@@ -124,7 +125,7 @@ int runPrune(const QStringList& arguments)
         Console::json(json);
     } else {
         Console::out("deleted " + std::to_string(outcome->deleted.size()) + " epochs, freed " +
-                     humanBytes(static_cast<double>(outcome->bytesFreed)) + " (logged in " +
+                     Format::bytes(static_cast<double>(outcome->bytesFreed)) + " (logged in " +
                      outcome->auditLog + ")\n");
         for (const auto& s : outcome->skipped)
             Console::out("kept epoch " + std::to_string(s.epoch) + ": " + s.reason + "\n");

@@ -54,7 +54,7 @@ int runRelink(const QStringList& arguments)
 {
     CommandLine cl(
         QStringLiteral("relink"),
-        QStringLiteral("RUN (--last N | --best N | --undo | --repair last|best) "
+        QStringLiteral("RUN (--last N | --best N | --undo | --repair last|best|all) "
                        "[--force] [--json]"),
         QStringLiteral("Points the run's `last` or `best` link at epoch N (a relative link, "
                        "replaced atomically), for rollback. Refuses a missing epoch and one "
@@ -67,7 +67,9 @@ int runRelink(const QStringList& arguments)
         {QStringLiteral("best"), QStringLiteral("Point `best` at epoch N."), QStringLiteral("N")});
     cl.addOption({QStringLiteral("undo"), QStringLiteral("Revert the most recent relink.")});
     cl.addOption({QStringLiteral("repair"),
-                  QStringLiteral("Re-point a dangling absolute link at the local epoch."),
+                  QStringLiteral("Re-point a link that a move or a copy broke (absolute, "
+                                 "dangling or into the original run) at this run's epoch of "
+                                 "the same number; `all`: every such link."),
                   QStringLiteral("LINK")});
     cl.addOption({QStringLiteral("force"),
                   QStringLiteral("Relink even if the epoch's model or checksum is bad.")});
@@ -86,6 +88,21 @@ int runRelink(const QStringList& arguments)
     RelinkOptions options;
     options.force = cl.isSet("force");
     Result<RelinkOutcome> outcome = Error{};
+    if (cl.isSet("repair") && cl.value("repair") == QLatin1String("all")) {
+        auto all = Relinker::repairAll(run->root, options);
+        if (!all)
+            return cl.fail("refused: " + all.error().message, ExitProblems);
+        nlohmann::ordered_json list = nlohmann::ordered_json::array();
+        for (const RelinkOutcome& o : *all) {
+            if (cl.json())
+                list.push_back(toJson(o, {}));
+            else
+                Console::out(describe(o, {}));
+        }
+        if (cl.json())
+            Console::json(list);
+        return ExitOk;
+    }
     if (cl.isSet("undo")) {
         outcome = Relinker::undo(run->root, options);
     } else if (cl.isSet("repair")) {

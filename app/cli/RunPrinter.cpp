@@ -2,22 +2,12 @@
 
 #include "Console.h"
 #include "TextTable.h"
+#include "report/Format.h"
 
 #include <cmath>
 #include <cstdio>
 
 namespace ckpt::cli {
-
-std::string RunPrinter::formatNumber(double value)
-{
-    if (std::isnan(value))
-        return "NaN";
-    if (std::isinf(value))
-        return value > 0 ? "inf" : "-inf";
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", value);
-    return buf;
-}
 
 namespace {
 
@@ -55,7 +45,7 @@ std::string RunPrinter::describe(const Run& run, bool withEpochs)
         out += " (" + std::to_string(run.epochs.front().number) + "-" +
                std::to_string(run.epochs.back().number) + ")";
     out += ", last " + linkText(run.last) + ", best " + linkText(run.best) + ", " +
-           humanBytes(static_cast<double>(run.totalModelBytes())) + "\n";
+           Format::bytes(static_cast<double>(run.totalModelBytes())) + "\n";
 
     if (withEpochs && !run.epochs.empty()) {
         std::string metric = "best_so_far";
@@ -72,10 +62,11 @@ std::string RunPrinter::describe(const Run& run, bool withEpochs)
             if (i && i->firstSave)
                 elapsed = "first";
             else if (i && i->timeElapsed)
-                elapsed = formatNumber(*i->timeElapsed) + " s";
+                elapsed = Format::duration(*i->timeElapsed);
             table.addRow({std::to_string(e.number), i && i->timestamp ? *i->timestamp : "-",
-                          i && i->bestMetricLast ? formatNumber(*i->bestMetricLast) : "-", elapsed,
-                          e.modelBytes ? humanBytes(static_cast<double>(*e.modelBytes)) : "-",
+                          i && i->bestMetricLast ? Format::number(*i->bestMetricLast) : "-",
+                          elapsed,
+                          e.modelBytes ? Format::bytes(static_cast<double>(*e.modelBytes)) : "-",
                           i && i->checksum ? *i->checksum : "-", flags(run, e)});
         }
         out += table.render("  ");

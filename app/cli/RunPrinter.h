@@ -11,7 +11,6 @@ class RunPrinter
 {
 public:
     static std::string describe(const Run& run, bool withEpochs);
-    static std::string formatNumber(double value);
 };
 
 } // namespace ckpt::cli

@@ -3,6 +3,7 @@
 #include "Console.h"
 #include "TextTable.h"
 #include "checksum/Verifier.h"
+#include "report/Format.h"
 #include "report/VerifyJson.h"
 #include "scan/Scanner.h"
 
@@ -26,9 +27,9 @@ std::string summary(const VerifyTotals& t)
     }
     char rate[64];
     std::snprintf(rate, sizeof rate, " in %.2f s", t.seconds);
-    s += "; " + humanBytes(static_cast<double>(t.bytes)) + rate;
+    s += "; " + Format::bytes(static_cast<double>(t.bytes)) + rate;
     if (t.seconds > 0.001)
-        s += " (" + humanBytes(static_cast<double>(t.bytes) / t.seconds) + "/s)";
+        s += " (" + Format::bytes(static_cast<double>(t.bytes) / t.seconds) + "/s)";
     return s;
 }
 

@@ -80,7 +80,7 @@ MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
     m_mainSplitter->addWidget(m_sidebar);
     m_mainSplitter->addWidget(m_rightSplitter);
     m_mainSplitter->setStretchFactor(1, 1);
-    m_mainSplitter->setSizes({340, 1060});
+    m_mainSplitter->setSizes({400, 1000});
     m_rightSplitter->setSizes({360, 480});
     m_mainSplitter->setChildrenCollapsible(false);
     setCentralWidget(m_mainSplitter);
@@ -262,6 +262,13 @@ void MainWindow::connectWorkspace()
     connect(m_table, &EpochTableView::selectionChanged, this, &MainWindow::updateActions);
     connect(m_table, &EpochTableView::exportRequested, this, &MainWindow::exportCsv);
     connect(m_problemsPanel, &ProblemsPanel::repairRequested, this, &MainWindow::repairProblem);
+    connect(m_problemsPanel, &ProblemsPanel::repairAllRequested, this,
+            [this](const QStringList& roots) {
+                for (const QString& root : roots)
+                    m_workspace->operations()->repairAll(root);
+            });
+    connect(m_problemsPanel, &ProblemsPanel::moveWorkAsideRequested, m_workspace->operations(),
+            &RunOperations::moveWorkAside);
     connect(m_problemsPanel, &ProblemsPanel::showRequested, this,
             [this](const QString& root, int epoch) {
                 m_sidebar->selectRuns({root});
@@ -477,31 +484,23 @@ void MainWindow::inspectModel()
         m_status->setText(tr("This epoch has no model file."));
         return;
     }
-    ModelInspectorDialog::showFile(QString::fromStdString(epoch->modelPath), this);
+    ModelInspectorDialog::showFile(
+        QString::fromStdString(epoch->modelPath), this,
+        tr("%1 · epoch %2").arg(m_workspace->runName(selected.first().root)).arg(epoch->number));
 }
 
 void MainWindow::rollback(const QString& link)
 {
     const auto selected = m_table->selectedEpochs();
-    if (selected.size() != 1)
-        return;
-    const EpochRef ref = selected.first();
-    const Run* run = m_workspace->run(ref.root);
+    const Run* run = selected.size() == 1 ? m_workspace->run(selected.first().root) : nullptr;
     if (!run)
         return;
-    RollbackConfirmDialog::Request request;
-    request.runName = m_workspace->runName(ref.root);
-    request.link = link;
-    request.epoch = ref.epoch;
-    const auto& current = link == QLatin1String("last") ? run->last : run->best;
-    if (current)
-        request.currentTarget = current->epoch;
-    if (link == QLatin1String("last"))
-        request.overwritten = Relinker::restartOverwrites(*run, ref.epoch);
-    RollbackConfirmDialog dialog(request, this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    m_workspace->operations()->relink(ref.root, link, ref.epoch, true);
+    const EpochRef ref = selected.first();
+    RollbackConfirmDialog dialog(
+        RollbackConfirmDialog::requestFor(*run, m_workspace->runName(ref.root), link, ref.epoch),
+        this);
+    if (dialog.exec() == QDialog::Accepted)
+        m_workspace->operations()->relink(ref.root, link, ref.epoch, true, dialog.force());
 }
 
 void MainWindow::verify(int scope)

@@ -110,6 +110,12 @@ private:
 
     std::string epochsDir(const std::string& digits) const { return m_root + "/epochs/" + digits; }
 
+    bool isLocalEpochDir(const std::string& digits) const
+    {
+        struct stat st = {};
+        return ::stat(epochsDir(digits).c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+    }
+
     // A copy that did not keep symlinks (cp -r, some archivers) leaves a full
     // epoch directory where the link stood; say which epoch it is a copy of.
     void notALink(RunLink& link, bool isDir)
@@ -165,13 +171,24 @@ private:
                         "/epochs/NNN.");
                 return;
             }
-            const std::string hint =
-                tailDigits ? " re-point it at " + epochsDir(*tailDigits) + " of this run." : "";
+            // A copy (cp -a) keeps the original's absolute targets. When this run
+            // has the same epochs/NNN, that is the epoch the link means here.
+            if (tailDigits && isLocalEpochDir(*tailDigits)) {
+                link.epoch = toNumber(*tailDigits);
+                link.relocated = true;
+                add(ProblemKind::CopiedLink,
+                    m_path + " points into another copy of this run, at " + resolved.string() +
+                        " (cp -a keeps absolute links): shown as this run's " +
+                        epochsDir(*tailDigits) +
+                        "; repair it there before restarting training from this copy, or a "
+                        "restart loads the other copy's model.",
+                    link.epoch);
+                return;
+            }
             add(ProblemKind::LinkOutsideRun,
                 m_path + " points outside this run, at " + resolved.string() +
                     " (another run, or the original of a copied run): a restart would load "
-                    "that model;" +
-                    (hint.empty() ? " re-point it at an epoch of this run." : hint),
+                    "that model; re-point it at an epoch of this run.",
                 tailDigits ? toNumber(*tailDigits) : std::nullopt);
             return;
         }
@@ -196,8 +213,7 @@ private:
         }
         if (tailDigits) {
             const std::string local = epochsDir(*tailDigits);
-            struct stat lst = {};
-            if (::stat(local.c_str(), &lst) == 0 && S_ISDIR(lst.st_mode)) {
+            if (isLocalEpochDir(*tailDigits)) {
                 link.epoch = toNumber(*tailDigits);
                 link.relocated = true;
                 add(ProblemKind::RelocatedLink,
@@ -234,6 +250,7 @@ bool CandleLinks::isLinkProblem(ProblemKind kind)
     case ProblemKind::DanglingLink:
     case ProblemKind::RelocatedLink:
     case ProblemKind::LinkOutsideRun:
+    case ProblemKind::CopiedLink:
     case ProblemKind::LinkToMissingEpoch:
     case ProblemKind::LinkNotEpoch:
     case ProblemKind::LinkLoop:

@@ -173,7 +173,12 @@ std::string TensorDiff::layerOf(const std::string& key)
 
 bool TensorDiff::isOptimizerKey(const std::string& key)
 {
-    return key.starts_with("optimizer_weights/") || key.starts_with("optimizer/");
+    if (key.starts_with("optimizer_weights/") || key.starts_with("optimizer/"))
+        return true;
+    // Step counters kept next to the weights (Keras `iterations`, `global_step`).
+    std::string last = key.substr(key.rfind('/') == std::string::npos ? 0 : key.rfind('/') + 1);
+    last = last.substr(0, last.find(':'));
+    return last == "iterations" || last == "iteration" || last == "global_step" || last == "step";
 }
 
 Result<ModelDiff> TensorDiff::diff(const std::string& fileA, const std::string& fileB,

@@ -105,6 +105,7 @@ public:
     // "dense/dense/kernel:0" -> "dense"; "layers/dense/vars/0" -> "dense";
     // "optimizer/vars/3" -> "optimizer"; other paths -> their parent group.
     static std::string layerOf(const std::string& key);
+    // Optimizer state and step counters: not the model's layers.
     static bool isOptimizerKey(const std::string& key);
 };
 

@@ -6,7 +6,7 @@
 namespace ckpt {
 
 namespace {
-constexpr std::array<std::pair<ProblemKind, std::string_view>, 14> kNames{{
+constexpr std::array<std::pair<ProblemKind, std::string_view>, 15> kNames{{
     {ProblemKind::InterruptedSave, "interrupted_save"},
     {ProblemKind::ModelWithoutInfo, "model_without_info"},
     {ProblemKind::InfoWithoutModel, "info_without_model"},
@@ -21,6 +21,7 @@ constexpr std::array<std::pair<ProblemKind, std::string_view>, 14> kNames{{
     {ProblemKind::Unreadable, "unreadable"},
     {ProblemKind::LinkLoop, "link_loop"},
     {ProblemKind::BadLog, "bad_log"},
+    {ProblemKind::CopiedLink, "copied_link"},
 }};
 } // namespace
 
@@ -34,7 +35,44 @@ std::string_view toString(ProblemKind kind)
 
 bool isWarningOnly(ProblemKind kind)
 {
-    return kind == ProblemKind::RelocatedLink;
+    return kind == ProblemKind::RelocatedLink || kind == ProblemKind::CopiedLink;
+}
+
+std::string_view plainName(ProblemKind kind)
+{
+    switch (kind) {
+    case ProblemKind::InterruptedSave:
+        return "Interrupted save (leftover work/)";
+    case ProblemKind::ModelWithoutInfo:
+        return "Model without ckpt-info.json";
+    case ProblemKind::InfoWithoutModel:
+        return "Model file missing";
+    case ProblemKind::BadInfo:
+        return "Unreadable ckpt-info.json";
+    case ProblemKind::EpochMismatch:
+        return "Epoch number disagrees";
+    case ProblemKind::DanglingLink:
+        return "Broken link";
+    case ProblemKind::RelocatedLink:
+        return "Link from before a move";
+    case ProblemKind::CopiedLink:
+        return "Link into the original (copied run)";
+    case ProblemKind::LinkOutsideRun:
+        return "Link points outside the run";
+    case ProblemKind::LinkToMissingEpoch:
+        return "Link to a deleted epoch";
+    case ProblemKind::LinkNotEpoch:
+        return "Link is not an epoch";
+    case ProblemKind::BestNotAtBest:
+        return "best is not the best epoch";
+    case ProblemKind::Unreadable:
+        return "Cannot read";
+    case ProblemKind::LinkLoop:
+        return "Link loop";
+    case ProblemKind::BadLog:
+        return "Log partly unreadable";
+    }
+    return "Problem";
 }
 
 std::optional<ProblemKind> problemKindFromString(std::string_view name)

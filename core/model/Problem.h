@@ -24,12 +24,16 @@ enum class ProblemKind
     Unreadable,         // permission denied or I/O error
     LinkLoop,           // symlink loop met while walking
     BadLog,             // a log or history file that could not be parsed (partly)
+    CopiedLink,         // last/best points into the original of a copied run (cp -a);
+                        // resolved to this run's epochs/NNN of the same number
 };
 
 std::string_view toString(ProblemKind kind);
 std::optional<ProblemKind> problemKindFromString(std::string_view name);
 // Informational kinds (a relocated link still works) do not make a run unhealthy.
 bool isWarningOnly(ProblemKind kind);
+// The kind in a few plain words for people ("Interrupted save").
+std::string_view plainName(ProblemKind kind);
 
 struct Problem
 {

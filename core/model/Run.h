@@ -28,7 +28,7 @@ struct RunLink
     std::string path;         // absolute path of the link itself
     std::string target;       // the link text as read (may be absolute)
     std::optional<int> epoch; // the epoch it resolves to, if any
-    bool relocated = false;   // target was missing; resolved by trailing epochs/NNN
+    bool relocated = false;   // target missing or outside the run: resolved by trailing epochs/NNN
     bool symlink = true;      // false when a plain directory/file stands there
 };
 

@@ -1,8 +1,7 @@
 #include "models/CompareModel.h"
 
 #include "models/ModelRoles.h"
-
-#include <QLocale>
+#include "report/Format.h"
 
 #include <cmath>
 #include <map>
@@ -13,11 +12,7 @@ namespace ckpt {
 namespace {
 QString formatNumber(double v)
 {
-    if (std::isnan(v))
-        return QStringLiteral("NaN");
-    if (std::isinf(v))
-        return v > 0 ? QStringLiteral("+inf") : QStringLiteral("-inf");
-    return QString::number(v, 'g', 8);
+    return QString::fromStdString(Format::number(v));
 }
 
 // Fields of one side, by name, in a stable order shared by both sides.
@@ -29,10 +24,9 @@ Fields checkpointFields(const CompareSide& side)
     f.emplace_back(QStringLiteral("run"), side.runName);
     f.emplace_back(QStringLiteral("epoch directory"), QString::fromStdString(side.epoch.dir));
     f.emplace_back(QStringLiteral("model size"),
-                   side.epoch.modelBytes ? QLocale::system().formattedDataSize(
-                                               static_cast<qint64>(*side.epoch.modelBytes), 2,
-                                               QLocale::DataSizeTraditionalFormat)
-                                         : QStringLiteral("no model file"));
+                   side.epoch.modelBytes
+                       ? QString::fromStdString(Format::bytes(double(*side.epoch.modelBytes)))
+                       : QStringLiteral("no model file"));
     f.emplace_back(QStringLiteral("problems"), QString::number(side.epoch.problems.size()));
     return f;
 }

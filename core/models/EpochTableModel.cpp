@@ -1,8 +1,7 @@
 #include "models/EpochTableModel.h"
 
 #include "models/ModelRoles.h"
-
-#include <QLocale>
+#include "report/Format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -30,17 +29,7 @@ bool isOwnColumn(const std::string& metric)
 
 QString formatNumber(double v)
 {
-    if (std::isnan(v))
-        return QStringLiteral("NaN");
-    if (std::isinf(v))
-        return v > 0 ? QStringLiteral("+inf") : QStringLiteral("-inf");
-    return QString::number(v, 'g', 6);
-}
-
-QString formatBytes(quint64 bytes)
-{
-    return QLocale::system().formattedDataSize(static_cast<qint64>(bytes), 1,
-                                               QLocale::DataSizeTraditionalFormat);
+    return QString::fromStdString(Format::number(v));
 }
 } // namespace
 
@@ -355,9 +344,7 @@ QVariant EpochTableModel::display(const Block& block, const Row& row, int column
             return QStringLiteral("first");
         if (!row.elapsed)
             return {};
-        // Toy runs save several times a second; real ones take minutes.
-        return *row.elapsed < 1.0 ? QStringLiteral("%1 ms").arg(*row.elapsed * 1000.0, 0, 'f', 0)
-                                  : QStringLiteral("%1 s").arg(*row.elapsed, 0, 'f', 1);
+        return QString::fromStdString(Format::duration(*row.elapsed));
     case ColumnKind::Monitored:
         if (auto v = metricValue(block, row.monitoredName, row.epoch))
             return formatNumber(*v);
@@ -370,7 +357,7 @@ QVariant EpochTableModel::display(const Block& block, const Row& row, int column
         return {};
     case ColumnKind::Size:
         if (row.bytes)
-            return formatBytes(*row.bytes);
+            return QString::fromStdString(Format::bytes(double(*row.bytes)));
         return row.hasModel ? QVariant() : QStringLiteral("no model");
     case ColumnKind::Checksum:
         return checksumStateLabel(row.checksum);
@@ -460,6 +447,13 @@ QVariant EpochTableModel::data(const QModelIndex& index, int role) const
         return static_cast<int>(row->problems.size());
     case roles::DiskBytesRole:
         return row->bytes ? QVariant::fromValue(*row->bytes) : QVariant();
+    case roles::ExportRole: {
+        // Raw values (seconds, bytes, full-precision metrics); labels stay text.
+        const auto kind = columnKind(index.column());
+        if (kind == ColumnKind::Checksum || kind == ColumnKind::Links)
+            return display(*block, *row, index.column());
+        return sortValue(*block, *row, index.column());
+    }
     default:
         return {};
     }
@@ -482,6 +476,8 @@ QVariant EpochTableModel::headerData(int section, Qt::Orientation orientation, i
             return QStringLiteral("This epoch's value of the metric save_best watches");
         return {};
     }
+    if (role == roles::ExportRole)
+        return exportName(section);
     if (role != Qt::DisplayRole)
         return {};
     switch (kind) {
@@ -519,6 +515,35 @@ QVariant EpochTableModel::headerData(int section, Qt::Orientation orientation, i
         return QStringLiteral("Links");
     case ColumnKind::ProblemList:
         return QStringLiteral("Problems");
+    }
+    return {};
+}
+
+QString EpochTableModel::exportName(int section) const
+{
+    switch (columnKind(section)) {
+    case ColumnKind::Run:
+        return QStringLiteral("run");
+    case ColumnKind::Epoch:
+        return QStringLiteral("epoch");
+    case ColumnKind::SavedAt:
+        return QStringLiteral("saved_at");
+    case ColumnKind::TimePerEpoch:
+        return QStringLiteral("time_per_epoch_s");
+    case ColumnKind::Monitored:
+        return QStringLiteral("monitored");
+    case ColumnKind::BestSoFar:
+        return QStringLiteral("best_so_far");
+    case ColumnKind::Metric:
+        return metricAt(section);
+    case ColumnKind::Size:
+        return QStringLiteral("model_bytes");
+    case ColumnKind::Checksum:
+        return QStringLiteral("checksum");
+    case ColumnKind::Links:
+        return QStringLiteral("links");
+    case ColumnKind::ProblemList:
+        return QStringLiteral("problems");
     }
     return {};
 }

@@ -105,6 +105,7 @@ private:
     std::optional<double> metricValue(const Block& block, const QString& metric, int epoch) const;
     QVariant display(const Block& block, const Row& row, int column) const;
     QVariant sortValue(const Block& block, const Row& row, int column) const;
+    QString exportName(int section) const; // the CSV header of a column
 
     std::vector<Block> m_blocks;
     QStringList m_metrics; // sorted

@@ -1,6 +1,7 @@
 #include "models/H5TreeModel.h"
 
-#include <QLocale>
+#include "report/Format.h"
+
 #include <QStringList>
 
 namespace ckpt {
@@ -101,7 +102,7 @@ QString H5TreeModel::shapeText(const std::vector<std::uint64_t>& shape)
 
 QString H5TreeModel::bytesText(std::uint64_t bytes)
 {
-    return QLocale::c().formattedDataSize(qint64(bytes), 1, QLocale::DataSizeTraditionalFormat);
+    return QString::fromStdString(Format::bytes(double(bytes)));
 }
 
 QString H5TreeModel::storageText(const H5DatasetInfo& info)

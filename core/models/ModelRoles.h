@@ -26,6 +26,7 @@ enum : int
     NodeKindRole,                // int: RunTreeModel::NodeKind
     ColumnKindRole,              // int: EpochTableModel::ColumnKind (header data)
     MetricNameRole,              // QString: metric of a metric column (header data)
+    ExportRole, // raw value for CSV (double, qulonglong, text); header: machine column name
 };
 } // namespace roles
 

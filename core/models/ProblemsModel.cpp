@@ -6,6 +6,13 @@
 
 namespace ckpt {
 
+namespace {
+QString text(std::string_view s)
+{
+    return QString::fromUtf8(s.data(), static_cast<qsizetype>(s.size()));
+}
+} // namespace
+
 ProblemsModel::ProblemsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
 std::pair<int, int> ProblemsModel::rangeOf(const QString& root) const
@@ -103,8 +110,7 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case KindColumn:
-            return QString::fromUtf8(toString(e.problem.kind).data(),
-                                     static_cast<qsizetype>(toString(e.problem.kind).size()));
+            return text(plainName(e.problem.kind));
         case RunColumn:
             return e.runName;
         case EpochColumn:
@@ -117,6 +123,11 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
             return {};
         }
     case Qt::ToolTipRole:
+        if (index.column() == RunColumn)
+            return e.root; // the sidebar's name can be ambiguous across folders
+        if (index.column() == KindColumn)
+            return QStringLiteral("%1 (%2)").arg(text(plainName(e.problem.kind)),
+                                                 text(toString(e.problem.kind)));
         return QString::fromStdString(e.problem.message) + QLatin1Char('\n') + path;
     case roles::SortRole:
         if (index.column() == EpochColumn)
@@ -127,7 +138,7 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
     case roles::EpochRole:
         return e.problem.epoch ? QVariant(*e.problem.epoch) : QVariant();
     case roles::ProblemKindRole:
-        return data(index.siblingAtColumn(KindColumn), Qt::DisplayRole);
+        return text(toString(e.problem.kind));
     case roles::RepairableRole:
         return e.repairable;
     case roles::PathRole:

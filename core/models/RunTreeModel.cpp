@@ -1,9 +1,9 @@
 #include "models/RunTreeModel.h"
 
 #include "models/ModelRoles.h"
+#include "report/Format.h"
 
 #include <QDir>
-#include <QLocale>
 
 #include <algorithm>
 
@@ -15,8 +15,7 @@ constexpr quintptr FolderId = 0;
 
 QString formatBytes(quint64 bytes)
 {
-    return QLocale::system().formattedDataSize(static_cast<qint64>(bytes), 1,
-                                               QLocale::DataSizeTraditionalFormat);
+    return QString::fromStdString(Format::bytes(double(bytes)));
 }
 } // namespace
 

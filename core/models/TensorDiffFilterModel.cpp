@@ -24,6 +24,14 @@ void TensorDiffFilterModel::setFilterEnabled(Filter filter, bool on)
     setFilters(on ? (m_filters | filter) : (m_filters & ~filter));
 }
 
+void TensorDiffFilterModel::setShowOptimizer(bool on)
+{
+    if (on == m_showOptimizer)
+        return;
+    m_showOptimizer = on;
+    invalidateFilter();
+}
+
 TensorDiffFilterModel::Filter TensorDiffFilterModel::filterOf(int status)
 {
     switch (TensorDiffEntry::Status(status)) {
@@ -47,7 +55,10 @@ bool TensorDiffFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& s
 {
     const QModelIndex index = sourceModel()->index(sourceRow, 0, sourceParent);
     const int status = index.data(TensorDiffModel::StatusRole).toInt();
-    return (m_filters & filterOf(status)) != 0;
+    if ((m_filters & filterOf(status)) == 0)
+        return false;
+    return m_showOptimizer || !TensorDiff::isOptimizerKey(
+                                  index.data(TensorDiffModel::KeyRole).toString().toStdString());
 }
 
 } // namespace ckpt

@@ -4,8 +4,8 @@
 
 namespace ckpt {
 
-// Shows the TensorDiffModel rows whose status is in the chosen set and sorts
-// by TensorDiffModel::SortRole.
+// Shows the TensorDiffModel rows whose status is in the chosen set (model
+// weights only unless setShowOptimizer) and sorts by TensorDiffModel::SortRole.
 class TensorDiffFilterModel final : public QSortFilterProxyModel
 {
     Q_OBJECT
@@ -26,12 +26,17 @@ public:
     void setFilters(int filters);
     void setFilterEnabled(Filter filter, bool on);
     static Filter filterOf(int status);
+    // Optimizer state and step counters (TensorDiff::isOptimizerKey) crowd out
+    // the model's layers: hidden unless asked for.
+    bool showsOptimizer() const { return m_showOptimizer; }
+    void setShowOptimizer(bool on);
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const override;
 
 private:
     int m_filters = All;
+    bool m_showOptimizer = false;
 };
 
 } // namespace ckpt

@@ -81,7 +81,7 @@ std::string auditMessage(const LinkState& current, const Change& change, const s
 {
     std::string why;
     if (change.action == "repair")
-        why = "repair of a relocated link; ";
+        why = "repair of a link moved or copied with its run; ";
     else if (change.action == "undo")
         why = "undo of " + change.undoneSummary + "; ";
     std::string msg =
@@ -150,6 +150,16 @@ Result<RelinkOutcome> applyChange(const fs::path& root, const LinkState& current
         out.warnings.push_back("the link was changed but the audit line could not be written: " +
                                st.error().message);
     return out;
+}
+
+// The link's target, read from `root`, lies outside the run (a copy's
+// absolute links into the original).
+bool pointsOutside(const fs::path& root, const std::string& text)
+{
+    const fs::path target(text);
+    const fs::path resolved = (target.is_absolute() ? target : root / target).lexically_normal();
+    const fs::path rel = resolved.lexically_relative(root.lexically_normal());
+    return rel.empty() || *rel.begin() == "..";
 }
 
 std::optional<std::uint32_t> parseCrc(const std::string& text)
@@ -358,13 +368,15 @@ Result<RelinkOutcome> Relinker::repair(const fs::path& runRoot, std::string_view
         return current.error();
     if (current->kind == LinkState::Kind::Absent)
         return Error::at(current->path.string(), "no link to repair");
-    if (current->resolves)
+    if (current->resolves && (current->resolvedEpoch || !pointsOutside(*root, current->text)))
         return Error::at(current->path.string(),
-                         "-> " + current->text + " resolves: nothing to repair");
+                         "-> " + current->text +
+                             " resolves inside this run: nothing to repair (relink it to "
+                             "choose another epoch)");
     if (!current->namedEpoch)
         return Error::at(current->path.string(),
                          "-> " + current->text +
-                             " is dangling and does not end in epochs/<number>: cannot tell which "
+                             " does not end in epochs/<number>: cannot tell which "
                              "epoch it meant; relink it to an epoch instead");
     auto target = EpochDirs::find(*root, *current->namedEpoch);
     if (!target)
@@ -376,6 +388,42 @@ Result<RelinkOutcome> Relinker::repair(const fs::path& runRoot, std::string_view
     change.to = *target;
     change.epoch = current->namedEpoch;
     return applyChange(*root, *current, change, options);
+}
+
+bool Relinker::isRepairable(const fs::path& runRoot, std::string_view linkName)
+{
+    auto current = LinkState::read(runRoot, linkName);
+    if (!current || current->kind != LinkState::Kind::Symlink || !current->namedEpoch)
+        return false;
+    if (current->resolves && (current->resolvedEpoch || !pointsOutside(runRoot, current->text)))
+        return false;
+    auto dirs = EpochDirs::list(runRoot);
+    return dirs && dirs->count(*current->namedEpoch);
+}
+
+Result<std::vector<RelinkOutcome>> Relinker::repairAll(const fs::path& runRoot,
+                                                       const RelinkOptions& options)
+{
+    auto root = runDirectory(runRoot);
+    if (!root)
+        return root.error();
+    std::vector<RelinkOutcome> done;
+    for (const char* name : {"last", "best"}) {
+        if (!isRepairable(*root, name))
+            continue;
+        auto out = repair(*root, name, options);
+        if (!out) {
+            std::string msg = out.error().message;
+            if (!done.empty())
+                msg += " (" + done.front().link + " was repaired; undo reverts it)";
+            return Error{msg, out.error().path};
+        }
+        done.push_back(std::move(*out));
+    }
+    if (done.empty())
+        return Error::at(root->string(), "no link to repair: last and best resolve inside this "
+                                         "run or name no local epoch");
+    return done;
 }
 
 std::vector<int> Relinker::restartOverwrites(const Run& run, int epoch)

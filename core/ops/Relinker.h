@@ -64,14 +64,23 @@ public:
     static Result<RelinkOutcome> undo(const std::filesystem::path& runRoot,
                                       const RelinkOptions& options = {});
 
-    // One-click fix of a relocated link (an absolute target that no longer
-    // exists because the run was moved): re-points it at the local epochs/NNN
-    // named by the old text's tail, relative, journalled and audited like a
-    // relink. The epoch is the one the link already meant, so it is not
-    // re-verified. Refuses when the link resolves, or no local epoch matches.
+    // One-click fix of a link that a move or a copy broke: an absolute target
+    // that no longer exists (the run was moved) or that lies outside the run
+    // (`cp -a` kept the original's targets). Re-points it at the local
+    // epochs/NNN named by the old text's tail, relative, journalled and audited
+    // like a relink. The epoch is the one the link already meant, so it is not
+    // re-verified. Refuses when the link resolves inside the run, or no local
+    // epoch matches.
     static Result<RelinkOutcome> repair(const std::filesystem::path& runRoot,
                                         std::string_view linkName,
                                         const RelinkOptions& options = {});
+    // Whether repair() would fix this link (for the UI's "Repair" buttons).
+    static bool isRepairable(const std::filesystem::path& runRoot, std::string_view linkName);
+    // repair() of each of last and best that needs it, in that order, each its
+    // own journal entry (undo reverts them one by one). Error when none needs
+    // it, or naming the first that failed (the ones before stay repaired).
+    static Result<std::vector<RelinkOutcome>> repairAll(const std::filesystem::path& runRoot,
+                                                        const RelinkOptions& options = {});
 
     // The checks relink makes on an epoch, as messages; empty when a restart
     // from it would succeed. Error only for I/O trouble and cancellation.

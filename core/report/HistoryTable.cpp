@@ -2,6 +2,8 @@
 
 #include "history/LocalTime.h"
 #include "history/NumberText.h"
+#include "report/CsvWriter.h"
+#include "report/Format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,33 +11,6 @@
 #include <nlohmann/json.hpp>
 
 namespace ckpt {
-
-namespace {
-
-std::string csvField(const std::string& text)
-{
-    if (text.find_first_of(",\"\n\r") == std::string::npos)
-        return text;
-    std::string out = "\"";
-    for (const char c : text) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    out += '"';
-    return out;
-}
-
-std::string human(double value)
-{
-    if (!std::isfinite(value))
-        return NumberText::format(value);
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.6g", value);
-    return buf;
-}
-
-} // namespace
 
 std::vector<const HistoryRow*> HistoryTable::select(const MetricHistory& history, Rows rows)
 {
@@ -51,25 +26,18 @@ std::vector<const HistoryRow*> HistoryTable::select(const MetricHistory& history
 std::string HistoryTable::toCsv(const MetricHistory& history, Rows rows)
 {
     const auto metrics = history.metricNames();
-    std::string out = "epoch,segment,wall_time";
-    for (const auto& m : metrics)
-        out += "," + csvField(m);
-    out += '\n';
+    CsvWriter csv;
+    std::vector<std::string> fields{"epoch", "segment", "wall_time"};
+    fields.insert(fields.end(), metrics.begin(), metrics.end());
+    csv.addRow(fields);
     for (const HistoryRow* row : select(history, rows)) {
-        out += std::to_string(row->epoch);
-        out += ',';
-        out += std::to_string(row->segment);
-        out += ',';
-        if (row->wallTime)
-            out += NumberText::format(*row->wallTime);
-        for (const auto& m : metrics) {
-            out += ',';
-            if (const auto v = row->value(m))
-                out += NumberText::format(*v);
-        }
-        out += '\n';
+        fields = {std::to_string(row->epoch), std::to_string(row->segment),
+                  CsvWriter::number(row->wallTime)};
+        for (const auto& m : metrics)
+            fields.push_back(CsvWriter::number(row->value(m)));
+        csv.addRow(fields);
     }
-    return out;
+    return csv.text();
 }
 
 std::string HistoryTable::toJson(const MetricHistory& history, Rows rows)
@@ -135,7 +103,7 @@ std::string HistoryTable::toText(const MetricHistory& history, Rows rows)
                                       row->wallTime ? LocalTime::format(*row->wallTime) : "-"};
         for (const auto& m : metrics) {
             const auto v = row->value(m);
-            line.push_back(v ? human(*v) : "-");
+            line.push_back(v ? Format::number(*v) : "-");
         }
         cells.push_back(std::move(line));
     }

@@ -1,5 +1,6 @@
 #include "session/RunOperations.h"
 
+#include "ops/LeftoverWork.h"
 #include "ops/Pruner.h"
 #include "ops/Relinker.h"
 
@@ -14,9 +15,9 @@ RunOperations::RunOperations(QThreadPool* pool, QObject* parent) : QObject(paren
 
 bool RunOperations::isRepairable(const Problem& problem)
 {
-    // Only a relocated link has a repair that cannot lose anything: it is
-    // re-pointed, relative, at the local epoch it already resolves to.
-    if (problem.kind != ProblemKind::RelocatedLink)
+    // Only a link a move or a copy broke has a repair that cannot lose anything:
+    // it is re-pointed, relative, at the local epoch it is already shown as.
+    if (problem.kind != ProblemKind::RelocatedLink && problem.kind != ProblemKind::CopiedLink)
         return false;
     const QString name = QFileInfo(QString::fromStdString(problem.path)).fileName();
     return name == QLatin1String("last") || name == QLatin1String("best");
@@ -36,17 +37,17 @@ void RunOperations::run(const QString& root, const QString& action, Work work)
     watcher->setFuture(QtConcurrent::run(m_pool, std::move(work)));
 }
 
-void RunOperations::relink(const QString& root, const QString& link, int epoch, bool announce)
+void RunOperations::relink(const QString& root, const QString& link, int epoch, bool announce,
+                           bool force)
 {
-    run(root, QStringLiteral("relink"), [this, root, link, epoch, announce] {
-        auto r = Relinker::relink(root.toStdString(), link.toStdString(), epoch);
+    run(root, QStringLiteral("relink"), [this, root, link, epoch, announce, force] {
+        RelinkOptions options;
+        options.force = force;
+        auto r = Relinker::relink(root.toStdString(), link.toStdString(), epoch, options);
         if (!r)
             return QString::fromStdString(r.error().message);
-        if (!announce)
-            return QString();
-        QMetaObject::invokeMethod(
-            this, [this, root, link, epoch] { emit relinked(root, link, epoch); },
-            Qt::QueuedConnection);
+        if (announce)
+            announceRelink(root, *r);
         return QString();
     });
 }
@@ -61,10 +62,44 @@ void RunOperations::undo(const QString& root)
 
 void RunOperations::repair(const QString& root, const QString& link)
 {
-    run(root, QStringLiteral("repair"), [root, link] {
+    run(root, QStringLiteral("repair"), [this, root, link] {
         auto r = Relinker::repair(root.toStdString(), link.toStdString());
+        if (!r)
+            return QString::fromStdString(r.error().message);
+        announceRelink(root, *r);
+        return QString();
+    });
+}
+
+void RunOperations::repairAll(const QString& root)
+{
+    run(root, QStringLiteral("repair"), [this, root] {
+        auto r = Relinker::repairAll(root.toStdString());
+        if (!r)
+            return QString::fromStdString(r.error().message);
+        for (const RelinkOutcome& o : *r)
+            announceRelink(root, o);
+        return QString();
+    });
+}
+
+void RunOperations::moveWorkAside(const QString& root)
+{
+    run(root, QStringLiteral("move work/ aside"), [root] {
+        auto r = LeftoverWork::moveAside(root.toStdString(), {});
         return r ? QString() : QString::fromStdString(r.error().message);
     });
+}
+
+void RunOperations::announceRelink(const QString& root, const RelinkOutcome& outcome)
+{
+    if (!outcome.changed || !outcome.epoch)
+        return;
+    const QString link = QString::fromStdString(outcome.link);
+    const int epoch = *outcome.epoch;
+    QMetaObject::invokeMethod(
+        this, [this, root, link, epoch] { emit relinked(root, link, epoch); },
+        Qt::QueuedConnection);
 }
 
 void RunOperations::prune(Run snapshot, const KeepPolicy& policy)

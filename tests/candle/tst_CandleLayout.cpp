@@ -3,6 +3,7 @@
 #include "candle/CandleLayout.h"
 #include "layout/DirReader.h"
 
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -143,6 +144,27 @@ const std::map<QString, Builder>& scenarios()
              auto f = healthy(b / "run");
              fs::remove(f.root() / "last");
              fs::create_directory_symlink(other.epochDir(2), f.root() / "last");
+             return f.root();
+         }},
+        {"copied run (cp -a)",
+         [](const fs::path& b) {
+             auto original = healthy(b / "original");
+             // The common case: a copy whose absolute links still name the original.
+             const int rc =
+                 QProcess::execute(QStringLiteral("cp"),
+                                   {QStringLiteral("-a"), QString::fromStdString(original.root()),
+                                    QString::fromStdString((b / "copy").string())});
+             if (rc != 0)
+                 qFatal("cp -a failed: %d", rc);
+             return b / "copy";
+         }},
+        {"link outside run, no such local epoch",
+         [](const fs::path& b) {
+             auto other = healthy(b / "other");
+             other.addEpoch(7, 0.1);
+             auto f = healthy(b / "run");
+             fs::remove(f.root() / "last");
+             fs::create_directory_symlink(other.epochDir(7), f.root() / "last");
              return f.root();
          }},
         {"link to missing epoch",
@@ -344,7 +366,10 @@ void tst_CandleLayout::loadRun_data()
     row("relocated links", "1,2,3", "3", "3", "relocated_link@3,relocated_link@3");
     row("relocated link to missing epoch", "1,2", "?", "?",
         "link_to_missing_epoch@3,link_to_missing_epoch@3");
-    row("link outside run", "1,2,3", "?", "3", "link_outside_run@2");
+    // Another run's epochs/002: this run has one too, so that is what it means here.
+    row("link outside run", "1,2,3", "2", "3", "copied_link@2");
+    row("copied run (cp -a)", "1,2,3", "3", "3", "copied_link@3,copied_link@3");
+    row("link outside run, no such local epoch", "1,2,3", "?", "3", "link_outside_run@7");
     row("link to missing epoch", "1,2,3", "?", "3", "link_to_missing_epoch@7");
     row("dangling link", "1,2,3", "?", "3", "dangling_link");
     row("relative links", "1,2,3", "3", "3", "");

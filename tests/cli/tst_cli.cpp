@@ -165,6 +165,38 @@ private slots:
         QCOMPARE(fs::read_symlink(a.root() / "last").string(), std::string("epochs/001"));
     }
 
+    void copiedRunScansAndRepairsAll()
+    {
+        CandleFixture a(m_root / "orig" / "ckpts");
+        for (int e = 1; e <= 3; ++e)
+            a.addEpoch(e, 1.0 / e, 64, e == 1);
+        a.linkAbsolute("last", 3);
+        a.linkAbsolute("best", 3);
+        const fs::path copy = m_root / "copy";
+        QCOMPARE(QProcess::execute("cp", {"-a", QString::fromStdString((m_root / "orig").string()),
+                                          QString::fromStdString(copy.string())}),
+                 0);
+        const QString run = QString::fromStdString((copy / "ckpts").string());
+
+        // scan reports the copy's own epochs as last/best, with a copied_link note.
+        CliResult r = runCli({"scan", "--json", run});
+        const auto scanned = r.json()["runs"][0];
+        QCOMPARE(scanned["last"].get<int>(), 3);
+        QCOMPARE(scanned["best"].get<int>(), 3);
+        QVERIFY2(r.out.contains("copied_link"), r.out.constData());
+
+        r = runCli({"relink", run, "--repair", "all", "--json"});
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        QCOMPARE(r.json().size(), std::size_t(2));
+        QCOMPARE(fs::read_symlink(copy / "ckpts/last").string(), std::string("epochs/003"));
+        QCOMPARE(fs::read_symlink(copy / "ckpts/best").string(), std::string("epochs/003"));
+        QVERIFY(fs::read_symlink(a.root() / "last").is_absolute()); // the original untouched
+
+        r = runCli({"relink", run, "--repair", "all"});
+        QCOMPARE(r.exitCode, 1); // nothing left to repair
+        QVERIFY2(r.err.contains("no link to repair"), r.err.constData());
+    }
+
     void relinkNeedsExactlyOneAction()
     {
         CandleFixture a(m_root / "ckpts");

@@ -138,7 +138,7 @@ void tst_HistoryTable::textIsAligned()
                                  std::string(wall.size() - 1, ' ') +
                                  "  0.123457         -\n"
                                  "   10        0  " +
-                                 wall + "       nan      12.5\n";
+                                 wall + "       NaN      12.5\n";
     QCOMPARE(QString::fromStdString(HistoryTable::toText(h)), QString::fromStdString(expected));
 }
 

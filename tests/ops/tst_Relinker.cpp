@@ -2,6 +2,7 @@
 #include "ops/ActionJournal.h"
 #include "ops/Relinker.h"
 
+#include <QProcess>
 #include <QRegularExpression>
 #include <QStringList>
 #include <QTemporaryDir>
@@ -506,8 +507,8 @@ private slots:
         QCOMPARE(fs::canonical(m_root / "last"), fs::canonical(m_root / "epochs" / "005"));
         QCOMPARE(out->previousTarget, std::optional<std::string>(oldLast));
         QCOMPARE(journal().back().action, std::string("repair"));
-        QVERIFY2(logLines().last().contains("linking: last -> epochs/005 (repair of a relocated "
-                                            "link; was " +
+        QVERIFY2(logLines().last().contains("linking: last -> epochs/005 (repair of a link moved "
+                                            "or copied with its run; was " +
                                             QString::fromStdString(oldLast) + ") by a"),
                  qPrintable(logLines().last()));
 
@@ -524,6 +525,52 @@ private slots:
         VERIFY_OK(Relinker::undo(m_root, as("a")));
         QCOMPARE(linkText("last"),
                  QString::fromStdString(oldLast)); // dangling again, exactly as before
+    }
+
+    void repairAllOfACopiedRunAndUndoIt()
+    {
+        // cp -a keeps the absolute links: they resolve, into the original.
+        const fs::path copy = m_root.parent_path().parent_path() / "copy";
+        QCOMPARE(QProcess::execute("cp", {"-a", QString::fromStdString(m_root.parent_path()),
+                                          QString::fromStdString(copy)}),
+                 0);
+        const fs::path root = copy / "ckpts";
+        QVERIFY(fs::exists(root / "last"));
+        QVERIFY(Relinker::isRepairable(root, "last"));
+        QVERIFY(Relinker::isRepairable(root, "best"));
+        QVERIFY(!Relinker::isRepairable(m_root, "last")); // the original is fine
+
+        auto out = Relinker::repairAll(root, as("a"));
+        VERIFY_OK(out);
+        QCOMPARE(out->size(), std::size_t(2));
+        QCOMPARE(QString::fromStdString(fs::read_symlink(root / "last").string()),
+                 QString("epochs/005"));
+        QCOMPARE(QString::fromStdString(fs::read_symlink(root / "best").string()),
+                 QString("epochs/003"));
+        QCOMPARE(fs::canonical(root / "best"), fs::canonical(root / "epochs" / "003"));
+        QCOMPARE(linkText("last"), QString::fromStdString(absEpoch(5))); // original untouched
+        QVERIFY(!Relinker::isRepairable(root, "last"));
+
+        auto again = Relinker::repairAll(root, as("a"));
+        QVERIFY(!again.ok());
+        QVERIFY2(has(again.error().message, "no link to repair"), again.error().message.c_str());
+
+        // Each link is its own journal entry: two undos restore both texts.
+        VERIFY_OK(Relinker::undo(root, as("a")));
+        VERIFY_OK(Relinker::undo(root, as("a")));
+        QCOMPARE(QString::fromStdString(fs::read_symlink(root / "last").string()),
+                 QString::fromStdString(absEpoch(5)));
+        QCOMPARE(QString::fromStdString(fs::read_symlink(root / "best").string()),
+                 QString::fromStdString(absEpoch(3)));
+    }
+
+    void repairRefusesALinkInsideTheRun()
+    {
+        m_fx->linkRelative("last", 2);
+        auto out = Relinker::repair(m_root, "last", as("a"));
+        QVERIFY(!out.ok());
+        QVERIFY(has(out.error().message, "nothing to repair"));
+        QVERIFY(!Relinker::isRepairable(m_root, "last"));
     }
 
     void restartOverwritesLaterEpochs()

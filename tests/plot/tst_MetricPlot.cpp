@@ -2,8 +2,10 @@
 #include "plot/MetricPlot.h"
 
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QLabel>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
@@ -58,8 +60,15 @@ private slots:
     void logScaleToggles();
     void timeAxesDropTheAnchor();
     void liveAppendExtendsTheGraph();
-    void exportsPngAndPdf();
+    void exportsAtThePlotsSize_data();
+    void exportsAtThePlotsSize();
+    void exportErrorsNameTheFile_data();
+    void exportErrorsNameTheFile();
     void followsThePalette();
+    void restartVisibleWhenValuesCoincide();
+    void legendOnlyForWhatIsDrawn();
+    void timeTicksReadLikeTime_data();
+    void timeTicksReadLikeTime();
 
 private:
     std::unique_ptr<MetricPlot> m_plot;
@@ -295,23 +304,78 @@ void tst_MetricPlot::liveAppendExtendsTheGraph()
     QCOMPARE(m_plot->pointCount(1), 18);
 }
 
-void tst_MetricPlot::exportsPngAndPdf()
+void tst_MetricPlot::exportsAtThePlotsSize_data()
 {
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QSize>("requested");
+    QTest::addColumn<QSize>("expected");
+    // No size given: the plot's size on screen (the bug: nothing was written).
+    QTest::newRow("png, shown size") << "plot.png" << QSize() << QSize(800, 500);
+    QTest::newRow("png, given size") << "plot.png" << QSize(640, 400) << QSize(640, 400);
+    QTest::newRow("svg") << "plot.svg" << QSize() << QSize(800, 500);
+    // A page the size of the plot, not A4 portrait (595 x 842 pt).
+    QTest::newRow("pdf") << "plot.pdf" << QSize() << QSize(800, 500);
+    QTest::newRow("pdf, given size") << "plot.PDF" << QSize(640, 400) << QSize(640, 400);
+}
+
+void tst_MetricPlot::exportsAtThePlotsSize()
+{
+    QFETCH(QString, name);
+    QFETCH(QSize, requested);
+    QFETCH(QSize, expected);
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     m_plot->setRuns(oneRun());
     m_plot->setMetrics({QStringLiteral("loss"), QStringLiteral("val_loss")});
-    const QString png = dir.filePath(QStringLiteral("plot.png"));
-    const QString pdf = dir.filePath(QStringLiteral("plot.pdf"));
-    QVERIFY(m_plot->savePng(png, QSize(640, 400)));
-    QVERIFY(m_plot->savePdf(pdf, QSize(640, 400)));
-    const QImage image(png);
-    QCOMPARE(image.size(), QSize(640, 400));
-    QVERIFY(QFileInfo(png).size() > 1000);
-    QFile file(pdf);
+    const QString path = dir.filePath(name);
+    const Status saved = m_plot->save(path, requested);
+    QVERIFY2(saved.ok(), saved.ok() ? "" : saved.error().message.c_str());
+    QFile file(path);
     QVERIFY(file.open(QIODevice::ReadOnly));
-    QVERIFY(file.read(5) == "%PDF-");
-    QVERIFY(file.size() > 1000);
+    const QByteArray bytes = file.readAll();
+    QVERIFY(bytes.size() > 1000);
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix == QLatin1String("png")) {
+        QCOMPARE(QImage(path).size(), expected);
+    } else if (suffix == QLatin1String("svg")) {
+        QVERIFY(bytes.contains(QStringLiteral("width=\"%1\" height=\"%2\"")
+                                   .arg(expected.width())
+                                   .arg(expected.height())
+                                   .toLatin1()));
+    } else {
+        QVERIFY(bytes.startsWith("%PDF-"));
+        const QRegularExpression box(QStringLiteral("/MediaBox \\[0 0 ([0-9.]+) ([0-9.]+)\\]"));
+        const auto m = box.match(QString::fromLatin1(bytes));
+        QVERIFY(m.hasMatch());
+        QCOMPARE(qRound(m.captured(1).toDouble()), expected.width());
+        QCOMPARE(qRound(m.captured(2).toDouble()), expected.height());
+    }
+}
+
+void tst_MetricPlot::exportErrorsNameTheFile_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("unknown type") << "plot.xyz"
+                                  << "unknown image type";
+    QTest::newRow("missing folder") << "no/such/folder/plot.png"
+                                    << "plot.png";
+}
+
+void tst_MetricPlot::exportErrorsNameTheFile()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, says);
+    QTemporaryDir dir;
+    m_plot->setRuns(oneRun());
+    m_plot->setMetrics({QStringLiteral("loss")});
+    const QString path = dir.filePath(name);
+    const Status saved = m_plot->save(path);
+    QVERIFY(!saved.ok());
+    const QString message = QString::fromStdString(saved.error().message);
+    QVERIFY2(message.contains(says), qPrintable(message));
+    QVERIFY(message.contains(QFileInfo(path).fileName()));
+    QVERIFY(!QFileInfo::exists(path));
 }
 
 void tst_MetricPlot::followsThePalette()
@@ -327,6 +391,95 @@ void tst_MetricPlot::followsThePalette()
         m_plot->replotNow();
         QCOMPARE(m_plot->grab().toImage().pixelColor(corner), base);
     }
+}
+
+void tst_MetricPlot::restartVisibleWhenValuesCoincide()
+{
+    // The re-run from epoch 3 retraces the old values exactly: without a marker
+    // the restart would be invisible.
+    MetricHistory h;
+    h.segments.push_back(HistorySegment{0, {}, 1, 6, {}});
+    h.segments.push_back(HistorySegment{1, 3, 4, 6, {}});
+    for (int e = 1; e <= 6; ++e)
+        h.rows.push_back(test::makeRow(0, e, {{"loss", 1.0 / e}}, 1'700'000'000.0 + 60.0 * e));
+    for (int e = 4; e <= 6; ++e)
+        h.rows.push_back(test::makeRow(1, e, {{"loss", 1.0 / e}}, 1'700'001'000.0 + 60.0 * e));
+    m_plot->setRuns(oneRun(h));
+    m_plot->setMetrics({QStringLiteral("loss")});
+    QCOMPARE(m_plot->restartMarkerCount(), 1);
+    QVERIFY(m_plot->legendEntries().contains(QStringLiteral("restart")));
+    // Under the marker, a pixel of the marker's outline, not only the curve's colour.
+    const int branch = 1; // run-a · loss (restart 1)
+    const QPoint at = m_plot->pointPosition(branch, 0);
+    QVERIFY(m_plot->rect().contains(at));
+    m_plot->replotNow();
+    const QImage image = m_plot->grab().toImage();
+    bool outline = false;
+    const QColor text = m_plot->palette().color(QPalette::Text);
+    for (int dy = -8; dy <= 8 && !outline; ++dy)
+        for (int dx = -8; dx <= 8 && !outline; ++dx)
+            outline = image.pixelColor(at + QPoint(dx, dy)) == text;
+    QVERIFY(outline);
+
+    // One segment: no restart, no legend entry for it.
+    m_plot->setRuns(oneRun(decades()));
+    QCOMPARE(m_plot->restartMarkerCount(), 0);
+    QVERIFY(!m_plot->legendEntries().contains(QStringLiteral("restart")));
+}
+
+void tst_MetricPlot::legendOnlyForWhatIsDrawn()
+{
+    // A metric whose only values cannot be drawn on a log axis (<= 0).
+    MetricHistory h;
+    h.segments.push_back(HistorySegment{});
+    for (int e = 1; e <= 4; ++e)
+        h.rows.push_back(test::makeRow(0, e, {{"loss", 1.0 / e}, {"delta", -1.0 * e}}));
+    m_plot->setRuns(oneRun(h));
+    m_plot->setMetrics({QStringLiteral("loss"), QStringLiteral("delta")});
+    QCOMPARE(m_plot->legendEntries(), (QStringList{"loss", "delta"}));
+    m_plot->setLogScale(true);
+    QCOMPARE(m_plot->legendEntries(), (QStringList{"loss"}));
+    // best/last appear once a marker is drawn, not before.
+    m_plot->setMarkers(QStringLiteral("a"), 4, MetricPlot::NoEpoch);
+    QCOMPARE(m_plot->legendEntries(), (QStringList{"loss", "last epoch"}));
+}
+
+void tst_MetricPlot::timeTicksReadLikeTime_data()
+{
+    QTest::addColumn<int>("axis");
+    QTest::addColumn<double>("minutesPerEpoch");
+    QTest::addColumn<QString>("pattern");
+    // 12 epochs a minute apart: clock times; an hour apart over 2 days: weekday
+    // and time; a day apart: dates; relative: h:mm.
+    QTest::newRow("wall, minutes") << int(MetricPlot::XAxis::WallTime) << 1.0 << "^\\d\\d:\\d\\d$";
+    QTest::newRow("wall, days") << int(MetricPlot::XAxis::WallTime) << 240.0
+                                << "^[A-Z][a-z]{2} \\d\\d:\\d\\d$";
+    QTest::newRow("wall, weeks") << int(MetricPlot::XAxis::WallTime) << 2880.0
+                                 << "^[A-Z][a-z]{2} \\d{1,2}$";
+    QTest::newRow("relative, minutes")
+        << int(MetricPlot::XAxis::RelativeTime) << 1.0 << "^-?\\d+:[0-5]\\d$";
+    QTest::newRow("relative, days")
+        << int(MetricPlot::XAxis::RelativeTime) << 300.0 << "^-?\\d+:[0-5]\\d$";
+}
+
+void tst_MetricPlot::timeTicksReadLikeTime()
+{
+    QFETCH(int, axis);
+    QFETCH(double, minutesPerEpoch);
+    QFETCH(QString, pattern);
+    MetricHistory h;
+    h.segments.push_back(HistorySegment{});
+    for (int e = 1; e <= 12; ++e)
+        h.rows.push_back(
+            test::makeRow(0, e, {{"loss", 1.0 / e}}, 1'700'000'000.0 + 60.0 * minutesPerEpoch * e));
+    m_plot->setRuns(oneRun(h));
+    m_plot->setMetrics({QStringLiteral("loss")});
+    m_plot->setXAxis(MetricPlot::XAxis(axis));
+    const QStringList labels = m_plot->xTickLabels();
+    QVERIFY(labels.size() >= 3);
+    const QRegularExpression re(pattern);
+    for (const QString& l : labels)
+        QVERIFY2(re.match(l).hasMatch(), qPrintable(labels.join(" | ")));
 }
 
 QTEST_MAIN(tst_MetricPlot)

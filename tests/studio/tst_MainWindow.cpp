@@ -179,6 +179,12 @@ void tst_MainWindow::selectingRunsFillsTheTable()
     QCOMPARE(lines.size(), 3);
     QVERIFY(lines[0].startsWith("Epoch\t"));
     QVERIFY(lines[1].startsWith("1\t"));
+    // CSV holds raw values for machines (bytes, full-precision numbers), not "64 B".
+    const QStringList csv = window.epochTable()->tableAsCsv().trimmed().split('\n');
+    const QStringList head = csv[0].split(',');
+    QVERIFY2(head.startsWith("epoch") && head.contains("model_bytes"), qPrintable(csv[0]));
+    QCOMPARE(csv[1].split(',').value(head.indexOf("model_bytes")), QString("64"));
+    QVERIFY2(!csv.join('\n').contains(" B"), qPrintable(csv.join('\n')));
     // CSV of the whole (filtered) table; filtering by text narrows it.
     QCOMPARE(window.epochTable()->tableAsCsv().trimmed().split('\n').size(), 5);
     QTest::keyClicks(window.epochTable()->filterEdit(), "13:00:03");
@@ -209,6 +215,8 @@ void tst_MainWindow::answerNextDialog(const QString& button, QString* text)
             *text = label->text();
         for (auto* b : dialog->findChildren<QAbstractButton*>())
             if (b->text().remove(QLatin1Char('&')) == button) {
+                // A rollback's button waits for the target's health check.
+                QTRY_VERIFY(b->isEnabled());
                 QTest::mouseClick(b, Qt::LeftButton);
                 return;
             }
@@ -533,6 +541,10 @@ void tst_MainWindow::inspectModelFromEpochTable()
     QVERIFY(dialog);
     QVERIFY2(dialog->inspector()->path().endsWith(QStringLiteral("model.h5")),
              qPrintable(dialog->inspector()->path()));
+    // The title names the run and the epoch, not just "model.h5".
+    QVERIFY2(dialog->windowTitle().contains(workspace.runName(workspace.runRoots().first()) +
+                                            QStringLiteral(" · epoch 2")),
+             qPrintable(dialog->windowTitle()));
     dialog->close();
 }
 

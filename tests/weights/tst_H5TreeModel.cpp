@@ -56,7 +56,7 @@ void tst_H5TreeModel::columnsOfADataset_data()
     QTest::newRow("name") << int(H5TreeModel::NameColumn) << "kernel:0";
     QTest::newRow("shape") << int(H5TreeModel::ShapeColumn) << "(4, 3)";
     QTest::newRow("dtype") << int(H5TreeModel::DTypeColumn) << "float32";
-    QTest::newRow("bytes") << int(H5TreeModel::BytesColumn) << "48 bytes";
+    QTest::newRow("bytes") << int(H5TreeModel::BytesColumn) << "48 B";
     QTest::newRow("storage") << int(H5TreeModel::StorageColumn) << "contiguous";
 }
 

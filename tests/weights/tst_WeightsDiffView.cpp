@@ -1,3 +1,4 @@
+#include "H5Writer.h"
 #include "WeightsFixtures.h"
 #include "compare/ChangeBarDelegate.h"
 #include "compare/TensorOverlayDialog.h"
@@ -17,6 +18,7 @@
 #include <QTest>
 
 using namespace ckpt;
+using ckpt::test::H5Writer;
 using ckpt::test::WeightsFixtures;
 
 class tst_WeightsDiffView : public QObject
@@ -27,6 +29,7 @@ private slots:
     void init();
     void cleanup();
     void fillsTheTable();
+    void optimizerStateIsAToggle();
     void sortingByRelChangePutsTheChangedLayerFirst();
     void nanRowIsFlagged();
     void statusFilterHidesRows();
@@ -77,6 +80,38 @@ int tst_WeightsDiffView::rowOf(const QString& key) const
         if (model->index(r, TensorDiffModel::PathColumn).data().toString() == key)
             return r;
     return -1;
+}
+
+void tst_WeightsDiffView::optimizerStateIsAToggle()
+{
+    // Adam's moments and the step counter change far more than the weights do.
+    const QString a = m_dir.filePath("opt-a.h5"), b = m_dir.filePath("opt-b.h5");
+    {
+        H5Writer w(a.toStdString());
+        w.floats("/model_weights/dense/dense/kernel:0", {2}, {1, 2});
+        w.floats("/optimizer_weights/Adam/dense/kernel/m:0", {2}, {0, 0});
+        w.floats("/optimizer_weights/Adam/iterations:0", {1}, {10});
+    }
+    {
+        H5Writer w(b.toStdString());
+        w.floats("/model_weights/dense/dense/kernel:0", {2}, {1, 2.5});
+        w.floats("/optimizer_weights/Adam/dense/kernel/m:0", {2}, {5, 7});
+        w.floats("/optimizer_weights/Adam/iterations:0", {1}, {90});
+    }
+    QSignalSpy finished(m_view, &WeightsDiffView::finished);
+    m_view->compare(a, QStringLiteral("epoch 1"), b, QStringLiteral("epoch 9"));
+    QTRY_COMPARE(finished.count(), 1);
+    // Model weights by default: one tensor, one layer, the rest counted as hidden.
+    QCOMPARE(m_view->tensorView()->model()->rowCount(), 1);
+    QCOMPARE(m_view->layerView()->model()->rowCount(), 1);
+    QVERIFY(m_view->summary()->text().contains("2 optimizer tensors hidden"));
+    QVERIFY(!m_view->optimizerBox()->isChecked());
+    QTest::mouseClick(m_view->optimizerBox(), Qt::LeftButton, {},
+                      QPoint(8, m_view->optimizerBox()->height() / 2));
+    QVERIFY(m_view->optimizerBox()->isChecked());
+    QCOMPARE(m_view->tensorView()->model()->rowCount(), 3);
+    QCOMPARE(m_view->layerView()->model()->rowCount(), 2);
+    QVERIFY(!m_view->summary()->text().contains("hidden"));
 }
 
 void tst_WeightsDiffView::fillsTheTable()

@@ -20,6 +20,8 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <set>
+
 namespace ckpt {
 
 namespace {
@@ -42,8 +44,8 @@ WeightsDiffView::WeightsDiffView(QWidget* parent)
     : QWidget(parent), m_job(new JobRunner(this)), m_tensorModel(new TensorDiffModel(this)),
       m_filter(new TensorDiffFilterModel(this)), m_layerModel(new LayerRankingModel(this)),
       m_summary(new QLabel(this)), m_progress(new QProgressBar(this)),
-      m_cancel(new QPushButton(tr("Cancel"), this)), m_tensors(new QTableView),
-      m_layers(new QTableView)
+      m_cancel(new QPushButton(tr("Cancel"), this)), m_optimizerBox(new QCheckBox(this)),
+      m_tensors(new QTableView), m_layers(new QTableView)
 {
     m_summary->setObjectName(QStringLiteral("weightsSummary"));
     m_summary->setTextFormat(Qt::RichText);
@@ -77,6 +79,15 @@ WeightsDiffView::WeightsDiffView(QWidget* parent)
         m_statusBoxes << box;
     }
     filters->addStretch(1);
+    m_optimizerBox->setText(tr("&Optimizer state"));
+    m_optimizerBox->setToolTip(tr("Also show the optimizer's tensors and step counters "
+                                  "(hidden: they crowd out the model's layers)"));
+    connect(m_optimizerBox, &QCheckBox::toggled, this, [this](bool on) {
+        m_filter->setShowOptimizer(on);
+        showLayers();
+        updateSummary();
+    });
+    filters->addWidget(m_optimizerBox);
 
     m_filter->setSourceModel(m_tensorModel);
     m_tensors->setModel(m_filter);
@@ -202,7 +213,7 @@ void WeightsDiffView::showOutcome(Outcome outcome)
     m_hdf5B = QString::fromStdString(outcome.hdf5B);
     m_diff = std::move(outcome.diff.value());
     m_tensorModel->setDiff(m_diff->tensors);
-    m_layerModel->setLayers(m_diff->layers);
+    showLayers();
     m_tensors->sortByColumn(TensorDiffModel::RelChangeColumn, Qt::DescendingOrder);
     m_tensors->resizeColumnsToContents();
     m_tensors->setColumnWidth(
@@ -213,20 +224,48 @@ void WeightsDiffView::showOutcome(Outcome outcome)
     emit finished(true);
 }
 
+void WeightsDiffView::showLayers()
+{
+    if (!m_diff)
+        return;
+    if (m_filter->showsOptimizer()) {
+        m_layerModel->setLayers(m_diff->layers);
+        return;
+    }
+    // A layer made only of optimizer state ("optimizer", "optimizer_weights").
+    std::set<std::string> model;
+    for (const TensorDiffEntry& e : m_diff->tensors)
+        if (!TensorDiff::isOptimizerKey(e.key))
+            model.insert(TensorDiff::layerOf(e.key));
+    std::vector<LayerDiff> layers;
+    for (const LayerDiff& l : m_diff->layers)
+        if (model.count(l.name))
+            layers.push_back(l);
+    m_layerModel->setLayers(std::move(layers));
+}
+
 void WeightsDiffView::updateSummary()
 {
     if (!m_diff)
         return;
     int counts[5] = {0, 0, 0, 0, 0};
+    int optimizer = 0;
     for (const TensorDiffEntry& e : m_diff->tensors) {
+        if (TensorDiff::isOptimizerKey(e.key)) {
+            ++optimizer;
+            if (!m_filter->showsOptimizer())
+                continue;
+        }
         const int f = TensorDiffFilterModel::filterOf(int(e.status));
         for (int bit = 0; bit < 5; ++bit)
             if (f == (1 << bit))
                 ++counts[bit];
     }
+    const std::size_t counted =
+        m_diff->tensors.size() - (m_filter->showsOptimizer() ? 0 : std::size_t(optimizer));
     QString text = tr("<b>%1</b> \u2192 <b>%2</b>: %3 tensors, %4 changed, %5 same")
                        .arg(m_labelA.toHtmlEscaped(), m_labelB.toHtmlEscaped())
-                       .arg(m_diff->tensors.size())
+                       .arg(counted)
                        .arg(counts[0])
                        .arg(counts[1]);
     if (counts[2] || counts[3] || counts[4])
@@ -237,7 +276,10 @@ void WeightsDiffView::updateSummary()
     const int bad = m_tensorModel->badCount();
     if (bad)
         text += tr(", <b>%n with NaN/Inf</b>", nullptr, bad);
-    if (m_filter->rowCount() != m_tensorModel->rowCount())
+    if (optimizer && !m_filter->showsOptimizer())
+        text += optimizer == 1 ? tr("; 1 optimizer tensor hidden")
+                               : tr("; %1 optimizer tensors hidden").arg(optimizer);
+    if (m_filter->rowCount() != int(counted))
         text += tr(" (showing %1)").arg(m_filter->rowCount());
     m_summary->setText(text);
 }

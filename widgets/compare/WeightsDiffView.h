@@ -46,6 +46,7 @@ public:
     TensorDiffModel* tensorModel() const { return m_tensorModel; }
     TensorDiffFilterModel* filterModel() const { return m_filter; }
     QCheckBox* statusFilter(int filter) const;
+    QCheckBox* optimizerBox() const { return m_optimizerBox; }
     QPushButton* cancelButton() const { return m_cancel; }
     QLabel* summary() const { return m_summary; }
     // The last dialog opened by a double-click (nullptr when none is open).
@@ -64,6 +65,7 @@ private:
     void showOutcome(Outcome outcome);
     void openOverlay(const QModelIndex& proxyIndex);
     void updateSummary();
+    void showLayers();
 
     QString m_labelA;
     QString m_labelB;
@@ -79,6 +81,7 @@ private:
     QLabel* m_summary;
     QProgressBar* m_progress;
     QPushButton* m_cancel;
+    QCheckBox* m_optimizerBox;
     QList<QCheckBox*> m_statusBoxes;
     QTableView* m_tensors;
     QTableView* m_layers;

@@ -1,13 +1,13 @@
 #include "dialogs/PruneDialog.h"
 
 #include "common/Badges.h"
+#include "report/Format.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QHeaderView>
 #include <QLabel>
-#include <QLocale>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
@@ -18,8 +18,7 @@ namespace ckpt {
 namespace {
 QString formatBytes(quint64 bytes)
 {
-    return QLocale::system().formattedDataSize(static_cast<qint64>(bytes), 1,
-                                               QLocale::DataSizeTraditionalFormat);
+    return QString::fromStdString(Format::bytes(double(bytes)));
 }
 } // namespace
 

@@ -20,17 +20,20 @@ ModelInspectorDialog::ModelInspectorDialog(QWidget* parent)
     resize(1000, 640);
 }
 
-void ModelInspectorDialog::openFile(const QString& path)
+void ModelInspectorDialog::openFile(const QString& path, const QString& title)
 {
-    setWindowTitle(tr("Model: %1").arg(QFileInfo(path).fileName()));
+    setWindowTitle(title.isEmpty() ? tr("Model: %1").arg(QFileInfo(path).fileName())
+                                   : tr("Model: %1 (%2)").arg(title, QFileInfo(path).fileName()));
+    setToolTip(path);
     m_inspector->open(path);
 }
 
-ModelInspectorDialog* ModelInspectorDialog::showFile(const QString& path, QWidget* parent)
+ModelInspectorDialog* ModelInspectorDialog::showFile(const QString& path, QWidget* parent,
+                                                     const QString& title)
 {
     auto* dialog = new ModelInspectorDialog(parent);
     dialog->setAttribute(Qt::WA_DeleteOnClose);
-    dialog->openFile(path);
+    dialog->openFile(path, title);
     dialog->show();
     return dialog;
 }

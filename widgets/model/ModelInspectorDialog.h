@@ -14,11 +14,13 @@ class ModelInspectorDialog final : public QDialog
 public:
     explicit ModelInspectorDialog(QWidget* parent = nullptr);
 
-    void openFile(const QString& path);
+    // `title` names what the file is ("RUN000 · epoch 12"); empty: the file name.
+    void openFile(const QString& path, const QString& title = {});
     ModelInspector* inspector() const { return m_inspector; }
 
     // A non-modal dialog deleted on close, already shown.
-    static ModelInspectorDialog* showFile(const QString& path, QWidget* parent);
+    static ModelInspectorDialog* showFile(const QString& path, QWidget* parent,
+                                          const QString& title = {});
 
 private:
     ModelInspector* m_inspector;

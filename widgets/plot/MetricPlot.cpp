@@ -1,14 +1,22 @@
 #include "plot/MetricPlot.h"
 
+#include "io/AtomicFile.h"
 #include "plot/AxisFit.h"
 #include "plot/Decimator.h"
+#include "plot/DurationTicker.h"
 #include "plot/PlotSeries.h"
 #include "plot/PlotTheme.h"
+#include "plot/WallTimeTicker.h"
 
+#include <QBuffer>
 #include <QEvent>
+#include <QFileInfo>
+#include <QImageWriter>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QPdfWriter>
 #include <QStackedLayout>
+#include <QSvgGenerator>
 #include <qcustomplot.h>
 
 #include <algorithm>
@@ -192,6 +200,7 @@ void MetricPlot::rebuildGraphs()
     m_tailGraphs.clear();
     m_bestGraphs.clear();
     m_lastGraphs.clear();
+    m_restartGraph = nullptr;
     const bool manyRuns = m_model.runs().size() > 1;
     std::set<std::pair<int, int>> named;
     for (const auto& c : m_model.curves()) {
@@ -227,6 +236,10 @@ void MetricPlot::rebuildGraphs()
         m_bestGraphs.push_back(best);
         m_lastGraphs.push_back(last);
     }
+    // Where each restart resumed: visible even when the re-run retraces the old values.
+    m_restartGraph = m_plot->addGraph();
+    m_restartGraph->setName(tr("restart"));
+    m_restartGraph->setLineStyle(QCPGraph::lsNone);
     m_plot->legend->setVisible(!m_model.curves().empty());
     refreshData();
 }
@@ -296,15 +309,76 @@ void MetricPlot::updateMarkers()
                     graph->addData(key, value);
         }
     }
-    bool any = false;
-    for (const auto& run : m_model.runs())
-        any = any || run.best != NoEpoch || run.last != NoEpoch;
-    for (QCPGraph* legendOnly : {m_bestGraphs.back(), m_lastGraphs.back()}) {
-        if (any && !m_model.curves().empty())
-            legendOnly->addToLegend();
-        else
-            legendOnly->removeFromLegend();
+    if (m_restartGraph) {
+        m_restartGraph->data()->clear();
+        const bool smoothing = m_smoothing > 0.0;
+        for (const auto& c : m_model.curves()) {
+            const int i = c.curve.anchored() ? c.series.entryOfPoint(0) : -1;
+            if (i < 0)
+                continue;
+            const double value = (smoothing ? c.series.smoothed() : c.series.raw())[i];
+            if (std::isfinite(value) && (!m_logScale || value > 0))
+                m_restartGraph->addData(c.series.keys()[i], value);
+        }
     }
+    updateLegend();
+}
+
+void MetricPlot::updateLegend()
+{
+    // Only what is drawn: a curve without a drawable point, or a marker kind
+    // with no marker on screen, gets no entry.
+    std::set<std::pair<int, int>> named;
+    for (std::size_t i = 0; i < m_model.curves().size(); ++i) {
+        const auto& c = m_model.curves()[i];
+        const QVector<double>& values = m_smoothing > 0.0 ? c.series.smoothed() : c.series.raw();
+        const bool drawn = std::any_of(values.begin(), values.end(), [this](double v) {
+            return std::isfinite(v) && (!m_logScale || v > 0);
+        });
+        if (drawn && named.insert({c.run, c.metric}).second)
+            m_smoothGraphs[i]->addToLegend();
+        else
+            m_smoothGraphs[i]->removeFromLegend();
+    }
+    const auto anyData = [](const std::vector<QCPGraph*>& graphs) {
+        return std::any_of(graphs.begin(), graphs.end(),
+                           [](const QCPGraph* g) { return !g->data()->isEmpty(); });
+    };
+    const bool curves = !named.empty();
+    const std::pair<QCPGraph*, bool> entries[] = {
+        {m_bestGraphs.back(), curves && anyData(m_bestGraphs)},
+        {m_lastGraphs.back(), curves && anyData(m_lastGraphs)},
+        {m_restartGraph, curves && m_restartGraph && !m_restartGraph->data()->isEmpty()}};
+    for (const auto& [graph, shown] : entries) {
+        if (!graph)
+            continue;
+        if (shown)
+            graph->addToLegend();
+        else
+            graph->removeFromLegend();
+    }
+    m_plot->legend->setVisible(curves);
+}
+
+QStringList MetricPlot::legendEntries() const
+{
+    QStringList out;
+    for (int i = 0; i < m_plot->legend->itemCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(m_plot->legend->item(i)))
+            out << item->plottable()->name();
+    return out;
+}
+
+int MetricPlot::restartMarkerCount() const
+{
+    return m_restartGraph ? m_restartGraph->dataCount() : 0;
+}
+
+QStringList MetricPlot::xTickLabels() const
+{
+    m_plot->replot(QCustomPlot::rpImmediateRefresh);
+    const QVector<QString> labels = m_plot->xAxis->tickVectorLabels();
+    return QStringList(labels.begin(), labels.end());
 }
 
 void MetricPlot::updateSelection()
@@ -346,16 +420,13 @@ void MetricPlot::updateAxes()
         x->setLabel(tr("epoch"));
         break;
     }
-    case XAxis::WallTime: {
-        auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
-        ticker->setDateTimeFormat(QStringLiteral("MMM d\nhh:mm"));
-        x->setTicker(ticker);
+    case XAxis::WallTime:
+        x->setTicker(QSharedPointer<WallTimeTicker>::create());
         x->setLabel(tr("wall time"));
         break;
-    }
     case XAxis::RelativeTime:
-        x->setTicker(QSharedPointer<QCPAxisTicker>::create());
-        x->setLabel(tr("hours since run start"));
+        x->setTicker(QSharedPointer<DurationTicker>::create());
+        x->setLabel(tr("time since run start (h:mm)"));
         break;
     }
     QCPAxis* y = m_plot->yAxis;
@@ -404,6 +475,10 @@ void MetricPlot::applyTheme()
         m_lastGraphs[r]->setScatterStyle(
             QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colour, 2.2), Qt::NoBrush, 13));
     }
+    if (m_restartGraph)
+        m_restartGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted,
+                                                        QPen(theme.text(), 1.4),
+                                                        QBrush(theme.background()), 12));
     m_tracer->setPen(QPen(theme.text(), 1.5));
     m_label->setColor(theme.text());
     m_label->setBrush(theme.legendBackground());
@@ -525,14 +600,71 @@ void MetricPlot::resizeEvent(QResizeEvent* event)
     redecimate(); // one bucket per pixel
 }
 
-bool MetricPlot::savePng(const QString& fileName, QSize size)
+QSize MetricPlot::exportSize(QSize requested) const
 {
-    return m_plot->savePng(fileName, size.width(), size.height());
+    if (requested.isValid() && !requested.isEmpty())
+        return requested;
+    const QSize shown = m_plot->size();
+    // A plot never laid out (hidden tab, offscreen) still exports a useful size.
+    return shown.width() >= 64 && shown.height() >= 64 ? shown : QSize(960, 600);
 }
 
-bool MetricPlot::savePdf(const QString& fileName, QSize size)
+Result<QByteArray> MetricPlot::render(const QString& fileName, QSize requested) const
 {
-    return m_plot->savePdf(fileName, size.width(), size.height());
+    const QString suffix = QFileInfo(fileName).suffix().toLower();
+    const QSize size = exportSize(requested);
+    const std::string file = fileName.toStdString();
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    const auto paint = [&](QPaintDevice* device) {
+        QCPPainter painter;
+        if (!painter.begin(device))
+            return false;
+        painter.setMode(QCPPainter::pmVectorized);
+        painter.setMode(QCPPainter::pmNoCaching);
+        m_plot->toPainter(&painter, size.width(), size.height());
+        return painter.end();
+    };
+    if (suffix == QLatin1String("pdf")) {
+        // A page the size of the plot (1 px = 1 pt), not an A4 sheet.
+        QPdfWriter pdf(&buffer);
+        pdf.setCreator(QStringLiteral("ckpt-studio"));
+        pdf.setResolution(72);
+        pdf.setPageLayout(
+            QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
+                        QPageLayout::Portrait, QMarginsF()));
+        if (!paint(&pdf))
+            return Error::at(file, "could not render the plot as PDF");
+    } else if (suffix == QLatin1String("svg")) {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(size);
+        svg.setViewBox(QRect(QPoint(0, 0), size));
+        svg.setTitle(QStringLiteral("ckpt-studio plot"));
+        if (!paint(&svg))
+            return Error::at(file, "could not render the plot as SVG");
+    } else if (QImageWriter::supportedImageFormats().contains(suffix.toLatin1())) {
+        const QImage image = m_plot->toPixmap(size.width(), size.height()).toImage();
+        QImageWriter writer(&buffer, suffix.toLatin1());
+        if (image.isNull() || !writer.write(image))
+            return Error::at(file, "could not render the plot as " +
+                                       suffix.toUpper().toStdString() + ": " +
+                                       writer.errorString().toStdString());
+    } else {
+        return Error::at(file, "unknown image type \"" + suffix.toStdString() +
+                                   "\": name the file .png, .svg or .pdf");
+    }
+    return bytes;
+}
+
+Status MetricPlot::save(const QString& fileName, QSize size) const
+{
+    auto bytes = render(fileName, size);
+    if (!bytes)
+        return bytes.error();
+    return writeFileAtomically(fileName.toStdString(),
+                               std::string_view(bytes->constData(), std::size_t(bytes->size())));
 }
 
 QPoint MetricPlot::pointPosition(int graph, int point) const

@@ -1,8 +1,10 @@
 #pragma once
 
+#include "common/Result.h"
 #include "model/MetricHistory.h"
 #include "plot/PlotModel.h"
 
+#include <QByteArray>
 #include <QList>
 #include <QPoint>
 #include <QSize>
@@ -96,9 +98,14 @@ public:
     bool logScale() const { return m_logScale; }
     XAxis xAxis() const { return m_xAxis; }
 
-    // Export at `size` in pixels (the widget's size when empty). False on failure.
-    bool savePng(const QString& fileName, QSize size = {});
-    bool savePdf(const QString& fileName, QSize size = {});
+    // The plot as a file's bytes, at `size` pixels (PDF/SVG: points; the plot's
+    // size on screen when empty). The format follows the name's suffix: png,
+    // jpg, bmp, pdf or svg. Error: an unknown suffix or a failed rendering.
+    Result<QByteArray> render(const QString& fileName, QSize size = {}) const;
+    QSize exportSize(QSize requested = {}) const;
+    // render() written to `fileName` (atomically). For tools and tests; the
+    // GUI writes off its thread.
+    Status save(const QString& fileName, QSize size = {}) const;
 
     // Inspection, for tests and tools. Graphs are the data curves (run x metric x
     // segment), in run, metric, segment order; faint raw copies and markers are
@@ -118,6 +125,11 @@ public:
     // widget's coordinates; (-1, -1) when it is not drawn.
     QPoint pointPosition(int graph, int point) const;
     QString hoverText() const { return m_hoverText; }
+    // Names in the legend, in order; markers drawn where restarts resumed; the
+    // x axis's tick labels as last drawn.
+    QStringList legendEntries() const;
+    int restartMarkerCount() const;
+    QStringList xTickLabels() const;
     int selectedEpoch() const { return m_selectedEpoch; }
     bool showsEmptyState() const;
     // Redraws now instead of at the next event loop pass.
@@ -149,6 +161,7 @@ private:
     void redecimate();
     void apply(const PlotModel::Change& change);
     void updateMarkers();
+    void updateLegend();
     void updateSelection();
     void updateRanges();
     void updateAxes();
@@ -171,6 +184,7 @@ private:
     std::vector<QCPGraph*> m_tailGraphs;   // the faded dead end after a restart's branch
     std::vector<QCPGraph*> m_bestGraphs;   // per run, then one for the legend
     std::vector<QCPGraph*> m_lastGraphs;   // per run, then one for the legend
+    QCPGraph* m_restartGraph = nullptr;    // one marker where each restart resumed
     double m_smoothing = 0.0;
     bool m_logScale = false;
     XAxis m_xAxis = XAxis::Epoch;

@@ -1,23 +1,27 @@
 #include "plotpanel/PlotPanel.h"
 
+#include "io/AtomicFile.h"
 #include "plot/MetricPlot.h"
 
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFileDialog>
+#include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSlider>
 #include <QVBoxLayout>
+#include <QtConcurrent>
 
 namespace ckpt {
 
 PlotPanel::PlotPanel(QWidget* parent)
     : QWidget(parent), m_metrics(new QListWidget(this)),
-      m_smoothing(new QSlider(Qt::Horizontal, this)),
+      m_smoothing(new QSlider(Qt::Horizontal, this)), m_smoothingValue(new QLabel(this)),
       m_logScale(new QCheckBox(tr("&Log scale"), this)), m_xAxis(new QComboBox(this)),
       m_plotLayout(new QVBoxLayout), m_plot(new MetricPlot(this))
 {
@@ -32,7 +36,13 @@ PlotPanel::PlotPanel(QWidget* parent)
     side->addWidget(m_metrics, 1);
     auto* smoothLabel = new QLabel(tr("&Smoothing"), this);
     smoothLabel->setBuddy(m_smoothing);
-    side->addWidget(smoothLabel);
+    auto* smoothRow = new QHBoxLayout;
+    smoothRow->addWidget(smoothLabel);
+    smoothRow->addStretch(1);
+    m_smoothingValue->setObjectName(QStringLiteral("smoothingValue"));
+    smoothRow->addWidget(m_smoothingValue);
+    side->addLayout(smoothRow);
+    showSmoothing(0);
     m_smoothing->setRange(0, 99);
     m_smoothing->setToolTip(tr("Exponential moving average weight (0 = off)"));
     m_smoothing->setAccessibleName(tr("Smoothing"));
@@ -43,8 +53,10 @@ PlotPanel::PlotPanel(QWidget* parent)
     side->addWidget(m_xAxis);
     auto* exportButton = new QPushButton(tr("Export plot…"), this);
     side->addWidget(exportButton);
-    connect(m_smoothing, &QSlider::valueChanged, m_plot,
-            [this](int v) { m_plot->setSmoothing(v / 100.0); });
+    connect(m_smoothing, &QSlider::valueChanged, m_plot, [this](int v) {
+        showSmoothing(v);
+        m_plot->setSmoothing(v / 100.0);
+    });
     connect(m_logScale, &QCheckBox::toggled, m_plot, &MetricPlot::setLogScale);
     connect(m_xAxis, &QComboBox::currentIndexChanged, m_plot,
             [this](int i) { m_plot->setXAxis(static_cast<MetricPlot::XAxis>(i)); });
@@ -62,6 +74,11 @@ PlotPanel::PlotPanel(QWidget* parent)
         emit checkedMetricsChanged(checkedMetrics());
     });
     connect(this, &PlotPanel::checkedMetricsChanged, m_plot, &MetricPlot::setMetrics);
+}
+
+void PlotPanel::showSmoothing(int value)
+{
+    m_smoothingValue->setText(value == 0 ? tr("off") : QString::number(value / 100.0, 'f', 2));
 }
 
 void PlotPanel::setMetrics(const QStringList& metrics, const QStringList& preferred)
@@ -104,15 +121,44 @@ void PlotPanel::setCheckedMetrics(const QStringList& metrics)
 
 void PlotPanel::exportPlot()
 {
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Export plot"), QStringLiteral("metrics.png"),
-                                     tr("PNG image (*.png);;PDF (*.pdf)"));
-    if (path.isEmpty())
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export plot"), QStringLiteral("metrics.png"),
+        tr("PNG image (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
+    if (!path.isEmpty())
+        exportTo(path);
+}
+
+void PlotPanel::exportTo(const QString& path)
+{
+    // Drawn here (the plot lives on this thread), written off it: the folder
+    // may be on a slow mount.
+    auto bytes = m_plot->render(path);
+    if (!bytes) {
+        reportExport(path, QString::fromStdString(bytes.error().message));
         return;
-    if (path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive))
-        m_plot->savePdf(path);
-    else
-        m_plot->savePng(path);
+    }
+    auto* watcher = new QFutureWatcher<QString>(this);
+    connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path] {
+        watcher->deleteLater();
+        reportExport(path, watcher->result());
+    });
+    watcher->setFuture(QtConcurrent::run([path, data = std::move(*bytes)] {
+        const Status written = writeFileAtomically(
+            path.toStdString(), std::string_view(data.constData(), std::size_t(data.size())));
+        return written ? QString() : QString::fromStdString(written.error().message);
+    }));
+}
+
+void PlotPanel::reportExport(const QString& path, const QString& error)
+{
+    if (!error.isEmpty()) {
+        auto* box = new QMessageBox(QMessageBox::Warning, tr("Export plot"),
+                                    tr("The plot could not be exported."), QMessageBox::Ok, this);
+        box->setInformativeText(error);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+    emit exportFinished(path, error);
 }
 
 } // namespace ckpt

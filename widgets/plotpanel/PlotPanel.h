@@ -4,6 +4,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QLabel;
 class QListWidget;
 class QSlider;
 class QVBoxLayout;
@@ -27,10 +28,14 @@ public:
     void setCheckedMetrics(const QStringList& metrics);
     QListWidget* metricList() const { return m_metrics; }
     QSlider* smoothingSlider() const { return m_smoothing; }
+    QLabel* smoothingValueLabel() const { return m_smoothingValue; }
     QCheckBox* logScaleBox() const { return m_logScale; }
     QComboBox* xAxisBox() const { return m_xAxis; }
 
     MetricPlot* plot() const { return m_plot; }
+    // Writes the plot to `path` (format from the suffix) in the background;
+    // exportFinished() follows, and a failure is shown in a message box.
+    void exportTo(const QString& path);
 
 signals:
     void checkedMetricsChanged(const QStringList& metrics);
@@ -38,12 +43,16 @@ signals:
     void logScaleChanged(bool on);
     void xAxisChanged(int mode); // 0 epoch, 1 wall time, 2 relative time
     void exportRequested();
+    void exportFinished(const QString& path, const QString& error); // error empty: written
 
 private:
     void exportPlot();
+    void showSmoothing(int value);
+    void reportExport(const QString& path, const QString& error);
 
     QListWidget* m_metrics;
     QSlider* m_smoothing;
+    QLabel* m_smoothingValue;
     QCheckBox* m_logScale;
     QComboBox* m_xAxis;
     QVBoxLayout* m_plotLayout;

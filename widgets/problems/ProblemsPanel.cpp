@@ -3,43 +3,80 @@
 #include "models/ModelRoles.h"
 #include "models/ProblemsModel.h"
 
+#include <QDesktopServices>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QUrl>
 #include <QVBoxLayout>
 
 namespace ckpt {
 
 ProblemsPanel::ProblemsPanel(QWidget* parent)
     : QWidget(parent), m_proxy(new QSortFilterProxyModel(this)), m_view(new QTableView(this)),
-      m_summary(new QLabel(this)), m_repair(new QPushButton(tr("&Repair"), this))
+      m_summary(new QLabel(this)), m_repair(new QPushButton(tr("&Repair"), this)),
+      m_repairAll(new QPushButton(tr("Repair &All"), this)),
+      m_open(new QPushButton(tr("&Open Folder"), this)),
+      m_moveAside(new QPushButton(tr("&Move work/ Aside…"), this)), m_menu(new QMenu(this))
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     auto* bar = new QHBoxLayout;
     bar->setContentsMargins(4, 4, 4, 0);
     bar->addWidget(m_summary, 1);
-    bar->addWidget(m_repair);
+    for (QPushButton* b : {m_open, m_moveAside, m_repair, m_repairAll}) {
+        b->setEnabled(false);
+        bar->addWidget(b);
+    }
     layout->addLayout(bar);
     layout->addWidget(m_view, 1);
     m_repair->setToolTip(tr("Apply the safe repair for the selected problem"));
-    m_repair->setEnabled(false);
+    m_repairAll->setToolTip(tr("Re-point every link a move or a copy broke at this run's own "
+                               "epoch (relative links; Edit ▸ Undo reverts)"));
+    m_open->setToolTip(tr("Open the folder of the selected problem's file"));
+    m_moveAside->setToolTip(tr("Rename the leftover work/ of an interrupted save to "
+                               "work.interrupted-<time>; nothing is deleted"));
     m_proxy->setSortRole(roles::SortRole);
     m_view->setModel(m_proxy);
     m_view->setSortingEnabled(true);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setWordWrap(false);
+    m_view->setTextElideMode(Qt::ElideMiddle);
     m_view->verticalHeader()->setVisible(false);
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setAccessibleName(tr("Problems"));
+    m_view->setContextMenuPolicy(Qt::CustomContextMenu);
+    for (QPushButton* b : {m_open, m_moveAside, m_repair})
+        connect(m_menu->addAction(b->text()), &QAction::triggered, b, &QPushButton::click);
+    connect(m_view, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        if (!m_view->indexAt(pos).isValid())
+            return;
+        const auto actions = m_menu->actions();
+        for (int i = 0; i < actions.size(); ++i)
+            actions[i]->setEnabled((i == 0   ? m_open
+                                    : i == 1 ? m_moveAside
+                                             : m_repair)
+                                       ->isEnabled());
+        m_menu->popup(m_view->viewport()->mapToGlobal(pos));
+    });
     connect(m_repair, &QPushButton::clicked, this, [this] {
         if (currentRow() >= 0)
             emit repairRequested(currentRow());
     });
+    connect(m_repairAll, &QPushButton::clicked, this, [this] {
+        const QStringList roots = repairableRuns();
+        if (!roots.isEmpty())
+            emit repairAllRequested(roots);
+    });
+    connect(m_open, &QPushButton::clicked, this, &ProblemsPanel::openFolder);
+    connect(m_moveAside, &QPushButton::clicked, this, &ProblemsPanel::confirmMoveAside);
     connect(m_view, &QTableView::activated, this, [this](const QModelIndex& index) {
         const QModelIndex src = m_proxy->mapToSource(index);
         const QVariant epoch = src.data(roles::EpochRole);
@@ -67,6 +104,61 @@ int ProblemsPanel::currentRow() const
     return i.isValid() ? m_proxy->mapToSource(i).row() : -1;
 }
 
+QStringList ProblemsPanel::repairableRuns() const
+{
+    QStringList roots;
+    for (int r = 0; m_model && r < m_model->rowCount(); ++r) {
+        const QModelIndex i = m_model->index(r, 0);
+        const QString root = i.data(roles::RunRootRole).toString();
+        if (i.data(roles::RepairableRole).toBool() && !roots.contains(root))
+            roots << root;
+    }
+    return roots;
+}
+
+QString ProblemsPanel::folderOf(int sourceRow) const
+{
+    const QModelIndex i = m_model->index(sourceRow, 0);
+    const QString path = i.data(roles::PathRole).toString();
+    if (path.isEmpty())
+        return i.data(roles::RunRootRole).toString();
+    // A leftover work/ is itself the folder to look into; otherwise the file's folder.
+    if (i.data(roles::ProblemKindRole).toString() == QLatin1String("interrupted_save"))
+        return path;
+    return QFileInfo(path).absolutePath();
+}
+
+void ProblemsPanel::openFolder()
+{
+    if (currentRow() >= 0)
+        QDesktopServices::openUrl(QUrl::fromLocalFile(folderOf(currentRow())));
+}
+
+void ProblemsPanel::confirmMoveAside()
+{
+    const int row = currentRow();
+    if (row < 0)
+        return;
+    const QModelIndex i = m_model->index(row, 0);
+    const QString root = i.data(roles::RunRootRole).toString();
+    auto* box = new QMessageBox(QMessageBox::Question, tr("Move work/ aside"),
+                                tr("Move the leftover work/ of an interrupted save aside?"),
+                                QMessageBox::Cancel, this);
+    box->setInformativeText(
+        tr("%1 is renamed to work.interrupted-<time> next to it; nothing is deleted and the "
+           "move is recorded in the run's ckpt.log. Do this only when no trainer is writing "
+           "this run.")
+            .arg(i.data(roles::PathRole).toString()));
+    box->setObjectName(QStringLiteral("moveAsideConfirmation"));
+    QPushButton* move = box->addButton(tr("Move Aside"), QMessageBox::AcceptRole);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::buttonClicked, this, [this, root, move](QAbstractButton* b) {
+        if (b == move)
+            emit moveWorkAsideRequested(root);
+    });
+    box->open();
+}
+
 void ProblemsPanel::updateButtons()
 {
     const int n = m_model ? m_model->rowCount() : 0;
@@ -75,6 +167,10 @@ void ProblemsPanel::updateButtons()
                            : tr("%n problem(s). Double-click one to show its epoch.", nullptr, n));
     const QModelIndex i = m_view->currentIndex();
     m_repair->setEnabled(i.isValid() && i.data(roles::RepairableRole).toBool());
+    m_repairAll->setEnabled(!repairableRuns().isEmpty());
+    m_open->setEnabled(i.isValid());
+    m_moveAside->setEnabled(i.isValid() && i.data(roles::ProblemKindRole).toString() ==
+                                               QLatin1String("interrupted_save"));
     if (n > 0 && m_view->horizontalHeader()->sectionSize(0) < 60)
         m_view->resizeColumnsToContents();
 }

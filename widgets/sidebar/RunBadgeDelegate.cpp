@@ -48,13 +48,18 @@ void RunBadgeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
     int reserved = live ? 14 : 0;
     for (const auto& p : pills)
         reserved += Badges::pillWidth(opt.font, p.text) + 4;
-    // Leave the badges their room; the name elides first.
     const QString text = opt.text;
     opt.text.clear();
     QStyle* style = opt.widget ? opt.widget->style() : QApplication::style();
     style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
     QRect textRect = style->subElementRect(QStyle::SE_ItemViewItemText, &opt, opt.widget);
-    const int nameWidth = std::max(20, textRect.width() - reserved);
+    // The name comes first: it keeps its full width (up to 60% of the cell, so
+    // a long path still elides in the middle) and badges that no longer fit
+    // are dropped rather than squeezing "EXP000/RUN000" to "EX…00".
+    const int fullWidth = opt.fontMetrics.horizontalAdvance(text);
+    const int nameWidth =
+        std::max({20, textRect.width() - reserved, std::min(fullWidth, textRect.width() * 3 / 5)});
+    reserved = std::max(0, textRect.width() - nameWidth);
     const QString elided = opt.fontMetrics.elidedText(text, Qt::ElideMiddle, nameWidth);
     painter->save();
     painter->setPen(opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText

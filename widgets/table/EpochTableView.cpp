@@ -2,6 +2,7 @@
 
 #include "models/EpochTableModel.h"
 #include "models/ModelRoles.h"
+#include "report/CsvWriter.h"
 #include "table/EpochBadgeDelegate.h"
 
 #include <QAction>
@@ -207,15 +208,8 @@ void EpochTableView::selectEpoch(const QString& root, int epoch)
     m_view->scrollTo(i);
 }
 
-QString EpochTableView::rowsAsText(const QList<int>& proxyRows, QChar separator, bool quote) const
+QList<int> EpochTableView::visibleColumns() const
 {
-    const auto field = [&](QString s) {
-        if (quote && (s.contains(separator) || s.contains(QLatin1Char('"')))) {
-            s.replace(QLatin1String("\""), QLatin1String("\"\""));
-            s = QLatin1Char('"') + s + QLatin1Char('"');
-        }
-        return s;
-    };
     QList<int> columns;
     const QHeaderView* header = m_view->horizontalHeader();
     for (int v = 0; v < header->count(); ++v) {
@@ -223,16 +217,23 @@ QString EpochTableView::rowsAsText(const QList<int>& proxyRows, QChar separator,
         if (!header->isSectionHidden(logical))
             columns << logical;
     }
+    return columns;
+}
+
+QString EpochTableView::rowsAsText(const QList<int>& proxyRows) const
+{
+    // For people (the clipboard): the cells as shown, tab-separated.
+    const QList<int> columns = visibleColumns();
     QStringList lines;
     QStringList head;
     for (int c : columns)
-        head << field(m_proxy->headerData(c, Qt::Horizontal).toString());
-    lines << head.join(separator);
+        head << m_proxy->headerData(c, Qt::Horizontal).toString();
+    lines << head.join(QLatin1Char('\t'));
     for (int r : proxyRows) {
         QStringList cells;
         for (int c : columns)
-            cells << field(m_proxy->index(r, c).data().toString());
-        lines << cells.join(separator);
+            cells << m_proxy->index(r, c).data().toString();
+        lines << cells.join(QLatin1Char('\t'));
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
 }
@@ -243,15 +244,32 @@ QString EpochTableView::selectionAsText() const
     for (const QModelIndex& i : m_view->selectionModel()->selectedRows())
         rows << i.row();
     std::sort(rows.begin(), rows.end());
-    return rowsAsText(rows, QLatin1Char('\t'), false);
+    return rowsAsText(rows);
 }
 
 QString EpochTableView::tableAsCsv() const
 {
-    QList<int> rows;
-    for (int r = 0; r < m_proxy->rowCount(); ++r)
-        rows << r;
-    return rowsAsText(rows, QLatin1Char(','), true);
+    // For machines: raw values through the CSV writer `ckpt history --csv` uses.
+    const QList<int> columns = visibleColumns();
+    const auto text = [](const QVariant& v) -> std::string {
+        if (!v.isValid() || v.isNull())
+            return {};
+        if (v.typeId() == QMetaType::Double)
+            return CsvWriter::number(v.toDouble());
+        return v.toString().toStdString();
+    };
+    CsvWriter csv;
+    std::vector<std::string> fields;
+    for (int c : columns)
+        fields.push_back(text(m_proxy->headerData(c, Qt::Horizontal, roles::ExportRole)));
+    csv.addRow(fields);
+    for (int r = 0; r < m_proxy->rowCount(); ++r) {
+        fields.clear();
+        for (int c : columns)
+            fields.push_back(text(m_proxy->index(r, c).data(roles::ExportRole)));
+        csv.addRow(fields);
+    }
+    return QString::fromStdString(csv.text());
 }
 
 void EpochTableView::copySelection() const

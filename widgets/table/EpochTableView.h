@@ -44,7 +44,7 @@ public:
 
     // Tab-separated text of the selected rows (visible columns, with a header).
     QString selectionAsText() const;
-    // The whole (filtered, sorted) table as CSV.
+    // The whole (filtered, sorted) table as CSV, raw values (see CsvWriter).
     QString tableAsCsv() const;
     void copySelection() const;
 
@@ -61,7 +61,8 @@ private:
     void rebuildColumnMenu();
     void fitColumns();
     void updateRunColumn();
-    QString rowsAsText(const QList<int>& proxyRows, QChar separator, bool quote) const;
+    QList<int> visibleColumns() const; // logical indexes, in view order
+    QString rowsAsText(const QList<int>& proxyRows) const;
 
     EpochTableModel* m_model = nullptr;
     QSortFilterProxyModel* m_proxy;
