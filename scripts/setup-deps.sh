@@ -14,6 +14,9 @@ packages=(
   python3 python3-h5py python3-numpy
   clang-format
 )
+if [[ "${CKPT_WITH_FUZZ:-0}" == 1 ]]; then
+  packages+=(clang clang-14 libclang-rt-14-dev)
+fi
 if [[ "${CKPT_WITH_SLURM:-0}" == 1 ]]; then
   packages+=(slurmctld slurmd slurm-client munge)
 fi

@@ -1,6 +1,7 @@
 #include "hdf5/H5File.h"
 
 #include "hdf5/H5Lock.h"
+#include "io/RegularFile.h"
 
 #include <bit>
 #include <cstring>
@@ -150,6 +151,9 @@ Result<H5File> H5File::open(const std::string& path)
         return Error::at(path, "no such file");
     if (std::filesystem::is_directory(path, ec))
         return Error::at(path, "is a directory, not a model file");
+    // HDF5's open would wait forever on a FIFO: only regular files go further.
+    if (auto regular = RegularFile::open(path); !regular)
+        return regular.error();
     H5Lock lock;
     H5Handle fapl(H5Pcreate(H5P_FILE_ACCESS));
     // A trainer may be writing this very file: never take HDF5's flock on it.
