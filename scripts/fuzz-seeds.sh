@@ -45,7 +45,10 @@ collect fuzz_model_sniff model.h5 2
 grep -h '=' "$dest"/fuzz_ini_config/* | sed 's/^[^=]*= *//' | sort -u | head -60 |
   awk -v d="$dest/fuzz_hyper_value" '{ f = sprintf("%s/demo-value-%02d", d, NR); printf "%s", $0 > f; close(f) }'
 
-python3 - "$dest" <<'PY'
+# Debian's interpreter: h5py and numpy come from its packages (setup-deps.sh).
+py=/usr/bin/python3
+[[ -x "$py" ]] || py=python3
+"$py" - "$dest" <<'PY'
 import io, json, sys, zipfile
 import h5py, numpy as np
 dest = sys.argv[1]

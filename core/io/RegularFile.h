@@ -20,7 +20,8 @@ public:
     // Metadata written in one go by a trainer: ckpt-info.json, config files, history.txt.
     static constexpr std::uint64_t kMetadataLimit = 4ull << 20;
     // Logs appended over a whole run: ckpt.log, training.log, our journal.
-    static constexpr std::uint64_t kLogLimit = 256ull << 20;
+    // 32 MiB is some 30,000 verbose epochs; parsed samples take ~30x their text.
+    static constexpr std::uint64_t kLogLimit = 32ull << 20;
 
     // Why a read did not happen: an errno from open/fstat/read, or a refusal.
     struct Outcome

@@ -1,5 +1,6 @@
 #include "CandleFixture.h"
 #include "CliRunner.h"
+#include "H5Writer.h"
 #include "ProcessRunner.h"
 
 #include <QElapsedTimer>
@@ -183,6 +184,26 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("/dev/zero is a character device, not a regular file"),
                  r.err.constData());
+    }
+
+    void inspectOfADeepModelConfig()
+    {
+        const fs::path file = m_base / "deep.h5";
+        const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+        {
+            H5Writer w(file);
+            w.attrVarString("/", "keras_version", "2.11.0");
+            w.attrVarString("/", "model_config", deep);
+            w.floats("/model_weights/dense/dense/kernel:0", {2, 2}, {1, 2, 3, 4});
+        }
+        for (const QStringList& args :
+             {QStringList{"inspect", "--json", QString::fromStdString(file.string())},
+              QStringList{"inspect", QString::fromStdString(file.string())}}) {
+            const CliResult r = run(args);
+            QVERIFY2(r.exitCode == 0, (args.join(' ').toUtf8() + ": " + r.err).constData());
+        }
+        const CliResult j = run({"inspect", "--json", QString::fromStdString(file.string())});
+        QCOMPARE(j.json()["keras"]["model_config"].get<std::string>(), deep);
     }
 
     void historyOfSpecialLogsEnds()

@@ -1,3 +1,4 @@
+#include "H5Writer.h"
 #include "ModelFixtures.h"
 #include "hdf5/H5File.h"
 #include "hdf5/H5Inspector.h"
@@ -49,6 +50,7 @@ class tst_HostileModels : public QObject
 private slots:
     void specialFiles_data();
     void specialFiles();
+    void deepModelConfig();
 };
 
 void tst_HostileModels::specialFiles_data()
@@ -97,6 +99,32 @@ void tst_HostileModels::specialFiles()
     QVERIFY2(timer.elapsed() < 5000, "no reader may block or stream forever");
     // The healthy file beside it is still fine.
     QVERIFY(H5Inspector::inspect(good.string()));
+}
+
+void tst_HostileModels::deepModelConfig()
+{
+    // Found while hardening: a model_config of 200,000 nested '[' parsed fine with
+    // nlohmann, then dump() (and the destructor) recursed until the stack overflowed,
+    // and dump(2) of it would have been 40 GB of indentation. Now kept as text.
+    QTemporaryDir tmp;
+    const fs::path file = fs::path(tmp.path().toStdString()) / "deep.h5";
+    const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+    {
+        test::H5Writer w(file);
+        w.attrVarString("/", "keras_version", "2.11.0");
+        w.attrVarString("/", "model_config", deep);
+        w.attrVarString("/", "training_config", "{\"a\": " + deep + "}");
+        w.floats("/model_weights/dense/dense/kernel:0", {2, 2}, {1, 2, 3, 4});
+    }
+    QElapsedTimer timer;
+    timer.start();
+    auto report = H5Inspector::inspect(file.string());
+    QVERIFY(report);
+    QCOMPARE(report->keras.modelConfig, deep);
+    QVERIFY(report->keras.modelClass.empty());
+    auto overview = ModelOverview::load(file.string(), tmp.path().toStdString());
+    QVERIFY(overview);
+    QVERIFY(timer.elapsed() < 10000);
 }
 
 QTEST_GUILESS_MAIN(tst_HostileModels)
