@@ -1,4 +1,5 @@
 #include "CandleFixture.h"
+#include "SpecialFiles.h"
 #include "candle/CandleLayout.h"
 #include "candle/CkptInfoReader.h"
 
@@ -8,32 +9,18 @@
 
 #include <fcntl.h>
 #include <functional>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 using namespace ckpt;
 using test::CandleFixture;
+using test::SpecialFiles;
 namespace fs = std::filesystem;
 
 namespace {
 
 // Puts something hostile where epochs/002/ckpt-info.json belongs.
 using Plant = std::function<void(const fs::path& info)>;
-
-void plantSocket(const fs::path& path)
-{
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    QVERIFY(fd >= 0);
-    sockaddr_un addr = {};
-    addr.sun_family = AF_UNIX;
-    const std::string p = path.string();
-    QVERIFY(p.size() < sizeof addr.sun_path);
-    std::copy(p.begin(), p.end(), addr.sun_path);
-    QCOMPARE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-    ::close(fd);
-}
 
 std::string nested(int depth)
 {
@@ -68,13 +55,12 @@ void tst_HostileEpochs::hostileInfo_data()
     const auto text = [](std::string s) {
         return Plant([s](const fs::path& p) { CandleFixture::writeText(p, s); });
     };
-    QTest::newRow("FIFO") << Plant([](const fs::path& p) {
-        QCOMPARE(::mkfifo(p.c_str(), 0644), 0);
-    }) << " is a FIFO (named pipe), not a regular file";
+    QTest::newRow("FIFO") << Plant([](const fs::path& p) { SpecialFiles::fifo(p); })
+                          << " is a FIFO (named pipe), not a regular file";
     QTest::newRow("symlink to /dev/zero")
         << Plant([](const fs::path& p) { fs::create_symlink("/dev/zero", p); })
         << " is a character device, not a regular file";
-    QTest::newRow("socket") << Plant(plantSocket) << " is a socket, not a regular file";
+    QTest::newRow("socket") << Plant(SpecialFiles::socket) << " is a socket, not a regular file";
     QTest::newRow("directory") << Plant([](const fs::path& p) { fs::create_directories(p); })
                                << " is a directory, not a regular file";
     QTest::newRow("sparse 1 GiB") << Plant([](const fs::path& p) {
@@ -86,9 +72,9 @@ void tst_HostileEpochs::hostileInfo_data()
     QTest::newRow("binary") << text(std::string("\x89HDF\r\n\x1a\n\0\0\xff", 11))
                             << ": expected a value at 1:1 (found byte 0x89)";
     QTest::newRow("nested 100000 deep")
-        << text(nested(100000)) << ": nesting deeper than 256 levels at 1:270";
+        << text(nested(100000)) << ": nesting deeper than 256 levels at 1:281";
     QTest::newRow("nested 256 deep is fine, but not an epoch")
-        << text("[" + nested(255) + "]") << ": expected a JSON object ({...}), found an array";
+        << text("[" + nested(254) + "]") << ": expected a JSON object ({...}), found an array";
 }
 
 void tst_HostileEpochs::hostileInfo()
@@ -178,11 +164,12 @@ void tst_HostileEpochs::modelFileInside()
     QVERIFY(CkptInfoReader::modelFileProblem(std::string("model\0.h5", 9)));
     QTemporaryDir tmp;
     CandleFixture f(fs::path(tmp.path().toStdString()) / "run");
-    f.writeInfo(1, info("sub/weights.pt"));
-    CandleFixture::writeText(f.epochDir(1) / "sub" / "weights.pt", "1234");
+    f.writeInfo(2, info("sub/weights.pt"));
+    CandleFixture::writeText(f.epochDir(2) / "sub" / "weights.pt", "1234");
     const Run run = CandleLayout::instance().loadRun(f.root());
-    QVERIFY(run.epochs.at(0).problems.empty());
-    QCOMPARE(run.epochs.at(0).modelPath, (f.epochDir(1) / "sub" / "weights.pt").string());
+    const Problems& problems = run.epochs.at(0).problems;
+    QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().message.c_str());
+    QCOMPARE(run.epochs.at(0).modelPath, (f.epochDir(2) / "sub" / "weights.pt").string());
     QCOMPARE(run.epochs.at(0).modelBytes, std::optional<std::uint64_t>(4));
 }
 

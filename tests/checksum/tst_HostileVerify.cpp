@@ -1,4 +1,5 @@
 #include "CandleFixture.h"
+#include "SpecialFiles.h"
 #include "candle/CandleLayout.h"
 #include "checksum/CrcReader.h"
 #include "checksum/Verifier.h"
@@ -8,10 +9,10 @@
 #include <QTest>
 
 #include <functional>
-#include <sys/stat.h>
 
 using namespace ckpt;
 using test::CandleFixture;
+using test::SpecialFiles;
 namespace fs = std::filesystem;
 
 namespace {
@@ -45,7 +46,7 @@ void tst_HostileVerify::specialModel_data()
     QTest::addColumn<Plant>("plant");
     QTest::addColumn<int>("strategy");
     QTest::addColumn<QString>("what");
-    const Plant fifo = [](const fs::path& p) { QCOMPARE(::mkfifo(p.c_str(), 0644), 0); };
+    const Plant fifo = SpecialFiles::fifo;
     const Plant zero = [](const fs::path& p) { fs::create_symlink("/dev/zero", p); };
     for (auto strategy : {CrcReader::Strategy::Mmap, CrcReader::Strategy::Read}) {
         const QByteArray tag = strategy == CrcReader::Strategy::Mmap ? " (mmap)" : " (read)";
@@ -118,7 +119,7 @@ void tst_HostileVerify::crcFileRefusesSpecialFiles()
 {
     QTemporaryDir tmp;
     const fs::path fifo = fs::path(tmp.path().toStdString()) / "fifo";
-    QCOMPARE(::mkfifo(fifo.c_str(), 0644), 0);
+    SpecialFiles::fifo(fifo);
     CrcReader reader({CrcReader::Strategy::Read, 4096});
     QElapsedTimer timer;
     timer.start();

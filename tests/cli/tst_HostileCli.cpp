@@ -2,6 +2,7 @@
 #include "CliRunner.h"
 #include "H5Writer.h"
 #include "ProcessRunner.h"
+#include "SpecialFiles.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>
@@ -10,9 +11,7 @@
 #include <fcntl.h>
 #include <filesystem>
 #include <memory>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 using namespace ckpt::test;
@@ -35,27 +34,6 @@ CliResult run(const QStringList& args)
     r.out = p.out;
     r.err = p.err;
     return r;
-}
-
-void makeSparse(const fs::path& path, off_t bytes)
-{
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    QVERIFY(fd >= 0);
-    QCOMPARE(::ftruncate(fd, bytes), 0);
-    ::close(fd);
-}
-
-void makeSocket(const fs::path& path)
-{
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    QVERIFY(fd >= 0);
-    sockaddr_un addr = {};
-    addr.sun_family = AF_UNIX;
-    const std::string p = path.string();
-    QVERIFY(p.size() < sizeof addr.sun_path);
-    std::copy(p.begin(), p.end(), addr.sun_path);
-    QCOMPARE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-    ::close(fd);
 }
 
 // Every problem of the scan's JSON, as "path\tmessage" lines.
@@ -97,9 +75,9 @@ private slots:
         for (int e = 2; e <= 6; ++e)
             fs::create_directories(f.epochDir(e));
         fs::create_symlink("/dev/zero", info(2)); // used to read until 8 GB were taken
-        QCOMPARE(::mkfifo(info(3).c_str(), 0644), 0);
-        makeSparse(info(4), off_t(1) << 30);
-        makeSocket(info(5));
+        SpecialFiles::fifo(info(3));
+        SpecialFiles::sparse(info(4), 1ull << 30);
+        SpecialFiles::socket(info(5));
         f.writeInfo(6, "{\"epoch\": 6, \"model_file\": \"../../../../../etc/passwd\"}");
         f.linkAbsolute("last", 1);
 
@@ -144,7 +122,7 @@ private slots:
         f.addEpoch(2, 0.8, 64);
         f.addEpoch(3, 0.7, 64);
         fs::remove(f.epochDir(2) / "model.h5");
-        QCOMPARE(::mkfifo((f.epochDir(2) / "model.h5").c_str(), 0644), 0);
+        SpecialFiles::fifo((f.epochDir(2) / "model.h5"));
         fs::remove(f.epochDir(3) / "model.h5");
         fs::create_symlink("/dev/zero", f.epochDir(3) / "model.h5");
 
@@ -175,7 +153,7 @@ private slots:
         QVERIFY2(r.err.contains("epoch 2 has no model file"), r.err.constData());
 
         const fs::path fifo = m_base / "fifo.h5";
-        QCOMPARE(::mkfifo(fifo.c_str(), 0644), 0);
+        SpecialFiles::fifo(fifo);
         r = run({"inspect", QString::fromStdString(fifo.string())});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("fifo.h5 is a FIFO (named pipe), not a regular file"),
@@ -195,6 +173,7 @@ private slots:
             w.attrVarString("/", "keras_version", "2.11.0");
             w.attrVarString("/", "model_config", deep);
             w.floats("/model_weights/dense/dense/kernel:0", {2, 2}, {1, 2, 3, 4});
+            w.attrStrings("/model_weights", "layer_names", {"dense"});
         }
         for (const QStringList& args :
              {QStringList{"inspect", "--json", QString::fromStdString(file.string())},
@@ -211,7 +190,7 @@ private slots:
         CandleFixture f(m_base / "run");
         f.addEpoch(1, 0.9, 64, true);
         f.addEpoch(2, 0.8, 64);
-        QCOMPARE(::mkfifo((f.root() / "ckpt.log").c_str(), 0644), 0);
+        SpecialFiles::fifo((f.root() / "ckpt.log"));
         fs::create_symlink("/dev/zero", f.root() / "training.log");
         const CliResult r = run({"history", QString::fromStdString(f.root().string())});
         QVERIFY2(r.exitCode == 0 || r.exitCode == 1, (r.out + r.err).constData());

@@ -1,5 +1,6 @@
 #include "H5Writer.h"
 #include "ModelFixtures.h"
+#include "SpecialFiles.h"
 #include "hdf5/H5File.h"
 #include "hdf5/H5Inspector.h"
 #include "hdf5/TensorDiff.h"
@@ -11,32 +12,18 @@
 #include <QTest>
 
 #include <functional>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 using namespace ckpt;
 using ckpt::test::ModelFixtures;
+using test::SpecialFiles;
 namespace fs = std::filesystem;
 
 namespace {
 
 // Puts something that is not a model file at `path`.
 using Plant = std::function<void(const fs::path& path)>;
-
-void plantSocket(const fs::path& path)
-{
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    QVERIFY(fd >= 0);
-    sockaddr_un addr = {};
-    addr.sun_family = AF_UNIX;
-    const std::string p = path.string();
-    QVERIFY(p.size() < sizeof addr.sun_path);
-    std::copy(p.begin(), p.end(), addr.sun_path);
-    QCOMPARE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-    ::close(fd);
-}
 
 } // namespace
 
@@ -57,13 +44,12 @@ void tst_HostileModels::specialFiles_data()
 {
     QTest::addColumn<Plant>("plant");
     QTest::addColumn<QString>("what");
-    QTest::newRow("FIFO") << Plant([](const fs::path& p) {
-        QCOMPARE(::mkfifo(p.c_str(), 0644), 0);
-    }) << "a FIFO (named pipe)";
+    QTest::newRow("FIFO") << Plant([](const fs::path& p) { SpecialFiles::fifo(p); })
+                          << "a FIFO (named pipe)";
     QTest::newRow("symlink to /dev/zero")
         << Plant([](const fs::path& p) { fs::create_symlink("/dev/zero", p); })
         << "a character device";
-    QTest::newRow("socket") << Plant(plantSocket) << "a socket";
+    QTest::newRow("socket") << Plant(SpecialFiles::socket) << "a socket";
 }
 
 void tst_HostileModels::specialFiles()
@@ -115,6 +101,7 @@ void tst_HostileModels::deepModelConfig()
         w.attrVarString("/", "model_config", deep);
         w.attrVarString("/", "training_config", "{\"a\": " + deep + "}");
         w.floats("/model_weights/dense/dense/kernel:0", {2, 2}, {1, 2, 3, 4});
+        w.attrStrings("/model_weights", "layer_names", {"dense"});
     }
     QElapsedTimer timer;
     timer.start();

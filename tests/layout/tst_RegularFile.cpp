@@ -1,4 +1,5 @@
 #include "CandleFixture.h"
+#include "SpecialFiles.h"
 #include "io/RegularFile.h"
 
 #include <QElapsedTimer>
@@ -7,39 +8,18 @@
 
 #include <fcntl.h>
 #include <functional>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 using namespace ckpt;
 using test::CandleFixture;
+using test::SpecialFiles;
 namespace fs = std::filesystem;
 
 namespace {
 
 // Makes the entry `path` of one kind; the test reads it back.
 using Maker = std::function<void(const fs::path& path)>;
-
-void makeSocket(const fs::path& path)
-{
-    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    QVERIFY(fd >= 0);
-    sockaddr_un addr = {};
-    addr.sun_family = AF_UNIX;
-    QVERIFY(path.string().size() < sizeof addr.sun_path);
-    std::copy(path.string().begin(), path.string().end(), addr.sun_path);
-    QCOMPARE(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-    ::close(fd); // the socket file stays
-}
-
-void makeSparse(const fs::path& path, off_t bytes)
-{
-    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    QVERIFY(fd >= 0);
-    QCOMPARE(::ftruncate(fd, bytes), 0);
-    ::close(fd);
-}
 
 } // namespace
 
@@ -76,18 +56,20 @@ void tst_RegularFile::readAt_data()
     QTest::newRow("one byte over")
         << text(1025) << 1024ull << 0 << "is 1025 bytes, over the 1024 bytes such a file may have"
         << 0;
-    QTest::newRow("sparse 1 GiB") << Maker([](const fs::path& p) { makeSparse(p, off_t(1) << 30); })
-                                  << qulonglong(RegularFile::kMetadataLimit) << 0
+    QTest::newRow("sparse 1 GiB") << Maker([](const fs::path& p) {
+        SpecialFiles::sparse(p, 1ull << 30);
+    }) << qulonglong(RegularFile::kMetadataLimit)
+                                  << 0
                                   << "is 1.0 GiB, over the 4.0 MiB such a file may have: not read"
                                   << 0;
     QTest::newRow("FIFO without a writer")
-        << Maker([](const fs::path& p) { QCOMPARE(::mkfifo(p.c_str(), 0644), 0); }) << 4096ull << 0
+        << Maker([](const fs::path& p) { SpecialFiles::fifo(p); }) << 4096ull << 0
         << "is a FIFO (named pipe), not a regular file" << 0;
     QTest::newRow("symlink to /dev/zero")
         << link("/dev/zero") << 4096ull << 0 << "is a character device, not a regular file" << 0;
     QTest::newRow("symlink to /dev/urandom")
         << link("/dev/urandom") << 4096ull << 0 << "is a character device, not a regular file" << 0;
-    QTest::newRow("socket") << Maker(makeSocket) << 4096ull << 0
+    QTest::newRow("socket") << Maker(SpecialFiles::socket) << 4096ull << 0
                             << "is a socket, not a regular file" << 0;
     QTest::newRow("directory") << Maker([](const fs::path& p) { fs::create_directory(p); })
                                << 4096ull << 0 << "is a directory, not a regular file" << 0;
@@ -157,7 +139,7 @@ void tst_RegularFile::openGivesTheDescriptor()
     QCOMPARE(::read(fd.get(), buf, sizeof buf), 5);
     QCOMPARE(std::string(buf), std::string("hello"));
 
-    QCOMPARE(::mkfifo((dir / "fifo").c_str(), 0644), 0);
+    SpecialFiles::fifo((dir / "fifo"));
     auto fifo = RegularFile::open(dir / "fifo");
     QVERIFY(!fifo);
     QCOMPARE(fifo.error().message,
