@@ -52,6 +52,8 @@ max_len() {
 }
 
 export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}"
+# Leaks inside libhdf5 itself are known and not ours to free (tests/fuzz/lsan.supp).
+export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$here/tests/fuzz/lsan.supp:print_suppressions=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 mkdir -p "$build/fuzz-artifacts" "$build/fuzz-logs"
 failed=()
