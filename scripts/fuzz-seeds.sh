@@ -23,7 +23,11 @@ done
 
 demo="$dest/.demo"
 if [[ ! -d "$demo/EXP000" ]]; then
-  bash "$here/scripts/make-demo.sh" "$demo" >/dev/null
+  if ! log=$(bash "$here/scripts/make-demo.sh" "$demo" 2>&1); then
+    printf '%s\n' "$log" >&2
+    echo "fuzz-seeds: scripts/make-demo.sh failed" >&2
+    exit 1
+  fi
 fi
 # Copies every file called NAME under the demo into DEST/TARGET, named after its run.
 collect() { # collect TARGET NAME [MAX]
@@ -32,7 +36,7 @@ collect() { # collect TARGET NAME [MAX]
     local tag="${f#"$demo"/}"
     cp "$f" "$dest/$target/demo-${tag//\//_}"
     n=$((n + 1))
-    [[ $n -ge $max ]] && break
+    if [[ $n -ge $max ]]; then break; fi
   done < <(find "$demo" -name "$name" -type f | sort)
 }
 collect fuzz_ckpt_info ckpt-info.json 40
