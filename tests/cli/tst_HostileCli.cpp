@@ -1,18 +1,14 @@
 #include "CandleFixture.h"
 #include "CliRunner.h"
 #include "H5Writer.h"
-#include "ProcessRunner.h"
 #include "SpecialFiles.h"
 
 #include <QElapsedTimer>
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <fcntl.h>
 #include <filesystem>
 #include <memory>
-#include <sys/stat.h>
-#include <unistd.h>
 
 using namespace ckpt::test;
 namespace fs = std::filesystem;
@@ -24,16 +20,7 @@ constexpr int kTimeoutMs = 30000;
 
 CliResult run(const QStringList& args)
 {
-    const ProcessResult p = runProcess(cliPath(), args, kTimeoutMs);
-    CliResult r;
-    if (!p.finished) {
-        r.err = "ckpt did not finish: " + p.errorString.toUtf8();
-        return r;
-    }
-    r.exitCode = p.exitCode;
-    r.out = p.out;
-    r.err = p.err;
-    return r;
+    return runCli(args, kTimeoutMs);
 }
 
 // Every problem of the scan's JSON, as "path\tmessage" lines.
