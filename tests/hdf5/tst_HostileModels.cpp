@@ -12,7 +12,9 @@
 #include <QTest>
 
 #include <functional>
+#include <hdf5.h>
 #include <sys/stat.h>
+#include <tuple>
 #include <unistd.h>
 
 using namespace ckpt;
@@ -38,6 +40,7 @@ private slots:
     void specialFiles_data();
     void specialFiles();
     void deepModelConfig();
+    void hugeAttributeKeepsItsShapeOnly();
 };
 
 void tst_HostileModels::specialFiles_data()
@@ -112,6 +115,44 @@ void tst_HostileModels::deepModelConfig()
     auto overview = ModelOverview::load(file.string(), tmp.path().toStdString());
     QVERIFY(overview);
     QVERIFY(timer.elapsed() < 10000);
+}
+
+void tst_HostileModels::hugeAttributeKeepsItsShapeOnly()
+{
+    // Found by fuzz_hdf5_inspect: an attribute claiming millions of elements was
+    // read (and converted) whole. Past 2^20 elements only its shape is shown.
+    QTemporaryDir tmp;
+    const fs::path file = fs::path(tmp.path().toStdString()) / "big-attr.h5";
+    {
+        // Attributes over 64 KiB need dense attribute storage: the newest format.
+        const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+        H5Pset_libver_bounds(fapl, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST);
+        const hid_t f = H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+        QVERIFY(f >= 0);
+        for (const auto& [name, count, value] :
+             {std::tuple{"small", hsize_t{1} << 20, 1.5}, {"huge", (hsize_t{1} << 20) + 1, 2.5}}) {
+            const std::vector<double> values(count, value);
+            const hid_t space = H5Screate_simple(1, &count, nullptr);
+            const hid_t a = H5Acreate2(f, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+            QVERIFY(a >= 0);
+            QVERIFY(H5Awrite(a, H5T_NATIVE_DOUBLE, values.data()) >= 0);
+            H5Aclose(a);
+            H5Sclose(space);
+        }
+        H5Fclose(f);
+        H5Pclose(fapl);
+    }
+    auto report = H5Inspector::inspect(file.string());
+    QVERIFY(report);
+    const H5Attribute* small = nullptr;
+    const H5Attribute* huge = nullptr;
+    for (const H5Attribute& a : report->root.attributes)
+        (a.name == "small" ? small : huge) = &a;
+    QVERIFY(small && huge);
+    QCOMPARE(small->numbers.size(), std::size_t(1) << 20);
+    QCOMPARE(small->numbers.back(), 1.5);
+    QVERIFY(huge->numbers.empty());
+    QCOMPARE(huge->shape, std::vector<std::uint64_t>{(1u << 20) + 1});
 }
 
 QTEST_GUILESS_MAIN(tst_HostileModels)
