@@ -15,6 +15,9 @@ packages=(
   clang-format
   help2man file dpkg-dev
 )
+if [[ "${CKPT_WITH_FUZZ:-0}" == 1 ]]; then
+  packages+=(clang clang-14 libclang-rt-14-dev)
+fi
 if [[ "${CKPT_WITH_SLURM:-0}" == 1 ]]; then
   packages+=(slurmctld slurmd slurm-client munge)
 fi

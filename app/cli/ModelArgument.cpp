@@ -24,8 +24,11 @@ Result<std::string> resolveModelArgument(const QString& argument)
     const fs::path info = path / "ckpt-info.json";
     if (fs::exists(info, ec)) {
         auto read = CkptInfoReader::readFile(info);
-        if (read && read->modelFile && !read->modelFile->empty())
+        if (read && read->modelFile && !read->modelFile->empty()) {
+            if (auto why = CkptInfoReader::modelFileProblem(*read->modelFile))
+                return Error::at(info.string(), *why);
             name = *read->modelFile;
+        }
     }
     const fs::path model = path / name;
     if (!fs::exists(model, ec))

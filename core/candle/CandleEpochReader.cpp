@@ -2,6 +2,7 @@
 
 #include "candle/CkptInfoReader.h"
 #include "io/AtomicFile.h"
+#include "io/RegularFile.h"
 #include "layout/DirReader.h"
 
 #include <cerrno>
@@ -42,11 +43,10 @@ std::string guessModel(int epochsFd, const std::string& rel)
 int statModel(int epochsFd, const std::string& rel, const std::string& model, Epoch& epoch)
 {
     struct stat st = {};
-    const bool absolute = !model.empty() && model[0] == '/';
-    const std::string at = absolute ? model : rel + "/" + model;
+    const std::string at = rel + "/" + model;
     if (::fstatat(epochsFd, at.c_str(), &st, 0) != 0)
         return errno;
-    epoch.modelPath = absolute ? model : epoch.dir + "/" + model;
+    epoch.modelPath = epoch.dir + "/" + model;
     epoch.modelBytes = static_cast<std::uint64_t>(st.st_size);
     return 0;
 }
@@ -64,8 +64,9 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
     const std::string infoPath = epoch.dir + "/" + std::string(kInfoName);
 
     thread_local std::string text;
-    const int err = DirReader::readFileAt(epochsFd, infoRel.c_str(), text);
-    if (err == ENOENT || err == ENOTDIR) {
+    const RegularFile::Outcome read =
+        RegularFile::readAt(epochsFd, infoRel.c_str(), RegularFile::kMetadataLimit, text);
+    if (read.missing()) {
         // Either the directory is gone or it holds no ckpt-info.json.
         struct stat st = {};
         if (::fstatat(epochsFd, rel.c_str(), &st, 0) != 0 || !S_ISDIR(st.st_mode))
@@ -89,11 +90,20 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
         }
         return epoch;
     }
-    if (err != 0) {
+    if (read.err != 0) {
         epoch.problems.push_back(problem(ProblemKind::Unreadable,
-                                         "cannot read " + osError(infoPath, err) +
+                                         "cannot read " + read.message(infoPath) +
                                              ": check the permissions of the epoch directory.",
                                          infoPath, number));
+        return epoch;
+    }
+    if (!read.ok()) {
+        epoch.problems.push_back(problem(ProblemKind::BadInfo,
+                                         read.message(infoPath) +
+                                             ": this epoch cannot be restarted from; replace "
+                                             "it with the real ckpt-info.json or delete the epoch.",
+                                         infoPath, number));
+        statModel(epochsFd, rel, std::string(kDefaultModel), epoch);
         return epoch;
     }
 
@@ -120,10 +130,20 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
             infoPath, number));
     }
 
+    if (ci.modelFile) {
+        if (auto why = CkptInfoReader::modelFileProblem(*ci.modelFile)) {
+            epoch.problems.push_back(problem(
+                ProblemKind::BadInfo,
+                infoPath + ": " + *why + ": this epoch cannot be verified or restarted from; " +
+                    "fix the key (CANDLE writes \"model.h5\") or delete the epoch.",
+                infoPath, number));
+            return epoch;
+        }
+    }
     const std::string model = ci.modelFile.value_or(std::string(kDefaultModel));
     const int modelErr = statModel(epochsFd, rel, model, epoch);
     if (modelErr != 0 && ci.modelFile) {
-        const std::string modelPath = model[0] == '/' ? model : epoch.dir + "/" + model;
+        const std::string modelPath = epoch.dir + "/" + model;
         if (modelErr == ENOENT || modelErr == ENOTDIR) {
             epoch.problems.push_back(
                 problem(ProblemKind::InfoWithoutModel,

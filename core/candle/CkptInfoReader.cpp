@@ -3,6 +3,7 @@
 #include "io/AtomicFile.h"
 #include "json/LenientJson.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -207,9 +208,28 @@ Result<CkptInfo> CkptInfoReader::parse(std::string_view text, std::string_view o
     return info;
 }
 
+std::optional<std::string> CkptInfoReader::modelFileProblem(std::string_view modelFile)
+{
+    const std::string quoted = "model_file \"" + LenientJson::validUtf8(modelFile) + "\"";
+    if (modelFile.empty())
+        return quoted + " is empty";
+    if (modelFile.find('\0') != std::string_view::npos)
+        return quoted + " contains a NUL byte";
+    if (modelFile.front() == '/')
+        return quoted + " is an absolute path, outside the epoch directory: not followed";
+    std::size_t start = 0;
+    while (start <= modelFile.size()) {
+        const std::size_t slash = std::min(modelFile.find('/', start), modelFile.size());
+        if (modelFile.substr(start, slash - start) == "..")
+            return quoted + " climbs out of the epoch directory (\"..\"): not followed";
+        start = slash + 1;
+    }
+    return std::nullopt;
+}
+
 Result<CkptInfo> CkptInfoReader::readFile(const std::filesystem::path& path)
 {
-    auto text = ckpt::readFile(path);
+    auto text = ckpt::readFile(path, RegularFile::kMetadataLimit);
     if (!text)
         return text.error();
     return parse(text.value(), path.string());

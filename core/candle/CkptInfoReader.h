@@ -4,6 +4,8 @@
 #include "model/CkptInfo.h"
 
 #include <filesystem>
+#include <optional>
+#include <string>
 #include <string_view>
 
 namespace ckpt {
@@ -19,6 +21,12 @@ public:
     static Result<CkptInfo> readFile(const std::filesystem::path& path);
     // `origin` names the text's file in error messages.
     static Result<CkptInfo> parse(std::string_view text, std::string_view origin);
+
+    // Why a "model_file" value must not be followed, or nullopt when it names a
+    // file inside its epoch directory. Absolute paths and ".." components point
+    // elsewhere (a hostile or hand-edited file): scan, verify, inspect and diff
+    // report them and never open what they name.
+    static std::optional<std::string> modelFileProblem(std::string_view modelFile);
 };
 
 } // namespace ckpt

@@ -2,6 +2,7 @@
 
 #include "checksum/Crc32.h"
 #include "io/AtomicFile.h"
+#include "io/RegularFile.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -104,9 +105,10 @@ Result<CrcReader::Outcome> CrcReader::crcRange(int fd, const std::filesystem::pa
 Result<CrcReader::Outcome> CrcReader::crcFile(const std::filesystem::path& path,
                                               const BlockCallback& onBlock)
 {
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return Error{osError(path, errno), path.string()};
+    auto opened = RegularFile::open(path);
+    if (!opened)
+        return opened.error();
+    const int fd = opened->release();
     // Tells the kernel to read ahead aggressively on a cold cache.
     ::posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
     auto outcome = crcRange(fd, path, 0, kToEnd, onBlock);

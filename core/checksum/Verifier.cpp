@@ -1,7 +1,9 @@
 #include "checksum/Verifier.h"
 
+#include "candle/CkptInfoReader.h"
 #include "checksum/Crc32.h"
 #include "io/AtomicFile.h"
+#include "io/RegularFile.h"
 
 #include <algorithm>
 #include <atomic>
@@ -118,16 +120,18 @@ private:
         }
         const fs::path path = file.verdict.path;
         const std::string current = path.string();
-        const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
-            const int err = errno;
+        // Never blocks: the file may have been replaced by a FIFO since planning.
+        UniqueFd opened;
+        const RegularFile::Outcome open = RegularFile::openAt(AT_FDCWD, path.c_str(), opened);
+        if (!open.ok()) {
             std::lock_guard lock(file.mutex);
             // A file deleted between planning and reading is missing, not broken.
-            fail(file, err == ENOENT ? VerifyStatus::Missing : VerifyStatus::Error,
-                 err == ENOENT ? current + ": model file is missing" : osError(path, err));
+            fail(file, open.err == ENOENT ? VerifyStatus::Missing : VerifyStatus::Error,
+                 open.err == ENOENT ? current + ": model file is missing" : open.message(current));
             finishPart(file, part, Clock::now());
             return;
         }
+        const int fd = opened.release();
         const off_t adviseLen =
             part.length == CrcReader::kToEnd ? 0 : static_cast<off_t>(part.length);
         ::posix_fadvise(fd, static_cast<off_t>(part.offset), adviseLen, POSIX_FADV_SEQUENTIAL);
@@ -254,7 +258,8 @@ Result<VerifyReport> verifyItems(const std::vector<const Run*>& runs,
                     err == ENOENT ? path.string() + ": model file is missing" : osError(path, err);
             } else if (!S_ISREG(st.st_mode)) {
                 file->verdict.status = VerifyStatus::Error;
-                file->verdict.message = path.string() + ": not a regular file";
+                file->verdict.message = path.string() + " is " + RegularFile::kindOf(st.st_mode) +
+                                        ", not a regular file: not read";
             } else {
                 job.add(*file, static_cast<std::uint64_t>(st.st_size));
             }
@@ -299,6 +304,13 @@ std::optional<EpochVerdict> Verifier::precheck(const Run& run, const Epoch& epoc
         return v;
     }
     const CkptInfo& info = *epoch.info;
+    if (auto why =
+            info.modelFile ? CkptInfoReader::modelFileProblem(*info.modelFile) : std::nullopt) {
+        v.status = VerifyStatus::BadInfo;
+        v.path = (dir / "ckpt-info.json").string();
+        v.message = v.path + ": " + *why;
+        return v;
+    }
     if (info.checksumDisabled()) {
         v.status = VerifyStatus::Disabled;
         v.expected = *info.checksum;

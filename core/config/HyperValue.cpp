@@ -237,7 +237,8 @@ Result<std::int64_t> HyperValue::toInt() const
         return std::int64_t{std::get<1>(m_data) ? 1 : 0};
     case Kind::Double: {
         const double d = std::get<3>(m_data);
-        if (std::isfinite(d) && d == std::trunc(d))
+        // 2^63 and beyond (1e60 as written in a config) has no int64: converting is UB.
+        if (std::isfinite(d) && d == std::trunc(d) && d >= -0x1p63 && d < 0x1p63)
             return static_cast<std::int64_t>(d);
         break;
     }

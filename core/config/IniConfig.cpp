@@ -59,7 +59,7 @@ std::size_t valueColumn(std::string_view line)
 
 Result<IniConfig> IniConfig::readFile(const std::filesystem::path& path)
 {
-    auto text = ckpt::readFile(path);
+    auto text = ckpt::readFile(path, RegularFile::kMetadataLimit);
     if (!text)
         return text.error();
     return parse(text.value(), path.string());

@@ -1,7 +1,9 @@
 #include "hdf5/H5File.h"
 
 #include "hdf5/H5Lock.h"
+#include "io/RegularFile.h"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <filesystem>
@@ -102,6 +104,14 @@ H5Attribute readAttribute(hid_t attr, const std::string& name)
     if (count <= 0)
         return out;
     const auto n = static_cast<std::size_t>(count);
+    // Attributes are small metadata, but a corrupt or hostile header can claim
+    // billions of elements (found by fuzz_hdf5_inspect: a vlen string attribute
+    // converting for minutes). Past these limits only the shape and type are shown.
+    constexpr std::size_t kMaxElements = std::size_t{1} << 20;
+    constexpr std::size_t kMaxBytes = std::size_t{64} << 20;
+    const std::size_t elementBytes = std::max<std::size_t>(H5Tget_size(type.get()), 8);
+    if (n > kMaxElements || n > kMaxBytes / elementBytes)
+        return out;
     const H5T_class_t cls = H5Tget_class(type.get());
     if (cls == H5T_STRING) {
         if (H5Tis_variable_str(type.get()) > 0) {
@@ -130,12 +140,16 @@ H5Attribute readAttribute(hid_t attr, const std::string& name)
     } else if (cls == H5T_ENUM) {
         // An enum's raw values are integers of its base type: read them raw and let
         // HDF5 widen them in place (it converts enum to integer only this way).
+        // The buffer holds n of the wider of the file's enum and long long.
         H5Handle base(H5Tget_super(type.get()));
-        std::vector<long long> values(n, 0);
-        if (H5Aread(attr, type.get(), values.data()) >= 0 &&
-            H5Tconvert(base.get(), H5T_NATIVE_LLONG, n, values.data(), nullptr, H5P_DEFAULT) >= 0) {
-            for (long long v : values)
+        std::vector<unsigned char> raw(n * elementBytes, 0);
+        if (H5Aread(attr, type.get(), raw.data()) >= 0 &&
+            H5Tconvert(base.get(), H5T_NATIVE_LLONG, n, raw.data(), nullptr, H5P_DEFAULT) >= 0) {
+            for (std::size_t i = 0; i < n; ++i) {
+                long long v = 0;
+                std::memcpy(&v, raw.data() + i * sizeof v, sizeof v);
                 out.numbers.push_back(static_cast<double>(v));
+            }
         }
     }
     return out;
@@ -150,6 +164,9 @@ Result<H5File> H5File::open(const std::string& path)
         return Error::at(path, "no such file");
     if (std::filesystem::is_directory(path, ec))
         return Error::at(path, "is a directory, not a model file");
+    // HDF5's open would wait forever on a FIFO: only regular files go further.
+    if (auto regular = RegularFile::open(path); !regular)
+        return regular.error();
     H5Lock lock;
     H5Handle fapl(H5Pcreate(H5P_FILE_ACCESS));
     // A trainer may be writing this very file: never take HDF5's flock on it.

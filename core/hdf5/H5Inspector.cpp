@@ -2,6 +2,7 @@
 
 #include "hdf5/H5File.h"
 #include "hdf5/H5Lock.h"
+#include "json/LenientJson.h"
 
 #include <algorithm>
 #include <hdf5.h>
@@ -198,6 +199,8 @@ KerasWeight weightAt(const H5Node* node, const std::string& name)
 // Pretty-prints a JSON attribute; keeps the raw text when it does not parse.
 std::string prettyJson(const std::string& text, nlohmann::json& parsed)
 {
+    if (!LenientJson::withinMaxDepth(text))
+        return text;
     parsed = nlohmann::json::parse(text, nullptr, false);
     if (parsed.is_discarded())
         return text;

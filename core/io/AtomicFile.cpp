@@ -86,32 +86,9 @@ Status appendLine(const fs::path& path, std::string_view line)
     return st;
 }
 
-Result<std::string> readFile(const fs::path& path)
+Result<std::string> readFile(const fs::path& path, std::uint64_t limit)
 {
-    int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return Error{osError(path, errno), path.string()};
-    std::string out;
-    struct stat st
-    {};
-    if (::fstat(fd, &st) == 0 && st.st_size > 0)
-        out.reserve(static_cast<size_t>(st.st_size));
-    char buf[65536];
-    for (;;) {
-        ssize_t n = ::read(fd, buf, sizeof buf);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            int err = errno;
-            ::close(fd);
-            return Error{osError(path, err), path.string()};
-        }
-        if (n == 0)
-            break;
-        out.append(buf, static_cast<size_t>(n));
-    }
-    ::close(fd);
-    return out;
+    return RegularFile::read(path, limit);
 }
 
 Status replaceSymlink(const fs::path& link, const fs::path& target)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/Result.h"
+#include "io/RegularFile.h"
 
 #include <filesystem>
 #include <string>
@@ -15,8 +16,10 @@ Status writeFileAtomically(const std::filesystem::path& path, std::string_view c
 // Appends one line (a '\n' is added) with a single O_APPEND write.
 Status appendLine(const std::filesystem::path& path, std::string_view line);
 
-// Reads a whole file. The error names the file and the OS reason.
-Result<std::string> readFile(const std::filesystem::path& path);
+// Reads a whole regular file of at most `limit` bytes (RegularFile: FIFOs,
+// devices and oversized files are refused). The error names the file and why.
+Result<std::string> readFile(const std::filesystem::path& path,
+                             std::uint64_t limit = RegularFile::kLogLimit);
 
 // Creates a symlink `link` -> `target` atomically: the new link is made beside
 // under a temporary name and renamed over any existing `link`, so there is never

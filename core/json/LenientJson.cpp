@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <unordered_map>
 
 namespace ckpt {
 
@@ -22,6 +23,46 @@ struct ParseFailure
     std::string what; // "expected ..." or "unexpected ..."
     bool eof;
     std::string found = {}; // what stood there instead, for the message's tail
+};
+
+// The members of one object being parsed. Python keeps the last of duplicate
+// keys, in first position; ordered_json's own insert finds duplicates by a
+// linear search, fine for the handful of keys of a ckpt-info.json but quadratic
+// (minutes) for a hostile file with 100,000s of keys: big objects get an index.
+class Members
+{
+public:
+    explicit Members(Json::object_t& members) : m_members(members) {}
+
+    void set(std::string key, Json value)
+    {
+        if (m_index.empty()) {
+            for (auto& member : m_members) {
+                if (member.first == key) {
+                    member.second = std::move(value);
+                    return;
+                }
+            }
+            m_members.emplace_back(std::move(key), std::move(value));
+            if (m_members.size() == kIndexFrom) {
+                for (std::size_t i = 0; i < m_members.size(); ++i)
+                    m_index.emplace((m_members.begin() + static_cast<std::ptrdiff_t>(i))->first, i);
+            }
+            return;
+        }
+        const auto [it, inserted] = m_index.try_emplace(key, m_members.size());
+        if (!inserted) {
+            (m_members.begin() + static_cast<std::ptrdiff_t>(it->second))->second =
+                std::move(value);
+            return;
+        }
+        m_members.emplace_back(std::move(key), std::move(value));
+    }
+
+private:
+    static constexpr std::size_t kIndexFrom = 32;
+    Json::object_t& m_members;
+    std::unordered_map<std::string, std::size_t> m_index;
 };
 
 class Parser
@@ -143,6 +184,7 @@ private:
         enter(depth);
         ++m_pos; // '{'
         Json object = Json::object();
+        Members members(object.get_ref<Json::object_t&>());
         skipSpace();
         if (!atEnd() && peek() == '}') {
             ++m_pos;
@@ -159,8 +201,7 @@ private:
             ++m_pos;
             skipSpace();
             Json value = parseValue(depth + 1);
-            // Python keeps the last of duplicate keys; so do we, in first position.
-            object[std::move(key)] = std::move(value);
+            members.set(std::move(key), std::move(value));
             skipSpace();
             if (atEnd())
                 fail("',' or '}'");
@@ -387,6 +428,29 @@ std::string LenientJson::validUtf8(std::string_view text)
     out.reserve(text.size());
     Utf8::appendValid(out, text);
     return out;
+}
+
+bool LenientJson::withinMaxDepth(std::string_view text)
+{
+    int depth = 0;
+    bool inString = false;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            if (c == '\\')
+                ++i;
+            else if (c == '"')
+                inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > kMaxDepth)
+                return false;
+        } else if (c == ']' || c == '}') {
+            --depth;
+        }
+    }
+    return true;
 }
 
 Result<nlohmann::ordered_json> LenientJson::parse(std::string_view text, std::string_view origin)

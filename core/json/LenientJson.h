@@ -25,6 +25,12 @@ public:
 
     // Nesting deeper than this is refused rather than risking the stack.
     static constexpr int kMaxDepth = 256;
+
+    // Does `text` nest arrays and objects at most kMaxDepth deep? Checked before
+    // nlohmann's own parser reads JSON from a file (HDF5 attributes): its parse
+    // is iterative, but dump() and the destructor recurse, and a hostile
+    // model_config of 200,000 '[' overflows the stack.
+    static bool withinMaxDepth(std::string_view text);
 };
 
 } // namespace ckpt

@@ -128,31 +128,6 @@ int DirReader::containsEntry(const char* dir, const std::function<bool(const Dir
     return err;
 }
 
-int DirReader::readFileAt(int dirFd, const char* name, std::string& out)
-{
-    const int fd = ::openat(dirFd, name, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return errno;
-    out.clear();
-    // ckpt-info.json is a few hundred bytes: one read plus the EOF read.
-    char buf[4096];
-    for (;;) {
-        const ssize_t n = ::read(fd, buf, sizeof buf);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            const int err = errno;
-            ::close(fd);
-            return err;
-        }
-        if (n == 0)
-            break;
-        out.append(buf, static_cast<std::size_t>(n));
-    }
-    ::close(fd);
-    return 0;
-}
-
 DirEntry::Type DirReader::typeAt(int dirFd, const char* name)
 {
     struct stat st = {};

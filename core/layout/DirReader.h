@@ -36,9 +36,6 @@ public:
     static int containsEntry(const char* dir, const std::function<bool(const DirEntry&)>& match,
                              bool& found);
 
-    // Reads the whole (small) file `name` relative to `dirFd` into `out`.
-    static int readFileAt(int dirFd, const char* name, std::string& out);
-
     // The entry type of `name` relative to `dirFd` after following symlinks;
     // Other when it does not exist or cannot be stat'ed.
     static DirEntry::Type typeAt(int dirFd, const char* name);

@@ -1,11 +1,16 @@
 #include "modelfile/ModelSniffer.h"
 
+#include "io/AtomicFile.h"
+#include "io/RegularFile.h"
+
 #include <array>
+#include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <set>
+#include <sys/stat.h>
 #include <system_error>
+#include <unistd.h>
 #include <zip.h>
 
 namespace ckpt {
@@ -120,16 +125,31 @@ Result<ModelSniff> ModelSniffer::sniff(const std::string& path)
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec))
         return Error::at(path, "is a directory, not a model file");
-    const auto size = std::filesystem::file_size(path, ec);
-    if (ec)
-        return Error::at(path, "cannot read: " + ec.message());
+    // A FIFO or device named as a model must neither block nor stream forever.
+    auto opened = RegularFile::open(path);
+    if (!opened)
+        return opened.error();
+    const int fd = opened->get();
+    struct stat st = {};
+    if (::fstat(fd, &st) != 0)
+        return Error{osError(path, errno), path};
+    const auto size = static_cast<std::uint64_t>(st.st_size);
     out.fileBytes = size;
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        return Error::at(path, "cannot open for reading");
+    const auto readAt = [fd](std::uint64_t offset, void* buf, std::size_t len) -> std::size_t {
+        std::size_t got = 0;
+        while (got < len) {
+            const ssize_t n = ::pread(fd, static_cast<char*>(buf) + got, len - got,
+                                      static_cast<off_t>(offset + got));
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                break;
+            got += static_cast<std::size_t>(n);
+        }
+        return got;
+    };
     std::array<unsigned char, 8> head{};
-    in.read(reinterpret_cast<char*>(head.data()), head.size());
-    const auto got = static_cast<std::size_t>(in.gcount());
+    const std::size_t got = readAt(0, head.data(), head.size());
     if (got == 0) {
         out.hint = "empty file";
         return out;
@@ -146,21 +166,15 @@ Result<ModelSniff> ModelSniffer::sniff(const std::string& path)
     // HDF5 looks for its signature at 0 and every power of two from 512 on.
     for (std::uint64_t offset = 0; offset + kHdf5Signature.size() <= size;
          offset = offset == 0 ? 512 : offset * 2) {
-        in.clear();
-        in.seekg(static_cast<std::streamoff>(offset));
         std::array<unsigned char, 8> sig{};
-        in.read(reinterpret_cast<char*>(sig.data()), sig.size());
-        if (static_cast<std::size_t>(in.gcount()) == sig.size() && sig == kHdf5Signature) {
+        if (readAt(offset, sig.data(), sig.size()) == sig.size() && sig == kHdf5Signature) {
             out.format = ModelSniff::Format::Hdf5;
             out.hdf5Offset = offset;
             return out;
         }
     }
-    in.clear();
-    in.seekg(0);
     std::string text(512, '\0');
-    in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    text.resize(static_cast<std::size_t>(in.gcount()));
+    text.resize(readAt(0, text.data(), text.size()));
     out.hint = looksLikeText(text) ? "text" : "unrecognised binary";
     return out;
 }

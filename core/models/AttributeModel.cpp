@@ -1,5 +1,6 @@
 #include "models/AttributeModel.h"
 
+#include "json/LenientJson.h"
 #include "models/H5TreeModel.h"
 
 #include <QStringList>
@@ -51,7 +52,8 @@ QString AttributeModel::valueText(const H5Attribute& a, bool* isJson)
         if (a.strings.size() == 1) {
             const std::string& s = a.strings.front();
             const auto first = s.find_first_not_of(" \t\r\n");
-            if (first != std::string::npos && (s[first] == '{' || s[first] == '[')) {
+            if (first != std::string::npos && (s[first] == '{' || s[first] == '[') &&
+                LenientJson::withinMaxDepth(s)) {
                 auto parsed = nlohmann::json::parse(s, nullptr, false);
                 if (!parsed.is_discarded() && (parsed.is_object() || parsed.is_array())) {
                     if (isJson)

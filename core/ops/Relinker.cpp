@@ -3,6 +3,7 @@
 #include "candle/CkptInfoReader.h"
 #include "checksum/Crc32.h"
 #include "io/AtomicFile.h"
+#include "io/RegularFile.h"
 #include "ops/AuditLog.h"
 #include "ops/EpochDirs.h"
 #include "ops/LinkState.h"
@@ -202,6 +203,10 @@ Result<std::vector<std::string>> Relinker::checkEpoch(const fs::path& runRoot, i
     }
 
     const std::string modelName = info && info->modelFile ? *info->modelFile : "model.h5";
+    if (auto why = CkptInfoReader::modelFileProblem(modelName)) {
+        failures.push_back(infoPath.string() + ": " + *why);
+        return failures;
+    }
     const fs::path model = dir / modelName;
     struct stat st
     {};
@@ -212,7 +217,8 @@ Result<std::vector<std::string>> Relinker::checkEpoch(const fs::path& runRoot, i
         return failures;
     }
     if (!S_ISREG(st.st_mode)) {
-        failures.push_back(model.string() + ": not a regular file");
+        failures.push_back(model.string() + " is " + RegularFile::kindOf(st.st_mode) +
+                           ", not a regular file");
         return failures;
     }
     if (!info || !info->checksum || info->checksumDisabled())

@@ -1,5 +1,7 @@
 #include "report/ModelJson.h"
 
+#include "json/LenientJson.h"
+
 #include <cmath>
 
 namespace ckpt {
@@ -135,7 +137,9 @@ ordered_json ModelJson::keras(const KerasSummary& k)
           {"training_config", &k.trainingConfig}}) {
         if (text->empty())
             continue;
-        ordered_json parsed = ordered_json::parse(*text, nullptr, false);
+        ordered_json parsed = LenientJson::withinMaxDepth(*text)
+                                  ? ordered_json::parse(*text, nullptr, false)
+                                  : ordered_json(ordered_json::value_t::discarded);
         out[key] = parsed.is_discarded() ? ordered_json(*text) : parsed;
     }
     if (!k.notes.empty())

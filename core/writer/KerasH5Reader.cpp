@@ -2,6 +2,7 @@
 
 #include "hdf5/H5Handle.h"
 #include "hdf5/H5Lock.h"
+#include "json/LenientJson.h"
 
 #include <hdf5.h>
 #include <optional>
@@ -126,7 +127,8 @@ bool endsWith(const std::string& s, const std::string& suffix)
 // Activations and the optimizer config come from the JSON attributes, when present.
 void readConfigs(const H5Reader& r, hid_t file, KerasModel& model)
 {
-    if (auto cfg = r.strings(file, "model_config"); cfg && !cfg->empty()) {
+    if (auto cfg = r.strings(file, "model_config");
+        cfg && !cfg->empty() && LenientJson::withinMaxDepth(cfg->front())) {
         const auto j = nlohmann::ordered_json::parse(cfg->front(), nullptr, false);
         if (j.is_object() && j.contains("config") && j["config"].is_object()) {
             const auto& c = j["config"];
@@ -146,7 +148,8 @@ void readConfigs(const H5Reader& r, hid_t file, KerasModel& model)
             }
         }
     }
-    if (auto cfg = r.strings(file, "training_config"); cfg && !cfg->empty()) {
+    if (auto cfg = r.strings(file, "training_config");
+        cfg && !cfg->empty() && LenientJson::withinMaxDepth(cfg->front())) {
         const auto j = nlohmann::ordered_json::parse(cfg->front(), nullptr, false);
         if (j.is_object()) {
             if (j.contains("optimizer_config"))

@@ -9,9 +9,9 @@ QString cliPath()
     return QStringLiteral(CKPT_CLI_PATH);
 }
 
-CliResult runCli(const QStringList& arguments)
+CliResult runCli(const QStringList& arguments, int timeoutMs)
 {
-    const ProcessResult p = runProcess(cliPath(), arguments);
+    const ProcessResult p = runProcess(cliPath(), arguments, timeoutMs);
     CliResult r;
     if (!p.finished) {
         r.err = "ckpt did not finish: " + p.errorString.toUtf8();

@@ -17,7 +17,9 @@ struct CliResult
     nlohmann::json json() const { return nlohmann::json::parse(out.toStdString()); }
 };
 
-CliResult runCli(const QStringList& arguments);
+// `timeoutMs` bounds the run: a ckpt that has not finished by then is killed and
+// the result says so (exitCode -1).
+CliResult runCli(const QStringList& arguments, int timeoutMs = 60000);
 QString cliPath();
 
 } // namespace ckpt::test

@@ -2,6 +2,8 @@
 
 #include <QTest>
 
+#include <limits>
+
 using ckpt::HyperValue;
 
 class tst_HyperValue : public QObject
@@ -130,6 +132,18 @@ void tst_HyperValue::numbersConvert()
     QCOMPARE(HyperValue::fromInt(3).toDouble().value(), 3.0);
     QVERIFY(std::isinf(HyperValue::fromString("inf").toDouble().value()));
     QVERIFY(!HyperValue::fromString("x").toDouble().ok());
+    // Found by fuzz_ini_config: "epochs = 7777...712" (61 digits) is a float to
+    // Python and was cast to int64 (undefined behaviour); now it is no integer.
+    auto huge = HyperValue::parseLiteral(std::string(60, '7') + "12");
+    QVERIFY(huge && huge->kind() == HyperValue::Kind::Double);
+    auto asInt = huge->toInt();
+    QVERIFY(!asInt);
+    QCOMPARE(asInt.error().message, "'" + huge->toString() + "' is not an integer");
+    QVERIFY(!HyperValue::fromDouble(0x1p63).toInt().ok());
+    QVERIFY(!HyperValue::fromDouble(-0x1p64).toInt().ok());
+    QCOMPARE(HyperValue::fromDouble(-0x1p63).toInt().value(),
+             std::numeric_limits<std::int64_t>::min());
+    QCOMPARE(HyperValue::fromDouble(0x1p62).toInt().value(), std::int64_t(1) << 62);
 }
 
 QTEST_GUILESS_MAIN(tst_HyperValue)

@@ -1,8 +1,10 @@
 #include "json/LenientJson.h"
 
+#include <QElapsedTimer>
 #include <QTest>
 
 #include <cmath>
+#include <iterator>
 
 using namespace ckpt;
 
@@ -15,6 +17,7 @@ private slots:
     void nonFinite_data();
     void nonFinite();
     void keepsKeyOrder();
+    void manyKeysStayLinear();
     void errors_data();
     void errors();
 };
@@ -112,6 +115,32 @@ void tst_LenientJson::keepsKeyOrder()
     for (const auto& [k, v] : r->items())
         keys += k;
     QCOMPARE(keys, std::string("zam"));
+}
+
+void tst_LenientJson::manyKeysStayLinear()
+{
+    // Found while hardening for hostile files: ordered_json's insert searched the
+    // keys linearly, so a 4 MiB object of 300,000 keys took minutes.
+    std::string text = "{";
+    for (int i = 0; i < 300000; ++i)
+        text += "\"k" + std::to_string(i) + "\": " + std::to_string(i) + ", ";
+    text += "\"k5\": -5, \"k299999\": \"last\", \"k0\": null}";
+    QElapsedTimer timer;
+    timer.start();
+    auto r = LenientJson::parse(text, "f.json");
+    QVERIFY2(timer.elapsed() < 5000, "parsing must stay linear in the number of keys");
+    QVERIFY(r.ok());
+    QCOMPARE(r->size(), std::size_t(300000));
+    // Python's semantics after the index takes over: the last value, in first position.
+    QVERIFY(r->begin()->is_null());
+    QCOMPARE(r->begin().key(), std::string("k0"));
+    QCOMPARE((*r)["k5"].get<int>(), -5);
+    QCOMPARE((*r)["k299999"].get<std::string>(), std::string("last"));
+    QCOMPARE((*r)["k123456"].get<int>(), 123456);
+    QCOMPARE(std::next(r->begin(), 5).key(), std::string("k5"));
+    // Below the index threshold too.
+    auto small = LenientJson::parse(R"({"a": 1, "b": 2, "a": 3})", "f.json");
+    QCOMPARE(small->dump(), std::string(R"({"a":3,"b":2})"));
 }
 
 void tst_LenientJson::errors_data()

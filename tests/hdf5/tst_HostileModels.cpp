@@ -1,0 +1,159 @@
+#include "H5Writer.h"
+#include "ModelFixtures.h"
+#include "SpecialFiles.h"
+#include "hdf5/H5File.h"
+#include "hdf5/H5Inspector.h"
+#include "hdf5/TensorDiff.h"
+#include "modelfile/ModelOverview.h"
+#include "modelfile/ModelSniffer.h"
+
+#include <QElapsedTimer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <functional>
+#include <hdf5.h>
+#include <sys/stat.h>
+#include <tuple>
+#include <unistd.h>
+
+using namespace ckpt;
+using ckpt::test::ModelFixtures;
+using test::SpecialFiles;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Puts something that is not a model file at `path`.
+using Plant = std::function<void(const fs::path& path)>;
+
+} // namespace
+
+// Every reader of model files meets a FIFO, a device or a socket with an error
+// naming the file, at once: an HDF5 or zip open of a FIFO would wait for a
+// writer forever, a read of /dev/zero would never end.
+class tst_HostileModels : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void specialFiles_data();
+    void specialFiles();
+    void deepModelConfig();
+    void hugeAttributeKeepsItsShapeOnly();
+};
+
+void tst_HostileModels::specialFiles_data()
+{
+    QTest::addColumn<Plant>("plant");
+    QTest::addColumn<QString>("what");
+    QTest::newRow("FIFO") << Plant([](const fs::path& p) { SpecialFiles::fifo(p); })
+                          << "a FIFO (named pipe)";
+    QTest::newRow("symlink to /dev/zero")
+        << Plant([](const fs::path& p) { fs::create_symlink("/dev/zero", p); })
+        << "a character device";
+    QTest::newRow("socket") << Plant(SpecialFiles::socket) << "a socket";
+}
+
+void tst_HostileModels::specialFiles()
+{
+    QFETCH(Plant, plant);
+    QFETCH(QString, what);
+    QTemporaryDir tmp;
+    const fs::path dir(tmp.path().toStdString());
+    const fs::path bad = dir / "model.h5";
+    const fs::path good = dir / "good.h5";
+    plant(bad);
+    ModelFixtures::keras2Model(good);
+    const std::string expected =
+        bad.string() + " is " + what.toStdString() + ", not a regular file";
+
+    QElapsedTimer timer;
+    timer.start();
+    auto sniff = ModelSniffer::sniff(bad.string());
+    QVERIFY(!sniff);
+    QCOMPARE(sniff.error().message, expected);
+    auto open = H5File::open(bad.string());
+    QVERIFY(!open);
+    QCOMPARE(open.error().message, expected);
+    auto inspect = H5Inspector::inspect(bad.string());
+    QVERIFY(!inspect);
+    QCOMPARE(inspect.error().message, expected);
+    auto overview = ModelOverview::load(bad.string(), tmp.path().toStdString());
+    QVERIFY(!overview);
+    QCOMPARE(overview.error().message, expected);
+    auto diff = TensorDiff::diff(good.string(), bad.string());
+    QVERIFY(!diff);
+    QCOMPARE(diff.error().message, expected);
+    QVERIFY2(timer.elapsed() < 5000, "no reader may block or stream forever");
+    // The healthy file beside it is still fine.
+    QVERIFY(H5Inspector::inspect(good.string()));
+}
+
+void tst_HostileModels::deepModelConfig()
+{
+    // Found while hardening: a model_config of 200,000 nested '[' parsed fine with
+    // nlohmann, then dump() (and the destructor) recursed until the stack overflowed,
+    // and dump(2) of it would have been 40 GB of indentation. Now kept as text.
+    QTemporaryDir tmp;
+    const fs::path file = fs::path(tmp.path().toStdString()) / "deep.h5";
+    const std::string deep = std::string(200000, '[') + std::string(200000, ']');
+    {
+        test::H5Writer w(file);
+        w.attrVarString("/", "keras_version", "2.11.0");
+        w.attrVarString("/", "model_config", deep);
+        w.attrVarString("/", "training_config", "{\"a\": " + deep + "}");
+        w.floats("/model_weights/dense/dense/kernel:0", {2, 2}, {1, 2, 3, 4});
+        w.attrStrings("/model_weights", "layer_names", {"dense"});
+    }
+    QElapsedTimer timer;
+    timer.start();
+    auto report = H5Inspector::inspect(file.string());
+    QVERIFY(report);
+    QCOMPARE(report->keras.modelConfig, deep);
+    QVERIFY(report->keras.modelClass.empty());
+    auto overview = ModelOverview::load(file.string(), tmp.path().toStdString());
+    QVERIFY(overview);
+    QVERIFY(timer.elapsed() < 10000);
+}
+
+void tst_HostileModels::hugeAttributeKeepsItsShapeOnly()
+{
+    // Found by fuzz_hdf5_inspect: an attribute claiming millions of elements was
+    // read (and converted) whole. Past 2^20 elements only its shape is shown.
+    QTemporaryDir tmp;
+    const fs::path file = fs::path(tmp.path().toStdString()) / "big-attr.h5";
+    {
+        // Attributes over 64 KiB need dense attribute storage: the newest format.
+        const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+        H5Pset_libver_bounds(fapl, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST);
+        const hid_t f = H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+        QVERIFY(f >= 0);
+        for (const auto& [name, count, value] :
+             {std::tuple{"small", hsize_t{1} << 20, 1.5}, {"huge", (hsize_t{1} << 20) + 1, 2.5}}) {
+            const std::vector<double> values(count, value);
+            const hid_t space = H5Screate_simple(1, &count, nullptr);
+            const hid_t a = H5Acreate2(f, name, H5T_IEEE_F64LE, space, H5P_DEFAULT, H5P_DEFAULT);
+            QVERIFY(a >= 0);
+            QVERIFY(H5Awrite(a, H5T_NATIVE_DOUBLE, values.data()) >= 0);
+            H5Aclose(a);
+            H5Sclose(space);
+        }
+        H5Fclose(f);
+        H5Pclose(fapl);
+    }
+    auto report = H5Inspector::inspect(file.string());
+    QVERIFY(report);
+    const H5Attribute* small = nullptr;
+    const H5Attribute* huge = nullptr;
+    for (const H5Attribute& a : report->root.attributes)
+        (a.name == "small" ? small : huge) = &a;
+    QVERIFY(small && huge);
+    QCOMPARE(small->numbers.size(), std::size_t(1) << 20);
+    QCOMPARE(small->numbers.back(), 1.5);
+    QVERIFY(huge->numbers.empty());
+    QCOMPARE(huge->shape, std::vector<std::uint64_t>{(1u << 20) + 1});
+}
+
+QTEST_GUILESS_MAIN(tst_HostileModels)
+#include "tst_HostileModels.moc"
