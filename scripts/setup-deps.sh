@@ -13,10 +13,8 @@ packages=(
   xvfb xauth
   python3 python3-h5py python3-numpy
   clang-format
+  slurmctld slurmd slurm-client munge
 )
-if [[ "${CKPT_WITH_SLURM:-0}" == 1 ]]; then
-  packages+=(slurmctld slurmd slurm-client munge)
-fi
 
 missing=()
 for p in "${packages[@]}"; do
