@@ -105,12 +105,11 @@ std::string diffText(const ParamSet& a, const ParamSet& b, const std::vector<Par
         if (groups.empty() || groups.back().first != c.section)
             groups.emplace_back(c.section, TextTable({"KEY", "BEFORE", "AFTER"}));
         groups.back().second.addRow({c.key, c.before ? c.before->pythonLiteral() : "(absent)",
-                       c.after ? c.after->pythonLiteral() : "(absent)"});
+                                     c.after ? c.after->pythonLiteral() : "(absent)"});
     }
     for (const auto& [name, t] : groups)
         out += sectionTitle(name) + "\n" + t.render("  ");
-    out += std::to_string(changes.size()) + " difference" + (changes.size() == 1 ? "" : "s") +
-           "\n";
+    out += std::to_string(changes.size()) + " difference" + (changes.size() == 1 ? "" : "s") + "\n";
     return out;
 }
 
@@ -119,7 +118,8 @@ std::string diffText(const ParamSet& a, const ParamSet& b, const std::vector<Par
 int runParams(const QStringList& arguments)
 {
     CommandLine cl(
-        QStringLiteral("params"), QStringLiteral("RUN|FILE [--diff RUN|FILE] [--config FILE] [--json]"),
+        QStringLiteral("params"),
+        QStringLiteral("RUN|FILE [--diff RUN|FILE] [--config FILE] [--json]"),
         QStringLiteral("The hyperparameters of a run or a parameter file (CANDLE INI or JSON), "
                        "by section. With --diff, a typed comparison: values compare as the "
                        "trainer reads them (1e-3 equals 0.001, True equals true, a tuple equals "

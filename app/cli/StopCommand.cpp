@@ -32,13 +32,14 @@ int runStop(const QStringList& arguments)
     }
     const LaunchAttempt* a = record->latest();
     if (cl.json()) {
-        Console::json({{"run", *root},
-                       {"state", runStateName(a->state)},
-                       {"slurm_state", a->slurmState.empty() ? nlohmann::ordered_json(nullptr)
-                                                            : nlohmann::ordered_json(a->slurmState)},
-                       {"exit_status", !a->segments.empty() && a->segments.back().exitStatus
-                                           ? nlohmann::ordered_json(*a->segments.back().exitStatus)
-                                           : nlohmann::ordered_json(nullptr)}});
+        Console::json(
+            {{"run", *root},
+             {"state", runStateName(a->state)},
+             {"slurm_state", a->slurmState.empty() ? nlohmann::ordered_json(nullptr)
+                                                   : nlohmann::ordered_json(a->slurmState)},
+             {"exit_status", !a->segments.empty() && a->segments.back().exitStatus
+                                 ? nlohmann::ordered_json(*a->segments.back().exitStatus)
+                                 : nlohmann::ordered_json(nullptr)}});
     } else {
         std::string text = *root + ": " + runStateName(a->state);
         if (!a->segments.empty() && a->segments.back().signal)

@@ -80,8 +80,8 @@ Result<fs::path> ConfigWriter::writeNew(const ParamSet& original,
     if (ec)
         return Error::at(dir.string(), "cannot create the folder: " + ec.message());
 
-    const fs::path source = original.origin().empty() ? fs::path("params.ini")
-                                                      : fs::path(original.origin());
+    const fs::path source =
+        original.origin().empty() ? fs::path("params.ini") : fs::path(original.origin());
     std::string ext = source.extension().string();
     if (ext.empty())
         ext = original.format() == ParamSet::Format::Json ? ".json" : ".ini";
@@ -93,8 +93,7 @@ Result<fs::path> ConfigWriter::writeNew(const ParamSet& original,
     if (Status st = writeFileAtomically(aside, *text); !st)
         return st.error();
     for (int n = 1; n < 1000; ++n) {
-        const fs::path target =
-            dir / (n == 1 ? stem + ext : stem + "-" + std::to_string(n) + ext);
+        const fs::path target = dir / (n == 1 ? stem + ext : stem + "-" + std::to_string(n) + ext);
         if (::link(aside.c_str(), target.c_str()) == 0) {
             ::unlink(aside.c_str());
             return target;

@@ -30,7 +30,8 @@ struct ParamEdit
 class ConfigWriter
 {
 public:
-    static Result<std::string> render(const ParamSet& original, const std::vector<ParamEdit>& edits);
+    static Result<std::string> render(const ParamSet& original,
+                                      const std::vector<ParamEdit>& edits);
 
     // <dir>/<stem>-<yyyyMMdd-HHmmss>[-N]<ext>, <dir> created when missing.
     // Returns the new file's path.

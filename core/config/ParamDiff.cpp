@@ -23,11 +23,11 @@ std::vector<ParamChange> ParamDiff::compare(const ParamSet& before, const ParamS
     for (const ParamSet::Param& a : before.params()) {
         const ParamSet::Param* b = after.find(a.key);
         if (!b) {
-            changes.push_back({ParamChange::Kind::Removed, a.section, a.key, a.value,
-                               std::nullopt, a.line, 0});
-        } else if (!a.value.equivalent(b->value)) {
             changes.push_back(
-                {ParamChange::Kind::Changed, b->section, a.key, a.value, b->value, a.line, b->line});
+                {ParamChange::Kind::Removed, a.section, a.key, a.value, std::nullopt, a.line, 0});
+        } else if (!a.value.equivalent(b->value)) {
+            changes.push_back({ParamChange::Kind::Changed, b->section, a.key, a.value, b->value,
+                               a.line, b->line});
         }
     }
     for (const ParamSet::Param& b : after.params())

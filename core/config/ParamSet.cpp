@@ -29,7 +29,8 @@ int lineOfKey(std::string_view text, const std::string& key, std::size_t& from)
     if (at == std::string_view::npos)
         return 0;
     from = at + quoted.size();
-    return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+    return 1 +
+           static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
 }
 
 Result<HyperValue> fromJson(const nlohmann::ordered_json& j)

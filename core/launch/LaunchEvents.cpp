@@ -67,7 +67,7 @@ bool LaunchEvents::apply(const std::vector<Event>& events, LaunchAttempt& attemp
             }
             current = nullptr;
             for (LaunchSegment& s : attempt.segments)
-                if (s.restart == e.restart && (s.pid == e.pid || s.pid == 0))
+                if (s.restart == e.restart)
                     current = &s;
             if (!current) {
                 attempt.segments.push_back(LaunchSegment{});

@@ -38,7 +38,7 @@ struct LaunchPlan
     std::string name;       // shown in lists (default: the root's folder names)
     std::string workingDir; // the trainer's working directory (CANDLE restart reads ./save)
     std::string commandTemplate;
-    std::vector<std::string> argv; // the exact argv the trainer gets
+    std::vector<std::string> argv;                  // the exact argv the trainer gets
     std::map<std::string, std::string> environment; // additions to the inherited environment
     std::string configFile;                         // the parameter file passed, if any
     std::vector<std::pair<std::string, std::string>> parameters; // effective: key -> literal

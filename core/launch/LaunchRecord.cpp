@@ -12,8 +12,8 @@ using Json = nlohmann::ordered_json;
 
 namespace {
 
-constexpr RunState kStates[] = {RunState::Pending,   RunState::Running, RunState::Completed,
-                                RunState::Failed,    RunState::Stopped, RunState::Requeued,
+constexpr RunState kStates[] = {RunState::Pending, RunState::Running, RunState::Completed,
+                                RunState::Failed,  RunState::Stopped, RunState::Requeued,
                                 RunState::Lost};
 
 template <typename T> Json optionalJson(const std::optional<T>& v)
@@ -46,12 +46,18 @@ Json planJson(const LaunchPlan& p)
     Json slurm = nullptr;
     if (p.backend == LaunchPlan::Backend::Slurm) {
         const SlurmOptions& s = p.slurm;
-        slurm = {{"partition", s.partition},     {"time", s.time},
-                 {"nodes", s.nodes},             {"cpus_per_task", s.cpusPerTask},
-                 {"gpus", s.gpus},               {"memory", s.memory},
-                 {"account", s.account},         {"job_name", s.jobName},
-                 {"extra", s.extraLines},        {"signal_grace", s.signalGraceSeconds},
-                 {"requeue_arguments", s.requeueArguments}, {"last_link", s.lastLink}};
+        slurm = {{"partition", s.partition},
+                 {"time", s.time},
+                 {"nodes", s.nodes},
+                 {"cpus_per_task", s.cpusPerTask},
+                 {"gpus", s.gpus},
+                 {"memory", s.memory},
+                 {"account", s.account},
+                 {"job_name", s.jobName},
+                 {"extra", s.extraLines},
+                 {"signal_grace", s.signalGraceSeconds},
+                 {"requeue_arguments", s.requeueArguments},
+                 {"last_link", s.lastLink}};
     }
     return {{"mode", LaunchPlan::modeName(p.mode)},
             {"backend", LaunchPlan::backendName(p.backend)},
@@ -71,8 +77,7 @@ LaunchPlan planFrom(const Json& j, const LaunchRecord& rec)
     p.runRoot = rec.runRoot;
     p.name = rec.name;
     p.mode = LaunchPlan::modeFromName(str(j, "mode")).value_or(LaunchPlan::Mode::New);
-    p.backend =
-        LaunchPlan::backendFromName(str(j, "backend")).value_or(LaunchPlan::Backend::Local);
+    p.backend = LaunchPlan::backendFromName(str(j, "backend")).value_or(LaunchPlan::Backend::Local);
     p.commandTemplate = str(j, "command_template");
     p.argv = j.value("argv", std::vector<std::string>{});
     p.workingDir = str(j, "working_dir");

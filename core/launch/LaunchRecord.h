@@ -49,8 +49,8 @@ struct LaunchAttempt
 {
     int index = 1; // 1-based, in the order launched
     LaunchPlan plan;
-    std::string submitted; // ISO 8601 UTC
-    std::string jobId;     // Slurm job id ("" locally)
+    std::string submitted;  // ISO 8601 UTC
+    std::string jobId;      // Slurm job id ("" locally)
     std::string slurmState; // the last state Slurm reported (COMPLETED, CANCELLED, ...)
     std::string logPath;
     std::string eventsPath; // JSON lines written by the wrapper / batch script

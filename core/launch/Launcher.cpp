@@ -55,8 +55,8 @@ Result<LaunchRecord> Launcher::launch(const LaunchPlan& planIn) const
         if (!loaded)
             return loaded.error();
         record = std::move(loaded.value());
-        if (const LaunchAttempt* last = record.latest(); last && !isFinished(last->state) &&
-                                                         last->state != RunState::Requeued)
+        if (const LaunchAttempt* last = record.latest();
+            last && !isFinished(last->state) && last->state != RunState::Requeued)
             return Error::at(plan.runRoot, std::string("the run's last launch is still ") +
                                                runStateName(last->state) + "; stop it first");
     }

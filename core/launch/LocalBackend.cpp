@@ -34,8 +34,11 @@ constexpr const char* kSupervisor = R"(ev=$1; shift
   trap : TERM
   "$@" </dev/null &
   child=$!
-  printf '{"event":"start","time":%s,"pid":%s,"host":"%s","restart":0}\n' "$(date +%s)" "$child" "$(uname -n)" >> "$ev"
-  while :; do
+  printf '{"event":"start","time":%s,"pid":%s,"host":"%s","restart":0}\n' "$(date +%s)"
+                                    "$child"
+                                    "$(uname -n)" >>
+                                    "$ev" while:;
+do
     wait "$child"; st=$?
     kill -0 "$child" 2>/dev/null || break
   done
@@ -88,8 +91,8 @@ Result<std::string> LocalBackend::resolveProgram(const std::string& program,
         return fs::is_regular_file(p, ec) && ::access(p.c_str(), X_OK) == 0;
     };
     if (program.find('/') != std::string::npos) {
-        const fs::path p = fs::path(program).is_absolute() ? fs::path(program)
-                                                           : fs::path(workingDir) / program;
+        const fs::path p =
+            fs::path(program).is_absolute() ? fs::path(program) : fs::path(workingDir) / program;
         if (!executable(p))
             return Error::at(p.string(), "not an executable file");
         return program;
@@ -119,9 +122,8 @@ Status LocalBackend::start(const LaunchPlan& plan, LaunchAttempt& attempt)
         return Error::at(plan.workingDir, "the working directory does not exist");
     const char* envPath = std::getenv("PATH");
     const auto pathIt = plan.environment.find("PATH");
-    const std::string searchPath = pathIt != plan.environment.end()
-                                       ? pathIt->second
-                                       : (envPath ? envPath : "/usr/bin:/bin");
+    const std::string searchPath =
+        pathIt != plan.environment.end() ? pathIt->second : (envPath ? envPath : "/usr/bin:/bin");
     if (auto program = resolveProgram(plan.argv.front(), plan.workingDir, searchPath); !program)
         return program.error();
     fs::create_directories(fs::path(attempt.logPath).parent_path(), ec);
@@ -135,7 +137,7 @@ Status LocalBackend::start(const LaunchPlan& plan, LaunchAttempt& attempt)
     }
 
     std::vector<std::string> args = {"/bin/sh", "-c", kSupervisor, "ckpt-supervise",
-                                      attempt.eventsPath};
+                                     attempt.eventsPath};
     args.insert(args.end(), plan.argv.begin(), plan.argv.end());
     std::vector<std::string> env = environmentWith(plan.environment);
     auto argvC = cArray(args);
@@ -157,14 +159,15 @@ Status LocalBackend::start(const LaunchPlan& plan, LaunchAttempt& attempt)
     sigfillset(&all);
     posix_spawnattr_setsigmask(&attr, &none);
     posix_spawnattr_setsigdefault(&attr, &all);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK |
-                                         POSIX_SPAWN_SETSIGDEF);
+    posix_spawnattr_setflags(&attr,
+                             POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     pid_t shell = 0;
     const int err = ::posix_spawn(&shell, "/bin/sh", &actions, &attr, argvC.data(), envC.data());
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
     if (err != 0)
-        return Error::at(plan.workingDir, std::string("cannot start /bin/sh: ") + std::strerror(err));
+        return Error::at(plan.workingDir,
+                         std::string("cannot start /bin/sh: ") + std::strerror(err));
     int status = 0;
     while (::waitpid(shell, &status, 0) < 0 && errno == EINTR) {
     }
@@ -210,8 +213,8 @@ bool LocalBackend::refresh(LaunchAttempt& attempt)
             changed = true;
         }
     }
-    const RunState state = attempt.segments.empty() ? RunState::Pending
-                                                    : attempt.segments.back().state;
+    const RunState state =
+        attempt.segments.empty() ? RunState::Pending : attempt.segments.back().state;
     if (state != attempt.state) {
         attempt.state = state;
         changed = true;

@@ -17,7 +17,8 @@ Result<std::string> LogTail::readMore(std::size_t maxBytes)
             return std::string();
         return Error{osError(m_path, errno), m_path.string()};
     }
-    struct stat st{};
+    struct stat st
+    {};
     if (::fstat(fd, &st) != 0) {
         const int err = errno;
         ::close(fd);
@@ -32,8 +33,8 @@ Result<std::string> LogTail::readMore(std::size_t maxBytes)
     out.resize(static_cast<std::size_t>(want));
     std::size_t got = 0;
     while (got < out.size()) {
-        const ssize_t n = ::pread(fd, out.data() + got, out.size() - got,
-                                  static_cast<off_t>(m_offset + got));
+        const ssize_t n =
+            ::pread(fd, out.data() + got, out.size() - got, static_cast<off_t>(m_offset + got));
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)

@@ -16,7 +16,7 @@ public:
         std::int64_t pid = 0;
         std::int64_t ppid = 0;
         std::int64_t pgid = 0;
-        char state = '?';           // R, S, D, Z, T, ...
+        char state = '?';            // R, S, D, Z, T, ...
         std::uint64_t startTime = 0; // clock ticks after boot (field 22)
     };
 

@@ -21,7 +21,10 @@ namespace {
 
 std::string normalRoot(const std::string& root)
 {
-    return fs::path(root).lexically_normal().string();
+    std::string s = fs::path(root).lexically_normal().string();
+    while (s.size() > 1 && s.back() == '/')
+        s.pop_back();
+    return s;
 }
 
 // An flock held for one read-modify-write of the registry.
@@ -47,8 +50,10 @@ RunRegistry::RunRegistry(fs::path file) : m_file(file.empty() ? defaultPath() : 
 
 fs::path RunRegistry::defaultPath()
 {
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation);
-    return fs::path(dir.toStdString()) / "launched-runs.json";
+    // One file for every program of the suite (ckpt-studio and ckpt have
+    // different application names, hence different AppDataLocations).
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
+    return fs::path(dir.toStdString()) / "ckpt-studio" / "launched-runs.json";
 }
 
 Result<RunRegistry::Content> RunRegistry::read() const
@@ -83,7 +88,8 @@ template <typename Change> Status RunRegistry::modify(Change&& change)
     std::error_code ec;
     fs::create_directories(m_file.parent_path(), ec);
     if (ec)
-        return Error::at(m_file.parent_path().string(), "cannot create the folder: " + ec.message());
+        return Error::at(m_file.parent_path().string(),
+                         "cannot create the folder: " + ec.message());
     const fs::path lockPath = m_file.string() + ".lock";
     const int fd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0)

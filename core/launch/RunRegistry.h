@@ -11,9 +11,10 @@ namespace ckpt {
 
 // The per-user list of runs Ckpt Studio launched (so the app and the CLI find
 // them again after a restart) and, for runs it did not launch, the config file
-// and command the user named once. A JSON file in the XDG data folder
-// (QStandardPaths::AppDataLocation), changed under an flock and replaced
-// atomically, so the GUI and CLI can both write it.
+// and command the user named once. One JSON file shared by the app and the CLI,
+// <XDG data home>/ckpt-studio/launched-runs.json (GenericDataLocation: the two
+// programs' AppDataLocations differ), changed under an flock and replaced
+// atomically.
 class RunRegistry
 {
 public:

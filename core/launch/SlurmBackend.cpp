@@ -38,11 +38,13 @@ Status SlurmBackend::submit(const LaunchPlan& plan, LaunchAttempt& attempt)
         return Error::at(plan.workingDir, "the working directory does not exist");
     for (const std::string& f : {attempt.logPath, attempt.eventsPath, attempt.scriptPath})
         fs::create_directories(fs::path(f).parent_path(), ec);
-    const int fd = ::open(attempt.eventsPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    const int fd =
+        ::open(attempt.eventsPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0)
         return Error{osError(attempt.eventsPath, errno), attempt.eventsPath};
     ::close(fd);
-    if (Status st = writeFileAtomically(attempt.scriptPath, SlurmBatchScript::render(plan, attempt));
+    if (Status st =
+            writeFileAtomically(attempt.scriptPath, SlurmBatchScript::render(plan, attempt));
         !st)
         return st;
     auto id = SlurmClient::submit(attempt.scriptPath);

@@ -57,8 +57,8 @@ std::string SlurmBatchScript::render(const LaunchPlan& plan, const LaunchAttempt
     s += "\n# Written by Ckpt Studio for " + plan.runRoot + " (launch " +
          std::to_string(attempt.index) + ").\n";
     s += "ev=" + CommandTemplate::shellQuote(attempt.eventsPath) + "\n";
-    s += "last=" + (o.lastLink.empty() ? std::string("''") : CommandTemplate::shellQuote(o.lastLink)) +
-         "\n";
+    s += "last=" +
+         (o.lastLink.empty() ? std::string("''") : CommandTemplate::shellQuote(o.lastLink)) + "\n";
     s += "args=(";
     for (std::size_t i = 0; i < plan.argv.size(); ++i)
         s += (i ? " " : "") + CommandTemplate::shellQuote(plan.argv[i]);
@@ -81,24 +81,23 @@ on_usr1() {
   echo "ckpt-studio: USR1 (time limit near): letting the epoch in progress finish"
   before=$(readlink "$last" 2>/dev/null)
   deadline=$(( $(date +%s) + )" + std::to_string(watch) + R"( ))
-  while kill -0 "$child" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ]; do
-    if [ -n "$last" ] && [ "$(readlink "$last" 2>/dev/null)" != "$before" ]; then break; fi
-    sleep 1
-  done
-  kill -TERM "$child" 2>/dev/null
+  while kill -0 "$child" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ];
+    do
+        if
+            [-n "$last"] && ["$(readlink " $last " 2>/dev/null)" != "$before"];
+    then break;
+    fi sleep 1 done kill - TERM "$child" 2 > / dev / null
 }
-trap on_usr1 USR1
-trap 'kill -TERM "$child" 2>/dev/null' TERM
-echo "ckpt-studio: job ${SLURM_JOB_ID:-?} start $restart on $(uname -n): ${args[*]}"
-"${args[@]}" &
-child=$!
-event "{\"event\":\"start\",\"time\":$(date +%s),\"pid\":$child,\"host\":\"$(uname -n)\",\"restart\":$restart}"
-while :; do
-  wait "$child"; st=$?
-  kill -0 "$child" 2>/dev/null || break
-done
-event "{\"event\":\"exit\",\"time\":$(date +%s),\"pid\":$child,\"status\":$st}"
-if [ "$preempted" = 1 ]; then
+trap on_usr1 USR1 trap 'kill -TERM "$child" 2>/dev/null' TERM echo
+    "ckpt-studio: job ${SLURM_JOB_ID:-?} start $restart on $(uname -n): ${args[*]}"
+    "${args[@]}" & child =
+        $ !event "{\"event\":\"start\",\"time\":$(date +%s),\"pid\":$child,\"host\":\"$(uname "
+                 "-n)\",\"restart\":$restart}" while:;
+do
+    wait "$child";
+st = $ ? kill - 0 "$child" 2 > / dev / null || break done event
+             "{\"event\":\"exit\",\"time\":$(date +%s),\"pid\":$child,\"status\":$st}" if
+                 ["$preempted" = 1]; then
   event "{\"event\":\"requeue\",\"time\":$(date +%s)}"
   echo "ckpt-studio: requeueing job $SLURM_JOB_ID"
   scontrol requeue "$SLURM_JOB_ID"

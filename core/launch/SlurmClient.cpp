@@ -58,8 +58,8 @@ Result<std::string> SlurmClient::run(const std::string& program,
     }
     const std::string out = p.readAllStandardOutput().toStdString();
     if (p.exitStatus() != QProcess::NormalExit || p.exitCode() != 0)
-        return Error::at({}, command + " failed (exit " + std::to_string(p.exitCode()) + "): " +
-                                 trimmed(p.readAllStandardError().toStdString()));
+        return Error::at({}, command + " failed (exit " + std::to_string(p.exitCode()) +
+                                 "): " + trimmed(p.readAllStandardError().toStdString()));
     return out;
 }
 
@@ -144,10 +144,10 @@ Result<SlurmClient::JobInfo> SlurmClient::query(const std::string& jobId)
         if (auto info = parseSacct(*acct, jobId))
             return *info;
     }
-    return Error::at({}, "Slurm knows no job " + jobId + " (scontrol: " +
-                             (shown ? std::string("no record") : shown.error().message) +
-                             "; sacct -c: " + (acct ? std::string("no record") : acct.error().message) +
-                             ")");
+    return Error::at(
+        {}, "Slurm knows no job " + jobId +
+                " (scontrol: " + (shown ? std::string("no record") : shown.error().message) +
+                "; sacct -c: " + (acct ? std::string("no record") : acct.error().message) + ")");
 }
 
 Status SlurmClient::cancel(const std::string& jobId)
