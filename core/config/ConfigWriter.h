@@ -33,6 +33,12 @@ public:
     static Result<std::string> render(const ParamSet& original,
                                       const std::vector<ParamEdit>& edits);
 
+    // Where a run's edited configs go: beside its records, <root>/.ckpt-studio/configs.
+    static std::filesystem::path configsDir(const std::filesystem::path& runRoot)
+    {
+        return runRoot / ".ckpt-studio" / "configs";
+    }
+
     // <dir>/<stem>-<yyyyMMdd-HHmmss>[-N]<ext>, <dir> created when missing.
     // Returns the new file's path.
     static Result<std::filesystem::path> writeNew(const ParamSet& original,

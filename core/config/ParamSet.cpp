@@ -180,8 +180,9 @@ nlohmann::ordered_json ParamSet::toJson(const HyperValue& value)
         return value.toString();
     case HyperValue::Kind::List: {
         auto arr = nlohmann::ordered_json::array();
-        for (const HyperValue& item : *value.list())
-            arr.push_back(toJson(item));
+        if (const HyperValue::List* items = value.list())
+            for (const HyperValue& item : *items)
+                arr.push_back(toJson(item));
         return arr;
     }
     }

@@ -29,22 +29,19 @@ namespace {
 // TERM is trapped so that a stop aimed at the whole group still lets it
 // record the trainer's exit; `wait` returns early on a trapped signal, so it
 // loops until the child is really gone.
-constexpr const char* kSupervisor = R"(ev=$1; shift
+constexpr const char* kSupervisor = R"sh(ev=$1; shift
 (
   trap : TERM
   "$@" </dev/null &
   child=$!
-  printf '{"event":"start","time":%s,"pid":%s,"host":"%s","restart":0}\n' "$(date +%s)"
-                                    "$child"
-                                    "$(uname -n)" >>
-                                    "$ev" while:;
-do
+  printf '{"event":"start","time":%s,"pid":%s,"host":"%s","restart":0}\n' "$(date +%s)" "$child" "$(uname -n)" >> "$ev"
+  while :; do
     wait "$child"; st=$?
     kill -0 "$child" 2>/dev/null || break
   done
   printf '{"event":"exit","time":%s,"pid":%s,"status":%s}\n' "$(date +%s)" "$child" "$st" >> "$ev"
 ) &
-)";
+)sh";
 
 std::vector<std::string> environmentWith(const std::map<std::string, std::string>& additions)
 {

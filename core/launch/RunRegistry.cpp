@@ -83,7 +83,7 @@ Result<RunRegistry::Content> RunRegistry::read() const
     return content;
 }
 
-template <typename Change> Status RunRegistry::modify(Change&& change)
+template <typename Change> Status RunRegistry::modify(Change&& change) const
 {
     std::error_code ec;
     fs::create_directories(m_file.parent_path(), ec);
@@ -121,7 +121,7 @@ Result<std::vector<RunRegistry::Launched>> RunRegistry::launched() const
     return std::move(content->launched);
 }
 
-Status RunRegistry::addLaunched(const Launched& entry)
+Status RunRegistry::addLaunched(const Launched& entry) const
 {
     Launched e = entry;
     e.runRoot = normalRoot(e.runRoot);
@@ -137,7 +137,7 @@ Status RunRegistry::addLaunched(const Launched& entry)
     });
 }
 
-Status RunRegistry::forget(const std::string& runRoot)
+Status RunRegistry::forget(const std::string& runRoot) const
 {
     const std::string root = normalRoot(runRoot);
     return modify([&root](Content& c) {
@@ -157,7 +157,7 @@ Result<std::optional<RunRegistry::External>> RunRegistry::external(const std::st
     return std::optional<External>();
 }
 
-Status RunRegistry::rememberExternal(const External& entry)
+Status RunRegistry::rememberExternal(const External& entry) const
 {
     External e = entry;
     e.runRoot = normalRoot(e.runRoot);

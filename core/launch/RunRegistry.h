@@ -39,12 +39,12 @@ public:
     // A missing file is an empty registry.
     Result<std::vector<Launched>> launched() const;
     // Adds the run or updates its name; entries stay in the order first added.
-    Status addLaunched(const Launched& entry);
-    Status forget(const std::string& runRoot);
+    Status addLaunched(const Launched& entry) const;
+    Status forget(const std::string& runRoot) const;
 
     Result<std::optional<External>> external(const std::string& runRoot) const;
     // Sets the config file and/or command of a run (empty fields keep theirs).
-    Status rememberExternal(const External& entry);
+    Status rememberExternal(const External& entry) const;
 
 private:
     struct Content
@@ -53,7 +53,7 @@ private:
         std::vector<External> external;
     };
     Result<Content> read() const;
-    template <typename Change> Status modify(Change&& change);
+    template <typename Change> Status modify(Change&& change) const;
 
     std::filesystem::path m_file;
 };

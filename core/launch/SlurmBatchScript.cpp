@@ -72,7 +72,7 @@ std::string SlurmBatchScript::render(const LaunchPlan& plan, const LaunchAttempt
     }
     for (const auto& [k, v] : plan.environment)
         s += "export " + k + "=" + CommandTemplate::shellQuote(v) + "\n";
-    s += R"(event() { printf '%s\n' "$1" >> "$ev"; }
+    s += R"sh(event() { printf '%s\n' "$1" >> "$ev"; }
 child=0
 preempted=0
 on_usr1() {
@@ -80,30 +80,32 @@ on_usr1() {
   event "{\"event\":\"preempt\",\"time\":$(date +%s)}"
   echo "ckpt-studio: USR1 (time limit near): letting the epoch in progress finish"
   before=$(readlink "$last" 2>/dev/null)
-  deadline=$(( $(date +%s) + )" + std::to_string(watch) + R"( ))
-  while kill -0 "$child" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ];
-    do
-        if
-            [-n "$last"] && ["$(readlink " $last " 2>/dev/null)" != "$before"];
-    then break;
-    fi sleep 1 done kill - TERM "$child" 2 > / dev / null
+  deadline=$(( $(date +%s) + )sh" +
+         std::to_string(watch) + R"sh( ))
+  while kill -0 "$child" 2>/dev/null && [ "$(date +%s)" -lt "$deadline" ]; do
+    if [ -n "$last" ] && [ "$(readlink "$last" 2>/dev/null)" != "$before" ]; then break; fi
+    sleep 1
+  done
+  kill -TERM "$child" 2>/dev/null
 }
-trap on_usr1 USR1 trap 'kill -TERM "$child" 2>/dev/null' TERM echo
-    "ckpt-studio: job ${SLURM_JOB_ID:-?} start $restart on $(uname -n): ${args[*]}"
-    "${args[@]}" & child =
-        $ !event "{\"event\":\"start\",\"time\":$(date +%s),\"pid\":$child,\"host\":\"$(uname "
-                 "-n)\",\"restart\":$restart}" while:;
-do
-    wait "$child";
-st = $ ? kill - 0 "$child" 2 > / dev / null || break done event
-             "{\"event\":\"exit\",\"time\":$(date +%s),\"pid\":$child,\"status\":$st}" if
-                 ["$preempted" = 1]; then
+trap on_usr1 USR1
+trap 'kill -TERM "$child" 2>/dev/null' TERM
+echo "ckpt-studio: job ${SLURM_JOB_ID:-?} start $restart on $(uname -n): ${args[*]}"
+"${args[@]}" &
+child=$!
+event "{\"event\":\"start\",\"time\":$(date +%s),\"pid\":$child,\"host\":\"$(uname -n)\",\"restart\":$restart}"
+while :; do
+  wait "$child"; st=$?
+  kill -0 "$child" 2>/dev/null || break
+done
+event "{\"event\":\"exit\",\"time\":$(date +%s),\"pid\":$child,\"status\":$st}"
+if [ "$preempted" = 1 ]; then
   event "{\"event\":\"requeue\",\"time\":$(date +%s)}"
   echo "ckpt-studio: requeueing job $SLURM_JOB_ID"
   scontrol requeue "$SLURM_JOB_ID"
 fi
 exit $st
-)";
+)sh";
     return s;
 }
 

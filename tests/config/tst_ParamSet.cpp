@@ -202,8 +202,8 @@ void tst_ParamSet::writeNewKeepsCommentsAndNeverTouchesOriginal()
     auto lr = ParamEdit::parse("learning_rate=3e-4");
     auto opt = ParamEdit::parse("optimizer=sgd");
     QVERIFY(lr && opt);
-    const fs::path records =
-        fs::path(dir.path().toStdString()) / "run" / ".ckpt-studio" / "configs";
+    const fs::path records = ConfigWriter::configsDir(fs::path(dir.path().toStdString()) / "run");
+    QCOMPARE(records, fs::path(dir.path().toStdString()) / "run" / ".ckpt-studio" / "configs");
     auto first = ConfigWriter::writeNew(*set, {*lr, *opt}, records);
     QVERIFY2(first, first ? "" : first.error().message.c_str());
     auto second = ConfigWriter::writeNew(*set, {*lr}, records);
