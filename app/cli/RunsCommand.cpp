@@ -112,9 +112,9 @@ int runRuns(const QStringList& arguments)
                                   "state could not be read."));
     if (auto exit = cl.parse(arguments, 0, 1))
         return *exit;
-    const std::filesystem::path under =
-        cl.positional().isEmpty() ? std::filesystem::path()
-                                  : QDir(cl.positional().first()).absolutePath().toStdString();
+    std::filesystem::path under;
+    if (!cl.positional().isEmpty())
+        under = QDir(cl.positional().first()).absolutePath().toStdString();
     Launcher launcher;
     auto listed = launcher.runs(under);
     if (!listed)

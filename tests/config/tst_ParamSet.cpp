@@ -37,7 +37,8 @@ const char* kJson = "{\n"
 std::string write(const QTemporaryDir& dir, const char* name, const std::string& text)
 {
     const std::string path = dir.filePath(QString::fromLatin1(name)).toStdString();
-    Q_ASSERT(writeFileAtomically(path, text));
+    if (Status st = writeFileAtomically(path, text); !st)
+        qFatal("%s", st.error().message.c_str());
     return path;
 }
 

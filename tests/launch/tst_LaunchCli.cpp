@@ -45,7 +45,8 @@ std::string tst_LaunchCli::write(const char* name, const std::string& text)
 {
     const std::string path = m_dir->filePath(QString::fromLatin1(name)).toStdString();
     fs::create_directories(fs::path(path).parent_path());
-    Q_ASSERT(writeFileAtomically(path, text));
+    if (Status st = writeFileAtomically(path, text); !st)
+        qFatal("%s", st.error().message.c_str());
     return path;
 }
 
@@ -141,7 +142,7 @@ void tst_LaunchCli::runsListsAndStopStops()
     plan.mode = LaunchPlan::Mode::Fork;
     auto record = launcher().launch(plan);
     QVERIFY2(record, record ? "" : record.error().message.c_str());
-    const std::int64_t pid = record->latest()->segments.front().pid;
+    const std::int64_t pid = record->attempts.back().segments.front().pid;
 
     const CliResult listed =
         runCli({QStringLiteral("runs"), m_dir->path(), QStringLiteral("--json")});

@@ -83,7 +83,7 @@ void tst_LaunchRecord::roundTrip()
     QVERIFY(fs::exists(root + "/.ckpt-studio/launch/record.json"));
     auto loaded = LaunchRecord::load(LaunchRecord::pathFor(root));
     QVERIFY2(loaded, loaded ? "" : loaded.error().message.c_str());
-    QCOMPARE(loaded->toJson(), rec.toJson());
+    QCOMPARE(loaded->toJson().dump(), rec.toJson().dump());
     const LaunchAttempt& a = loaded->attempts.front();
     QCOMPARE(a.plan.parent->epoch, 6);
     QCOMPARE(a.plan.parent->checksum, std::string("3117815349"));

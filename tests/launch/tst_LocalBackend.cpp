@@ -1,3 +1,4 @@
+#include "config/ParamSet.h"
 #include "io/AtomicFile.h"
 #include "launch/CommandTemplate.h"
 #include "launch/Launcher.h"
@@ -95,7 +96,7 @@ void tst_LocalBackend::demoTrainerRunsStreamsAndCompletes()
         plan.parameters.emplace_back(p.key, p.value.pythonLiteral());
     auto record = launcher().launch(plan);
     QVERIFY2(record, record ? "" : record.error().message.c_str());
-    const LaunchAttempt& a = *record->latest();
+    const LaunchAttempt& a = record->attempts.back();
     QCOMPARE(a.segments.size(), std::size_t{1});
     const std::int64_t pid = a.segments.front().pid;
     QVERIFY(pid > 0);
@@ -118,7 +119,7 @@ void tst_LocalBackend::demoTrainerRunsStreamsAndCompletes()
 
     auto done = LaunchRecord::load(LaunchRecord::pathFor(plan.runRoot));
     QVERIFY(done);
-    const LaunchAttempt& d = *done->latest();
+    const LaunchAttempt& d = done->attempts.back();
     QCOMPARE(d.state, RunState::Completed);
     QCOMPARE(d.segments.front().exitStatus.value_or(-1), 0);
     QCOMPARE(d.segments.front().pid, pid);
@@ -139,8 +140,8 @@ void tst_LocalBackend::environmentAndWorkingDirectory()
     QVERIFY2(record, record ? "" : record.error().message.c_str());
     QTRY_VERIFY_WITH_TIMEOUT(stateOf(plan.runRoot) == RunState::Failed, 10000);
     const auto rec = Launcher::refresh(plan.runRoot);
-    QCOMPARE(rec->latest()->segments.front().exitStatus.value_or(-1), 3);
-    const std::string log = readFile(rec->latest()->logPath).value();
+    QCOMPARE(rec->attempts.back().segments.front().exitStatus.value_or(-1), 3);
+    const std::string log = readFile(rec->attempts.back().logPath).value();
     QVERIFY2(log.find(fs::canonical(plan.workingDir).string() + "\n") != std::string::npos,
              log.c_str());
     QVERIFY(log.find("x=with space\n") != std::string::npos);
@@ -151,11 +152,11 @@ void tst_LocalBackend::stopWithTermHonoured()
 {
     auto record = launcher().launch(shellPlan("term", "exec sleep 60"));
     QVERIFY(record);
-    const std::int64_t pid = record->latest()->segments.front().pid;
+    const std::int64_t pid = record->attempts.back().segments.front().pid;
     QVERIFY(ProcessProbe::alive(pid));
     auto stopped = Launcher::stop(record->runRoot, 5s);
     QVERIFY2(stopped, stopped ? "" : stopped.error().message.c_str());
-    const LaunchSegment& s = stopped->latest()->segments.front();
+    const LaunchSegment& s = stopped->attempts.back().segments.front();
     QCOMPARE(stopped->state(), RunState::Stopped);
     QCOMPARE(s.signal.value_or(0), SIGTERM);
     QVERIFY(!ProcessProbe::alive(pid));
@@ -170,16 +171,16 @@ void tst_LocalBackend::stopEscalatesToKillWhenTermIgnored()
     auto record = launcher().launch(shellPlan(
         "stubborn", "trap 'echo got TERM' TERM; echo ready; while :; do sleep 0.1; done"));
     QVERIFY(record);
-    const std::string log = record->latest()->logPath;
+    const std::string log = record->attempts.back().logPath;
     QTRY_VERIFY_WITH_TIMEOUT(readFile(log).value().find("ready") != std::string::npos, 5000);
-    const std::int64_t pid = record->latest()->segments.front().pid;
+    const std::int64_t pid = record->attempts.back().segments.front().pid;
     QElapsedTimer timer;
     timer.start();
     auto stopped = Launcher::stop(record->runRoot, 700ms);
     QVERIFY2(stopped, stopped ? "" : stopped.error().message.c_str());
     QVERIFY(timer.elapsed() >= 700);
     QVERIFY(timer.elapsed() < 6000);
-    QCOMPARE(stopped->latest()->segments.front().signal.value_or(0), SIGKILL);
+    QCOMPARE(stopped->attempts.back().segments.front().signal.value_or(0), SIGKILL);
     QCOMPARE(stopped->state(), RunState::Stopped);
     QVERIFY(!ProcessProbe::alive(pid));
     QVERIFY(readFile(log).value().find("got TERM") != std::string::npos);
@@ -193,20 +194,20 @@ void tst_LocalBackend::foundAgainByAFreshRegistry()
         auto record = launcher().launch(shellPlan("again", "sleep 1; exit 4"));
         QVERIFY(record);
         root = record->runRoot;
-        pid = record->latest()->segments.front().pid;
+        pid = record->attempts.back().segments.front().pid;
     }
     // A new program start: nothing but the registry file on disk.
-    const Launcher fresh(RunRegistry(m_registry));
+    const Launcher fresh{RunRegistry(m_registry)};
     auto runs = fresh.runs();
     QVERIFY(runs);
     QCOMPARE(runs->size(), std::size_t{1});
     QCOMPARE(runs->front().entry.runRoot, root);
     QVERIFY(runs->front().record);
     QCOMPARE(runs->front().record->state(), RunState::Running);
-    QCOMPARE(runs->front().record->latest()->segments.front().pid, pid);
+    QCOMPARE(runs->front().record->attempts.back().segments.front().pid, pid);
     QTRY_VERIFY_WITH_TIMEOUT(stateOf(root) == RunState::Failed, 10000);
     auto later = fresh.runs();
-    QCOMPARE(later->front().record->latest()->segments.front().exitStatus.value_or(-1), 4);
+    QCOMPARE(later->front().record->attempts.back().segments.front().exitStatus.value_or(-1), 4);
     // Filtering by folder.
     QCOMPARE(fresh.runs(m_dir->path().toStdString() + "/elsewhere")->size(), std::size_t{0});
     QCOMPARE(fresh.runs(m_dir->path().toStdString())->size(), std::size_t{1});
@@ -216,7 +217,7 @@ void tst_LocalBackend::lostWhenProcessVanishes()
 {
     auto record = launcher().launch(shellPlan("lost", "exec sleep 60"));
     QVERIFY(record);
-    const LaunchSegment s = record->latest()->segments.front();
+    const LaunchSegment s = record->attempts.back().segments.front();
     // As after a reboot: supervisor and trainer gone, no exit written.
     ::kill(static_cast<pid_t>(s.supervisorPid), SIGKILL);
     QTRY_VERIFY(!ProcessProbe::alive(s.supervisorPid));

@@ -90,9 +90,11 @@ LaunchPlan tst_SlurmBackend::trainerPlan(const std::string& name, int epochs, do
     fs::create_directories(out);
     ::chmod(m_dir.path().toLocal8Bit().constData(), 0755);
     const std::string config = out + "/demo.ini";
-    Q_ASSERT(writeFileAtomically(config, "[Global_Params]\nsamples_per_class = 40\n"
-                                         "epoch_delay = " +
-                                             std::to_string(delay) + "\n"));
+    if (Status st = writeFileAtomically(config, "[Global_Params]\nsamples_per_class = 40\n"
+                                                "epoch_delay = " +
+                                                    std::to_string(delay) + "\n");
+        !st)
+        qFatal("%s", st.error().message.c_str());
     const std::map<std::string, std::string> values = {{"config", config},
                                                        {"output_dir", out},
                                                        {"ckpt_directory", out + "/ckpts"},
@@ -152,7 +154,7 @@ void tst_SlurmBackend::jobRunsTrainerToCompletion()
     const LaunchPlan plan = trainerPlan("RUN000", 3, 0.2, "auto");
     auto record = m_launcher->launch(plan);
     QVERIFY2(record, record ? "" : record.error().message.c_str());
-    const LaunchAttempt& a = *record->latest();
+    const LaunchAttempt& a = record->attempts.back();
     QVERIFY(!a.jobId.empty());
     QVERIFY(fs::exists(a.scriptPath));
     std::set<RunState> seen;
@@ -160,7 +162,7 @@ void tst_SlurmBackend::jobRunsTrainerToCompletion()
     QVERIFY(seen.count(RunState::Running) || seen.count(RunState::Pending));
 
     auto done = LaunchRecord::load(LaunchRecord::pathFor(plan.runRoot)).value();
-    const LaunchAttempt& d = *done.latest();
+    const LaunchAttempt& d = done.attempts.back();
     QCOMPARE(d.slurmState, std::string("COMPLETED"));
     QCOMPARE(d.segments.size(), std::size_t{1});
     QCOMPARE(d.segments[0].exitStatus.value_or(-1), 0);
@@ -175,7 +177,7 @@ void tst_SlurmBackend::jobRunsTrainerToCompletion()
     QVERIFY(runs);
     bool listed = false;
     for (const auto& l : *runs)
-        listed = listed || (l.record && l.record->latest()->jobId == d.jobId);
+        listed = listed || (l.record && l.record->attempts.back().jobId == d.jobId);
     QVERIFY(listed);
 }
 
@@ -186,7 +188,7 @@ void tst_SlurmBackend::requeueResumesUnderTheSameRecord()
     const LaunchPlan plan = trainerPlan("RUN001", 5, 0.6, "off");
     auto record = m_launcher->launch(plan);
     QVERIFY(record);
-    const std::string job = record->latest()->jobId;
+    const std::string job = record->attempts.back().jobId;
     QTRY_VERIFY_WITH_TIMEOUT(fs::exists(plan.runRoot + "/epochs/002/ckpt-info.json"), 30000);
     auto requeued = SlurmClient::run("scontrol", {"requeue", job});
     QVERIFY2(requeued, requeued ? "" : requeued.error().message.c_str());
@@ -195,7 +197,7 @@ void tst_SlurmBackend::requeueResumesUnderTheSameRecord()
 
     auto done = LaunchRecord::load(LaunchRecord::pathFor(plan.runRoot)).value();
     QCOMPARE(done.attempts.size(), std::size_t{1}); // one record, one launch
-    const LaunchAttempt& d = *done.latest();
+    const LaunchAttempt& d = done.attempts.back();
     QCOMPARE(d.jobId, job);
     QCOMPARE(d.segments.size(), std::size_t{2});
     QCOMPARE(d.segments[0].restart, 0);
@@ -214,7 +216,7 @@ void tst_SlurmBackend::preemptionSignalLetsTheEpochFinishAndRequeues()
     const LaunchPlan plan = trainerPlan("RUN002", 6, 0.8, "off");
     auto record = m_launcher->launch(plan);
     QVERIFY(record);
-    const std::string job = record->latest()->jobId;
+    const std::string job = record->attempts.back().jobId;
     QTRY_VERIFY_WITH_TIMEOUT(fs::exists(plan.runRoot + "/epochs/001/ckpt-info.json"), 30000);
     // What Slurm does at --signal=B:USR1@grace before the time limit.
     auto signalled = SlurmClient::run("scancel", {"--batch", "--signal=USR1", job});
@@ -223,7 +225,7 @@ void tst_SlurmBackend::preemptionSignalLetsTheEpochFinishAndRequeues()
     waitForState(plan.runRoot, RunState::Completed, 60000);
 
     const LaunchAttempt d =
-        *LaunchRecord::load(LaunchRecord::pathFor(plan.runRoot)).value().latest();
+        LaunchRecord::load(LaunchRecord::pathFor(plan.runRoot)).value().attempts.back();
     QCOMPARE(d.segments.size(), std::size_t{2});
     QCOMPARE(d.segments[0].state, RunState::Requeued);
     std::vector<std::string> types;
@@ -248,7 +250,7 @@ void tst_SlurmBackend::stopCancelsTheJob()
     QVERIFY2(stopped, stopped ? "" : stopped.error().message.c_str());
     waitForState(plan.runRoot, RunState::Stopped, 30000);
     const LaunchAttempt d =
-        *LaunchRecord::load(LaunchRecord::pathFor(plan.runRoot)).value().latest();
+        LaunchRecord::load(LaunchRecord::pathFor(plan.runRoot)).value().attempts.back();
     QCOMPARE(d.slurmState, std::string("CANCELLED"));
     QVERIFY(!d.ended.empty());
     QTRY_VERIFY_WITH_TIMEOUT(SlurmClient::run("squeue", {"-h", "-j", d.jobId}).valueOr("x").empty(),
