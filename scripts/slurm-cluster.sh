@@ -92,6 +92,10 @@ start() {
   rm -rf "$dir/state" "$dir/spool" "$dir/munge"
   mkdir -p "$dir/state" "$dir/spool" "$dir/log" "$dir/munge"
 
+  if ! setpriv --reuid=munge --regid=munge --clear-groups test -x "$dir"; then
+    log "user munge cannot reach $dir: make it and its parents searchable (chmod o+x)"
+    exit 1
+  fi
   # munge with its own key and socket, as the munge user.
   local key=$dir/munge/munge.key
   if [[ -r /etc/munge/munge.key ]]; then

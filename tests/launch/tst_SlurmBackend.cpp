@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <set>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace ckpt;
@@ -67,6 +68,8 @@ void tst_SlurmBackend::initTestCase()
               "or scripts/setup-deps.sh)");
     if (::geteuid() != 0)
         QSKIP("a test cluster needs root (SlurmUser=root, munged as user munge)");
+    // munged runs as user munge: it must reach the cluster folder.
+    QVERIFY(::chmod(m_dir.path().toLocal8Bit().constData(), 0755) == 0);
     m_clusterDir = m_dir.filePath(QStringLiteral("cluster"));
     const QString out = cluster(QStringLiteral("start"), m_clusterDir);
     QVERIFY2(out.startsWith(QLatin1String("export SLURM_CONF=")), qPrintable(out));
@@ -88,7 +91,6 @@ LaunchPlan tst_SlurmBackend::trainerPlan(const std::string& name, int epochs, do
 {
     const std::string out = m_dir.path().toStdString() + "/" + name;
     fs::create_directories(out);
-    ::chmod(m_dir.path().toLocal8Bit().constData(), 0755);
     const std::string config = out + "/demo.ini";
     if (Status st = writeFileAtomically(config, "[Global_Params]\nsamples_per_class = 40\n"
                                                 "epoch_delay = " +
