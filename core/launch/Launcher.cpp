@@ -4,9 +4,12 @@
 #include "launch/SlurmBackend.h"
 #include "ops/RunLock.h"
 
+#include <thread>
+
 namespace ckpt {
 
 namespace fs = std::filesystem;
+using namespace std::chrono_literals;
 
 namespace {
 
@@ -138,7 +141,16 @@ Result<LaunchRecord> Launcher::stop(const fs::path& runRoot, std::chrono::millis
                     : LocalBackend::stop(*attempt, grace, progress);
     if (!st)
         return st.error();
-    return refresh(runRoot);
+    // scancel returns at once; Slurm takes a moment (KillWait) to end the job.
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::max<std::chrono::milliseconds>(grace, 5s);
+    for (;;) {
+        auto now = refresh(runRoot);
+        if (!now || isFinished(now->state()) || progress.cancelled() ||
+            std::chrono::steady_clock::now() > deadline)
+            return now;
+        std::this_thread::sleep_for(200ms);
+    }
 }
 
 Result<std::vector<Launcher::Listed>> Launcher::runs(const fs::path& under,

@@ -33,7 +33,8 @@ public:
     static Result<LaunchRecord> refresh(const std::filesystem::path& runRoot);
 
     // Stops the latest attempt: SIGTERM, SIGKILL after `grace` (local), or
-    // scancel (Slurm). Returns the refreshed record.
+    // scancel (Slurm, then up to max(grace, 5 s) for the job to end).
+    // Returns the refreshed record.
     static Result<LaunchRecord> stop(const std::filesystem::path& runRoot,
                                      std::chrono::milliseconds grace,
                                      const Progress& progress = Progress::none());

@@ -25,8 +25,6 @@ private slots:
     void paramsMalformedValueNamesFileLineKey();
     void paramsOfARunNeedsItsConfigOnce();
     void runsListsAndStopStops();
-    void usageErrors_data();
-    void usageErrors();
 
 private:
     std::string write(const char* name, const std::string& text);
@@ -174,29 +172,6 @@ void tst_LaunchCli::runsListsAndStopStops()
     const CliResult again = runCli({QStringLiteral("stop"), QString::fromStdString(plan.runRoot)});
     QCOMPARE(again.exitCode, 1);
     QVERIFY(again.err.contains("nothing to stop"));
-}
-
-void tst_LaunchCli::usageErrors_data()
-{
-    QTest::addColumn<QStringList>("args");
-    QTest::addColumn<int>("exitCode");
-    QTest::addColumn<QString>("needle");
-    QTest::newRow("params help") << QStringList{"params", "--help"} << 0 << "Usage: ckpt params";
-    QTest::newRow("params missing") << QStringList{"params"} << 2 << "missing argument";
-    QTest::newRow("runs help") << QStringList{"runs", "--help"} << 0 << "Usage: ckpt runs";
-    QTest::newRow("stop missing") << QStringList{"stop"} << 2 << "missing argument";
-    QTest::newRow("stop bad grace") << QStringList{"stop", ".", "--grace", "x"} << 2 << "--grace";
-    QTest::newRow("listed in help") << QStringList{"--help"} << 0 << "params";
-}
-
-void tst_LaunchCli::usageErrors()
-{
-    QFETCH(QStringList, args);
-    QFETCH(int, exitCode);
-    QFETCH(QString, needle);
-    const CliResult r = runCli(args);
-    QCOMPARE(r.exitCode, exitCode);
-    QVERIFY2(QString::fromUtf8(r.out + r.err).contains(needle), (r.out + r.err).constData());
 }
 
 QTEST_GUILESS_MAIN(tst_LaunchCli)
