@@ -14,12 +14,10 @@ packages=(
   python3 python3-h5py python3-numpy
   clang-format
   help2man file dpkg-dev
+  slurmctld slurmd slurm-client munge
 )
 if [[ "${CKPT_WITH_FUZZ:-0}" == 1 ]]; then
   packages+=(clang clang-14 libclang-rt-14-dev)
-fi
-if [[ "${CKPT_WITH_SLURM:-0}" == 1 ]]; then
-  packages+=(slurmctld slurmd slurm-client munge)
 fi
 
 missing=()

@@ -24,5 +24,8 @@ int runVerify(const QStringList& arguments);
 int runWatch(const QStringList& arguments);
 int runInspect(const QStringList& arguments);
 int runDiff(const QStringList& arguments);
+int runParams(const QStringList& arguments);
+int runRuns(const QStringList& arguments);
+int runStop(const QStringList& arguments);
 
 } // namespace ckpt::cli

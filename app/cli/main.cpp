@@ -11,7 +11,7 @@ namespace ckpt::cli {
 
 std::span<const Command> commands()
 {
-    static const std::array<Command, 8> kCommands{{
+    static const std::array<Command, 11> kCommands{{
         {"scan", "find every run below a folder and report its epochs, links and problems",
          &runScan},
         {"verify", "recompute model checksums (CRC-32) on all cores and compare", &runVerify},
@@ -25,6 +25,10 @@ std::span<const Command> commands()
         {"inspect", "look inside a model file: layers, tensors, attributes, statistics",
          &runInspect},
         {"diff", "compare the weights of two model files or two epochs, layer by layer", &runDiff},
+        {"params", "a run's hyperparameters by section; --diff: typed comparison", &runParams},
+        {"runs", "runs launched by Ckpt Studio: state, backend, job id, parent, duration",
+         &runRuns},
+        {"stop", "stop a launched run (SIGTERM then SIGKILL, or scancel)", &runStop},
     }};
     return kCommands;
 }

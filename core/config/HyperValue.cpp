@@ -283,6 +283,40 @@ Result<double> HyperValue::toDouble() const
     return Error::at({}, singleQuoted(toString()) + " is not a number");
 }
 
+bool HyperValue::equivalent(const HyperValue& other) const
+{
+    const Kind a = kind();
+    const Kind b = other.kind();
+    if (a == Kind::List || b == Kind::List) {
+        const List* x = list();
+        const List* y = other.list();
+        if (!x || !y || x->size() != y->size())
+            return false;
+        for (std::size_t i = 0; i < x->size(); ++i)
+            if (!(*x)[i].equivalent((*y)[i]))
+                return false;
+        return true;
+    }
+    if (a == Kind::Null || b == Kind::Null)
+        return a == b;
+    if (a == Kind::Bool || b == Kind::Bool) {
+        auto x = toBool();
+        auto y = other.toBool();
+        return x && y && *x == *y;
+    }
+    if (a == Kind::String && b == Kind::String)
+        return *this == other;
+    auto x = toDouble();
+    auto y = other.toDouble();
+    if (!x || !y)
+        return false;
+    if (std::isnan(*x) || std::isnan(*y))
+        return std::isnan(*x) && std::isnan(*y);
+    if (a == Kind::Int && b == Kind::Int)
+        return std::get<2>(m_data) == std::get<2>(other.m_data);
+    return *x == *y;
+}
+
 std::string HyperValue::toString() const
 {
     if (kind() == Kind::String)

@@ -69,6 +69,11 @@ public:
 
     bool operator==(const HyperValue& other) const { return m_data == other.m_data; }
 
+    // Equal as the program would see them: numbers by value (1 == 1.0,
+    // 1e-3 == 0.001, nan == nan), a bool and a boolean word (True == 'true'),
+    // a number and a numeric string, lists (tuples) element by element.
+    bool equivalent(const HyperValue& other) const;
+
 private:
     using Data = std::variant<std::monostate, bool, std::int64_t, double, std::string, List>;
     explicit HyperValue(Data data) : m_data(std::move(data)) {}

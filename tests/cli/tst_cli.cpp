@@ -37,6 +37,14 @@ private slots:
         QTest::newRow("scan help") << QStringList{"scan", "--help"} << 0 << "Usage: ckpt scan";
         QTest::newRow("scan no dir") << QStringList{"scan"} << 2 << "missing argument";
         QTest::newRow("scan bad option") << QStringList{"scan", "--nope", "."} << 2 << "nope";
+        QTest::newRow("params help")
+            << QStringList{"params", "--help"} << 0 << "Usage: ckpt params";
+        QTest::newRow("params missing") << QStringList{"params"} << 2 << "missing argument";
+        QTest::newRow("runs help") << QStringList{"runs", "--help"} << 0 << "Usage: ckpt runs";
+        QTest::newRow("stop missing") << QStringList{"stop"} << 2 << "missing argument";
+        QTest::newRow("stop bad grace")
+            << QStringList{"stop", ".", "--grace", "x"} << 2 << "--grace";
+        QTest::newRow("launch commands listed") << QStringList{"--help"} << 0 << "params";
     }
     void usage()
     {

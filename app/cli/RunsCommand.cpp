@@ -1,0 +1,156 @@
+#include "CommandLine.h"
+#include "Commands.h"
+#include "Console.h"
+#include "TextTable.h"
+#include "launch/Launcher.h"
+
+#include <QDateTime>
+#include <QDir>
+
+namespace ckpt::cli {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+QDateTime parseIso(const std::string& s)
+{
+    return QDateTime::fromString(QString::fromStdString(s), Qt::ISODate);
+}
+
+// Seconds from the first start (or the submission) to the end, or to now.
+std::optional<qint64> duration(const LaunchAttempt& a)
+{
+    const std::string& from = !a.segments.empty() && !a.segments.front().started.empty()
+                                  ? a.segments.front().started
+                                  : a.submitted;
+    const QDateTime start = parseIso(from);
+    if (!start.isValid() || a.state == RunState::Pending)
+        return std::nullopt;
+    const QDateTime end = a.ended.empty() ? QDateTime::currentDateTimeUtc() : parseIso(a.ended);
+    return end.isValid() ? std::optional<qint64>(start.secsTo(end)) : std::nullopt;
+}
+
+std::string humanDuration(std::optional<qint64> s)
+{
+    if (!s)
+        return "-";
+    const qint64 h = *s / 3600;
+    const qint64 m = (*s % 3600) / 60;
+    const qint64 sec = *s % 60;
+    char buf[32];
+    if (h > 0)
+        std::snprintf(buf, sizeof buf, "%lldh%02lldm", static_cast<long long>(h),
+                      static_cast<long long>(m));
+    else
+        std::snprintf(buf, sizeof buf, "%lldm%02llds", static_cast<long long>(m),
+                      static_cast<long long>(sec));
+    return buf;
+}
+
+std::string parentText(const LaunchPlan& p)
+{
+    if (!p.parent)
+        return "-";
+    return p.parent->runRoot + "@" + std::to_string(p.parent->epoch);
+}
+
+std::string processText(const LaunchAttempt& a)
+{
+    if (!a.jobId.empty())
+        return "job " + a.jobId;
+    if (!a.segments.empty() && a.segments.back().pid)
+        return "pid " + std::to_string(a.segments.back().pid);
+    return "-";
+}
+
+Json runJson(const Launcher::Listed& l)
+{
+    Json j = {{"run", l.entry.runRoot}, {"name", l.entry.name}};
+    const LaunchAttempt* a = l.record ? l.record->latest() : nullptr;
+    if (!a) {
+        j["state"] = nullptr;
+        j["error"] = l.error.empty() ? Json(nullptr) : Json(l.error);
+        return j;
+    }
+    Json pids = Json::array();
+    for (auto pid : a->pids())
+        pids.push_back(pid);
+    Json parent = nullptr;
+    if (a->plan.parent)
+        parent = {{"run_root", a->plan.parent->runRoot},
+                  {"epoch", a->plan.parent->epoch},
+                  {"checksum", a->plan.parent->checksum}};
+    const auto secs = duration(*a);
+    j["state"] = runStateName(a->state);
+    j["backend"] = LaunchPlan::backendName(a->plan.backend);
+    j["mode"] = LaunchPlan::modeName(a->plan.mode);
+    j["job_id"] = a->jobId.empty() ? Json(nullptr) : Json(a->jobId);
+    j["slurm_state"] = a->slurmState.empty() ? Json(nullptr) : Json(a->slurmState);
+    j["pids"] = pids;
+    j["parent"] = parent;
+    j["started"] = a->segments.empty() ? Json(nullptr) : Json(a->segments.front().started);
+    j["ended"] = a->ended.empty() ? Json(nullptr) : Json(a->ended);
+    j["duration_seconds"] = secs ? Json(*secs) : Json(nullptr);
+    j["segments"] = a->segments.size();
+    j["attempts"] = l.record->attempts.size();
+    j["log"] = a->logPath;
+    j["record"] = LaunchRecord::pathFor(l.entry.runRoot).string();
+    j["error"] = l.error.empty() ? Json(nullptr) : Json(l.error);
+    return j;
+}
+
+} // namespace
+
+int runRuns(const QStringList& arguments)
+{
+    CommandLine cl(QStringLiteral("runs"), QStringLiteral("[DIR] [--json]"),
+                   QStringLiteral("Runs launched by Ckpt Studio (the per-user registry), "
+                                  "optionally only those below DIR, each brought up to date: "
+                                  "state, backend, Slurm job id or pid, parent, start, "
+                                  "duration.\nExit status 1 when a run's record or its Slurm "
+                                  "state could not be read."));
+    if (auto exit = cl.parse(arguments, 0, 1))
+        return *exit;
+    std::filesystem::path under;
+    if (!cl.positional().isEmpty())
+        under = QDir(cl.positional().first()).absolutePath().toStdString();
+    Launcher launcher;
+    auto listed = launcher.runs(under);
+    if (!listed)
+        return cl.fail(listed.error().message);
+    bool problems = false;
+    if (cl.json()) {
+        Json runs = Json::array();
+        for (const auto& l : *listed) {
+            runs.push_back(runJson(l));
+            problems = problems || !l.error.empty();
+        }
+        Console::json({{"registry", launcher.registry().file().string()}, {"runs", runs}});
+        return problems ? ExitProblems : ExitOk;
+    }
+    TextTable table({"RUN", "STATE", "BACKEND", "JOB/PID", "PARENT", "STARTED", "DURATION"});
+    for (const auto& l : *listed) {
+        const LaunchAttempt* a = l.record ? l.record->latest() : nullptr;
+        if (!l.error.empty()) {
+            problems = true;
+            Console::err("warning: " + l.error + "\n");
+        }
+        if (!a) {
+            table.addRow({l.entry.runRoot, "?", "-", "-", "-", "-", "-"});
+            continue;
+        }
+        std::string started = a->segments.empty() ? a->submitted : a->segments.front().started;
+        table.addRow({l.entry.runRoot, runStateName(a->state),
+                      LaunchPlan::backendName(a->plan.backend), processText(*a),
+                      parentText(a->plan), started, humanDuration(duration(*a))});
+    }
+    if (table.empty())
+        Console::out("no launched runs" +
+                     (under.empty() ? std::string() : " below " + under.string()) + "\n");
+    else
+        Console::out(table.render());
+    return problems ? ExitProblems : ExitOk;
+}
+
+} // namespace ckpt::cli

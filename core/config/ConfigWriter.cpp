@@ -1,0 +1,111 @@
+#include "config/ConfigWriter.h"
+
+#include "config/AsciiLower.h"
+#include "io/AtomicFile.h"
+#include "json/PythonRepr.h"
+
+#include <QDateTime>
+
+#include <cerrno>
+#include <unistd.h>
+
+namespace ckpt {
+
+namespace fs = std::filesystem;
+
+Result<ParamEdit> ParamEdit::parse(std::string_view keyEqualsValue)
+{
+    const auto eq = keyEqualsValue.find('=');
+    if (eq == std::string_view::npos || eq == 0)
+        return Error::at({}, "'" + std::string(keyEqualsValue) + "' is not KEY=VALUE");
+    std::string key(keyEqualsValue.substr(0, eq));
+    while (!key.empty() && key.back() == ' ')
+        key.pop_back();
+    return ParamEdit{asciiLower(key), HyperValue::fromWord(keyEqualsValue.substr(eq + 1))};
+}
+
+namespace {
+
+// Sets `key` in a JSON parameter document where it already is (top level or a
+// section, matched case-insensitively), else at the top level.
+void setJsonKey(nlohmann::ordered_json& doc, const std::string& key, nlohmann::ordered_json value)
+{
+    for (auto& [name, item] : doc.items()) {
+        if (asciiLower(name) == key && !item.is_object()) {
+            item = std::move(value);
+            return;
+        }
+    }
+    for (auto& [name, item] : doc.items()) {
+        if (!item.is_object())
+            continue;
+        for (auto& [inner, v] : item.items())
+            if (asciiLower(inner) == key) {
+                v = std::move(value);
+                return;
+            }
+    }
+    doc[key] = std::move(value);
+}
+
+} // namespace
+
+Result<std::string> ConfigWriter::render(const ParamSet& original,
+                                         const std::vector<ParamEdit>& edits)
+{
+    if (original.format() == ParamSet::Format::Json) {
+        nlohmann::ordered_json doc = original.json();
+        if (!doc.is_object())
+            doc = nlohmann::ordered_json::object();
+        for (const ParamEdit& e : edits)
+            setJsonKey(doc, e.key, ParamSet::toJson(e.value));
+        return PythonRepr::dumpJson(doc, 4) + "\n";
+    }
+    if (!original.ini())
+        return Error::at(original.origin(), "no INI text to edit");
+    HyperParams params;
+    for (const ParamEdit& e : edits)
+        params.set(e.key, e.value, HyperParams::Source::CommandLine);
+    return original.ini()->renderWith(params);
+}
+
+Result<fs::path> ConfigWriter::writeNew(const ParamSet& original,
+                                        const std::vector<ParamEdit>& edits, const fs::path& dir)
+{
+    auto text = render(original, edits);
+    if (!text)
+        return text.error();
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec)
+        return Error::at(dir.string(), "cannot create the folder: " + ec.message());
+
+    const fs::path source =
+        original.origin().empty() ? fs::path("params.ini") : fs::path(original.origin());
+    std::string ext = source.extension().string();
+    if (ext.empty())
+        ext = original.format() == ParamSet::Format::Json ? ".json" : ".ini";
+    const std::string stem =
+        source.stem().string() + "-" +
+        QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")).toStdString();
+
+    const fs::path aside = dir / ("." + stem + ext + ".new");
+    if (Status st = writeFileAtomically(aside, *text); !st)
+        return st.error();
+    for (int n = 1; n < 1000; ++n) {
+        const fs::path target = dir / (n == 1 ? stem + ext : stem + "-" + std::to_string(n) + ext);
+        if (::link(aside.c_str(), target.c_str()) == 0) {
+            ::unlink(aside.c_str());
+            return target;
+        }
+        if (errno != EEXIST) {
+            const int err = errno;
+            ::unlink(aside.c_str());
+            return Error{"cannot create " + osError(target, err), target.string()};
+        }
+    }
+    ::unlink(aside.c_str());
+    return Error::at(dir.string(), "no free name for the edited copy of " + source.string());
+}
+
+} // namespace ckpt

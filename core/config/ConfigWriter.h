@@ -1,0 +1,49 @@
+#pragma once
+
+#include "common/Result.h"
+#include "config/HyperValue.h"
+#include "config/ParamSet.h"
+
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ckpt {
+
+// One edited parameter.
+struct ParamEdit
+{
+    std::string key;
+    HyperValue value;
+
+    // "key=value": the value as a Python literal when it is one, else the word
+    // as a string (as a command line hands it to CANDLE).
+    static Result<ParamEdit> parse(std::string_view keyEqualsValue);
+};
+
+// Writes an edited copy of a parameter file. The original is never touched:
+// the copy is a NEW file (written aside, then hard-linked into place so that
+// an existing file is never replaced). INI copies keep every comment, blank
+// line and key order; only edited values are rewritten, new keys go to the end
+// of the first section. JSON copies keep the key order.
+class ConfigWriter
+{
+public:
+    static Result<std::string> render(const ParamSet& original,
+                                      const std::vector<ParamEdit>& edits);
+
+    // Where a run's edited configs go: beside its records, <root>/.ckpt-studio/configs.
+    static std::filesystem::path configsDir(const std::filesystem::path& runRoot)
+    {
+        return runRoot / ".ckpt-studio" / "configs";
+    }
+
+    // <dir>/<stem>-<yyyyMMdd-HHmmss>[-N]<ext>, <dir> created when missing.
+    // Returns the new file's path.
+    static Result<std::filesystem::path> writeNew(const ParamSet& original,
+                                                  const std::vector<ParamEdit>& edits,
+                                                  const std::filesystem::path& dir);
+};
+
+} // namespace ckpt

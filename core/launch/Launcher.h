@@ -1,0 +1,58 @@
+#pragma once
+
+#include "common/Progress.h"
+#include "common/Result.h"
+#include "launch/LaunchPlan.h"
+#include "launch/LaunchRecord.h"
+#include "launch/RunRegistry.h"
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ckpt {
+
+// Starts launch plans on their backend and keeps their records: the one entry
+// point the CLI and the app use. Plain synchronous calls (the Slurm ones run
+// Slurm commands): call them off the GUI thread.
+class Launcher
+{
+public:
+    explicit Launcher(RunRegistry registry = RunRegistry());
+
+    // Appends an attempt to the run's record (creating it), assigns its log,
+    // events and script paths under <root>/.ckpt-studio/launch/, starts it,
+    // saves the record and registers the run. A failed start is recorded as a
+    // failed attempt only when something ran; otherwise nothing is written.
+    Result<LaunchRecord> launch(const LaunchPlan& plan) const;
+
+    // Loads the run's record and brings its unfinished attempts up to date
+    // (events, /proc, Slurm), saving it when anything changed.
+    static Result<LaunchRecord> refresh(const std::filesystem::path& runRoot);
+
+    // Stops the latest attempt: SIGTERM, SIGKILL after `grace` (local), or
+    // scancel (Slurm, then up to max(grace, 5 s) for the job to end).
+    // Returns the refreshed record.
+    static Result<LaunchRecord> stop(const std::filesystem::path& runRoot,
+                                     std::chrono::milliseconds grace,
+                                     const Progress& progress = Progress::none());
+
+    struct Listed
+    {
+        RunRegistry::Launched entry;
+        std::optional<LaunchRecord> record;
+        std::string error; // why the record could not be read or refreshed
+    };
+    // Every registered run, refreshed; `under` keeps only runs below a folder.
+    Result<std::vector<Listed>> runs(const std::filesystem::path& under = {},
+                                     const Progress& progress = Progress::none()) const;
+
+    const RunRegistry& registry() const { return m_registry; }
+
+private:
+    RunRegistry m_registry;
+};
+
+} // namespace ckpt

@@ -1,0 +1,107 @@
+#include "launch/SlurmBackend.h"
+
+#include "io/AtomicFile.h"
+#include "launch/LaunchEvents.h"
+#include "launch/SlurmBatchScript.h"
+#include "launch/SlurmClient.h"
+
+#include <cerrno>
+#include <fcntl.h>
+#include <filesystem>
+#include <unistd.h>
+
+namespace ckpt {
+
+namespace fs = std::filesystem;
+
+RunState SlurmBackend::stateFromSlurm(const std::string& s)
+{
+    if (s == "PENDING" || s == "REQUEUED" || s == "REQUEUE_HOLD" || s == "REQUEUE_FED" ||
+        s == "CONFIGURING" || s == "RESV_DEL_HOLD" || s == "SUSPENDED" || s == "STOPPED" ||
+        s == "RESIZING")
+        return RunState::Pending;
+    if (s == "RUNNING" || s == "COMPLETING" || s == "SIGNALING" || s == "STAGE_OUT")
+        return RunState::Running;
+    if (s == "COMPLETED")
+        return RunState::Completed;
+    if (s == "CANCELLED" || s == "PREEMPTED" || s == "REVOKED")
+        return RunState::Stopped;
+    return RunState::Failed;
+}
+
+Status SlurmBackend::submit(const LaunchPlan& plan, LaunchAttempt& attempt)
+{
+    if (plan.argv.empty())
+        return Error::at(plan.runRoot, "nothing to launch: the argv is empty");
+    std::error_code ec;
+    if (!fs::is_directory(plan.workingDir, ec))
+        return Error::at(plan.workingDir, "the working directory does not exist");
+    for (const std::string& f : {attempt.logPath, attempt.eventsPath, attempt.scriptPath})
+        fs::create_directories(fs::path(f).parent_path(), ec);
+    const int fd =
+        ::open(attempt.eventsPath.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return Error{osError(attempt.eventsPath, errno), attempt.eventsPath};
+    ::close(fd);
+    if (Status st =
+            writeFileAtomically(attempt.scriptPath, SlurmBatchScript::render(plan, attempt));
+        !st)
+        return st;
+    auto id = SlurmClient::submit(attempt.scriptPath);
+    if (!id)
+        return id.error();
+    attempt.jobId = *id;
+    attempt.slurmState = "PENDING";
+    attempt.state = RunState::Pending;
+    return {};
+}
+
+Result<bool> SlurmBackend::refresh(LaunchAttempt& attempt)
+{
+    bool changed = LaunchEvents::apply(LaunchEvents::read(attempt.eventsPath), attempt);
+    if (attempt.jobId.empty())
+        return changed;
+    if (isFinished(attempt.state) && !attempt.slurmState.empty() &&
+        stateFromSlurm(attempt.slurmState) == attempt.state)
+        return changed; // final and already recorded: no need to ask Slurm
+    auto info = SlurmClient::query(attempt.jobId);
+    if (!info)
+        return info.error();
+    RunState state = stateFromSlurm(info->state);
+    if (info->state != attempt.slurmState) {
+        attempt.slurmState = info->state;
+        changed = true;
+    }
+    // The batch shell killed before it wrote an exit (scancel, node failure):
+    // its segment ends with the job.
+    if (!attempt.segments.empty()) {
+        LaunchSegment& last = attempt.segments.back();
+        if (last.state == RunState::Running && isFinished(state)) {
+            last.state = state;
+            last.ended = isoNow();
+            if (info->exitCode)
+                last.exitStatus = *info->exitCode;
+            changed = true;
+        }
+    }
+    if (state != attempt.state) {
+        attempt.state = state;
+        changed = true;
+    }
+    if (isFinished(state) && attempt.ended.empty()) {
+        attempt.ended = !attempt.segments.empty() && !attempt.segments.back().ended.empty()
+                            ? attempt.segments.back().ended
+                            : isoNow();
+        changed = true;
+    }
+    return changed;
+}
+
+Status SlurmBackend::cancel(LaunchAttempt& attempt)
+{
+    if (attempt.jobId.empty())
+        return Error::at(attempt.scriptPath, "the launch has no Slurm job id");
+    return SlurmClient::cancel(attempt.jobId);
+}
+
+} // namespace ckpt

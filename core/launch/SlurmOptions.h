@@ -1,0 +1,32 @@
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ckpt {
+
+// The Slurm form: what goes into the batch script's #SBATCH lines. Empty
+// fields are left to the cluster's defaults.
+struct SlurmOptions
+{
+    std::string partition;
+    std::string time; // "HH:MM:SS", "D-HH:MM:SS" or minutes
+    int nodes = 1;
+    int cpusPerTask = 0;
+    int gpus = 0;
+    std::string memory; // "4G", "500M"
+    std::string account;
+    std::string jobName;
+    std::vector<std::string> extraLines; // "--qos=low" or "#SBATCH --qos=low"
+    // Seconds before the time limit at which Slurm sends USR1 to the batch
+    // shell, which then lets the trainer finish its epoch and requeues.
+    int signalGraceSeconds = 120;
+    // Appended to the trainer's argv when the job runs again after a requeue
+    // (SLURM_RESTART_COUNT > 0) so that it resumes from `last`.
+    std::vector<std::string> requeueArguments = {"--ckpt_restart_mode", "auto"};
+    // The run's `last` link, watched by the preemption trap to see an epoch
+    // finish; empty: wait the grace time out.
+    std::string lastLink;
+};
+
+} // namespace ckpt

@@ -1,0 +1,299 @@
+#include "config/ParamSet.h"
+#include "io/AtomicFile.h"
+#include "launch/CommandTemplate.h"
+#include "launch/Launcher.h"
+#include "launch/LogFollower.h"
+#include "launch/LogTail.h"
+#include "launch/ProcessProbe.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <csignal>
+#include <filesystem>
+
+using namespace ckpt;
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+class tst_LocalBackend : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void init();
+    void demoTrainerRunsStreamsAndCompletes();
+    void environmentAndWorkingDirectory();
+    void stopWithTermHonoured();
+    void stopEscalatesToKillWhenTermIgnored();
+    void foundAgainByAFreshRegistry();
+    void lostWhenProcessVanishes();
+    void reusedPidIsNotOurs();
+    void missingProgramLaunchesNothing();
+    void secondLaunchAppendsAnAttempt();
+    void logTailFollowsTruncation();
+
+private:
+    LaunchPlan shellPlan(const std::string& name, const std::string& script) const;
+    Launcher launcher() const { return Launcher(RunRegistry(m_registry)); }
+    static RunState stateOf(const std::string& root);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    std::string m_registry;
+};
+
+void tst_LocalBackend::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_registry = m_dir->filePath("data/launched-runs.json").toStdString();
+}
+
+LaunchPlan tst_LocalBackend::shellPlan(const std::string& name, const std::string& script) const
+{
+    LaunchPlan plan;
+    plan.runRoot = m_dir->path().toStdString() + "/" + name;
+    plan.name = name;
+    plan.commandTemplate = "shell:" + script;
+    plan.argv = {"/bin/sh", "-c", script};
+    return plan;
+}
+
+RunState tst_LocalBackend::stateOf(const std::string& root)
+{
+    auto rec = Launcher::refresh(root);
+    return rec ? rec->state() : RunState::Lost;
+}
+
+void tst_LocalBackend::demoTrainerRunsStreamsAndCompletes()
+{
+    const std::string out = m_dir->path().toStdString() + "/RUN000";
+    fs::create_directories(out);
+    const std::string config = out + "/demo.ini";
+    QVERIFY(writeFileAtomically(config, "[Global_Params]\nepochs = 3\nlearning_rate = 0.01\n"
+                                        "samples_per_class = 40\nepoch_delay = 0.2\n"));
+    auto params = ParamSet::readFile(config);
+    QVERIFY(params);
+    auto values = CommandTemplate::valuesFrom(params->toHyperParams());
+    values["config"] = config;
+    values["output_dir"] = out;
+    values["ckpt_directory"] = out + "/ckpts";
+    values["ckpt_restart_mode"] = "auto";
+    const CommandTemplate tmpl = CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN);
+    auto argv = tmpl.expand(values);
+    QVERIFY(argv);
+
+    LaunchPlan plan;
+    plan.runRoot = out + "/ckpts";
+    plan.workingDir = out;
+    plan.commandTemplate = tmpl.text();
+    plan.argv = *argv;
+    plan.configFile = config;
+    for (const auto& p : params->params())
+        plan.parameters.emplace_back(p.key, p.value.pythonLiteral());
+    auto record = launcher().launch(plan);
+    QVERIFY2(record, record ? "" : record.error().message.c_str());
+    const LaunchAttempt& a = record->attempts.back();
+    QCOMPARE(a.segments.size(), std::size_t{1});
+    const std::int64_t pid = a.segments.front().pid;
+    QVERIFY(pid > 0);
+    QVERIFY(a.segments.front().pidStartTime > 0);
+    QVERIFY(a.segments.front().supervisorPid > 0);
+    QCOMPARE(a.logPath, out + "/ckpts/.ckpt-studio/launch/attempt-1.log");
+
+    LogFollower follower(QString::fromStdString(a.logPath), 50);
+    QSignalSpy spy(&follower, &LogFollower::appended);
+    QString streamed;
+    connect(&follower, &LogFollower::appended, this,
+            [&streamed](const QString& t) { streamed += t; });
+    follower.start();
+    QTRY_VERIFY_WITH_TIMEOUT(streamed.contains(QLatin1String("Epoch 1/3")), 20000);
+    // Live: the first epoch is streamed while the trainer is still running.
+    QVERIFY(ProcessProbe::alive(pid) || streamed.contains(QLatin1String("Epoch 3/3")));
+    QTRY_VERIFY_WITH_TIMEOUT(stateOf(plan.runRoot) == RunState::Completed, 30000);
+    QTRY_VERIFY_WITH_TIMEOUT(streamed.contains(QLatin1String("Epoch 3/3")), 5000);
+    follower.stop();
+
+    auto done = LaunchRecord::load(LaunchRecord::pathFor(plan.runRoot));
+    QVERIFY(done);
+    const LaunchAttempt& d = done->attempts.back();
+    QCOMPARE(d.state, RunState::Completed);
+    QCOMPARE(d.segments.front().exitStatus.value_or(-1), 0);
+    QCOMPARE(d.segments.front().pid, pid);
+    QVERIFY(!d.ended.empty());
+    QCOMPARE(d.plan.argv, *argv);
+    QCOMPARE(d.plan.configFile, config);
+    QCOMPARE(d.plan.workingDir, out);
+    QVERIFY(fs::exists(out + "/ckpts/epochs/003/ckpt-info.json"));
+    QVERIFY(!ProcessProbe::alive(pid));
+}
+
+void tst_LocalBackend::environmentAndWorkingDirectory()
+{
+    LaunchPlan plan = shellPlan("env", "pwd; echo \"x=$CKPT_X\"; echo oops >&2; exit 3");
+    plan.workingDir = m_dir->path().toStdString();
+    plan.environment = {{"CKPT_X", "with space"}};
+    auto record = launcher().launch(plan);
+    QVERIFY2(record, record ? "" : record.error().message.c_str());
+    QTRY_VERIFY_WITH_TIMEOUT(stateOf(plan.runRoot) == RunState::Failed, 10000);
+    const auto rec = Launcher::refresh(plan.runRoot);
+    QCOMPARE(rec->attempts.back().segments.front().exitStatus.value_or(-1), 3);
+    const std::string log = readFile(rec->attempts.back().logPath).value();
+    QVERIFY2(log.find(fs::canonical(plan.workingDir).string() + "\n") != std::string::npos,
+             log.c_str());
+    QVERIFY(log.find("x=with space\n") != std::string::npos);
+    QVERIFY(log.find("oops\n") != std::string::npos); // stderr in the same log
+}
+
+void tst_LocalBackend::stopWithTermHonoured()
+{
+    auto record = launcher().launch(shellPlan("term", "exec sleep 60"));
+    QVERIFY(record);
+    const std::int64_t pid = record->attempts.back().segments.front().pid;
+    QVERIFY(ProcessProbe::alive(pid));
+    auto stopped = Launcher::stop(record->runRoot, 5s);
+    QVERIFY2(stopped, stopped ? "" : stopped.error().message.c_str());
+    const LaunchSegment& s = stopped->attempts.back().segments.front();
+    QCOMPARE(stopped->state(), RunState::Stopped);
+    QCOMPARE(s.signal.value_or(0), SIGTERM);
+    QVERIFY(!ProcessProbe::alive(pid));
+    // Stopping again is refused and says why.
+    auto again = Launcher::stop(record->runRoot, 1s);
+    QVERIFY(!again);
+    QVERIFY(again.error().message.find("nothing to stop") != std::string::npos);
+}
+
+void tst_LocalBackend::stopEscalatesToKillWhenTermIgnored()
+{
+    auto record = launcher().launch(shellPlan(
+        "stubborn", "trap 'echo got TERM' TERM; echo ready; while :; do sleep 0.1; done"));
+    QVERIFY(record);
+    const std::string log = record->attempts.back().logPath;
+    QTRY_VERIFY_WITH_TIMEOUT(readFile(log).value().find("ready") != std::string::npos, 5000);
+    const std::int64_t pid = record->attempts.back().segments.front().pid;
+    QElapsedTimer timer;
+    timer.start();
+    auto stopped = Launcher::stop(record->runRoot, 700ms);
+    QVERIFY2(stopped, stopped ? "" : stopped.error().message.c_str());
+    QVERIFY(timer.elapsed() >= 700);
+    QVERIFY(timer.elapsed() < 6000);
+    QCOMPARE(stopped->attempts.back().segments.front().signal.value_or(0), SIGKILL);
+    QCOMPARE(stopped->state(), RunState::Stopped);
+    QVERIFY(!ProcessProbe::alive(pid));
+    QVERIFY(readFile(log).value().find("got TERM") != std::string::npos);
+}
+
+void tst_LocalBackend::foundAgainByAFreshRegistry()
+{
+    std::string root;
+    std::int64_t pid = 0;
+    {
+        auto record = launcher().launch(shellPlan("again", "sleep 1; exit 4"));
+        QVERIFY(record);
+        root = record->runRoot;
+        pid = record->attempts.back().segments.front().pid;
+    }
+    // A new program start: nothing but the registry file on disk.
+    const Launcher fresh{RunRegistry(m_registry)};
+    auto runs = fresh.runs();
+    QVERIFY(runs);
+    QCOMPARE(runs->size(), std::size_t{1});
+    QCOMPARE(runs->front().entry.runRoot, root);
+    QVERIFY(runs->front().record);
+    QCOMPARE(runs->front().record->state(), RunState::Running);
+    QCOMPARE(runs->front().record->attempts.back().segments.front().pid, pid);
+    QTRY_VERIFY_WITH_TIMEOUT(stateOf(root) == RunState::Failed, 10000);
+    auto later = fresh.runs();
+    QCOMPARE(later->front().record->attempts.back().segments.front().exitStatus.value_or(-1), 4);
+    // Filtering by folder.
+    QCOMPARE(fresh.runs(m_dir->path().toStdString() + "/elsewhere")->size(), std::size_t{0});
+    QCOMPARE(fresh.runs(m_dir->path().toStdString())->size(), std::size_t{1});
+}
+
+void tst_LocalBackend::lostWhenProcessVanishes()
+{
+    auto record = launcher().launch(shellPlan("lost", "exec sleep 60"));
+    QVERIFY(record);
+    const LaunchSegment s = record->attempts.back().segments.front();
+    // As after a reboot: supervisor and trainer gone, no exit written.
+    ::kill(static_cast<pid_t>(s.supervisorPid), SIGKILL);
+    QTRY_VERIFY(!ProcessProbe::alive(s.supervisorPid));
+    ::kill(static_cast<pid_t>(s.pid), SIGKILL);
+    QTRY_VERIFY(!ProcessProbe::alive(s.pid));
+    QTRY_COMPARE(stateOf(record->runRoot), RunState::Lost);
+}
+
+void tst_LocalBackend::reusedPidIsNotOurs()
+{
+    auto record = launcher().launch(shellPlan("reused", "exec sleep 60"));
+    QVERIFY(record);
+    LaunchRecord rec = *record;
+    LaunchSegment& s = rec.attempts.back().segments.back();
+    const std::int64_t real = s.pid;
+    const std::int64_t supervisor = s.supervisorPid;
+    // The pid now belongs to another process (its start time differs), and
+    // no supervisor is known: the run is not ours to call running.
+    s.pidStartTime += 1;
+    s.supervisorPid = 0;
+    QVERIFY(rec.save());
+    QCOMPARE(stateOf(rec.runRoot), RunState::Lost);
+    ::kill(static_cast<pid_t>(real), SIGKILL);
+    QTRY_VERIFY(!ProcessProbe::alive(supervisor));
+}
+
+void tst_LocalBackend::missingProgramLaunchesNothing()
+{
+    LaunchPlan plan = shellPlan("missing", "");
+    plan.argv = {"ckpt-no-such-trainer", "--epochs", "3"};
+    auto record = launcher().launch(plan);
+    QVERIFY(!record);
+    QVERIFY2(record.error().message.find("'ckpt-no-such-trainer' not found") != std::string::npos,
+             record.error().message.c_str());
+    QVERIFY(!fs::exists(LaunchRecord::pathFor(plan.runRoot)));
+    QVERIFY(RunRegistry(m_registry).launched()->empty());
+}
+
+void tst_LocalBackend::secondLaunchAppendsAnAttempt()
+{
+    LaunchPlan plan = shellPlan("twice", "echo one");
+    auto first = launcher().launch(plan);
+    QVERIFY(first);
+    // A run still running refuses a second launch.
+    LaunchPlan slow = shellPlan("slow", "exec sleep 60");
+    QVERIFY(launcher().launch(slow));
+    auto refused = launcher().launch(slow);
+    QVERIFY(!refused);
+    QVERIFY(refused.error().message.find("still running") != std::string::npos);
+    QVERIFY(Launcher::stop(slow.runRoot, 2s));
+
+    QTRY_VERIFY_WITH_TIMEOUT(stateOf(plan.runRoot) == RunState::Completed, 10000);
+    plan.argv = {"/bin/sh", "-c", "echo two"};
+    auto second = launcher().launch(plan);
+    QVERIFY2(second, second ? "" : second.error().message.c_str());
+    QCOMPARE(second->attempts.size(), std::size_t{2});
+    QCOMPARE(second->attempts[0].state, RunState::Completed);
+    QCOMPARE(second->attempts[1].index, 2);
+    QVERIFY(second->attempts[1].logPath != second->attempts[0].logPath);
+    QTRY_VERIFY_WITH_TIMEOUT(stateOf(plan.runRoot) == RunState::Completed, 10000);
+    QCOMPARE(RunRegistry(m_registry).launched()->size(), std::size_t{2});
+}
+
+void tst_LocalBackend::logTailFollowsTruncation()
+{
+    const std::string path = m_dir->filePath("t.log").toStdString();
+    LogTail tail(path);
+    QCOMPARE(tail.readMore().value(), std::string()); // not there yet
+    QVERIFY(appendLine(path, "one"));
+    QCOMPARE(tail.readMore().value(), std::string("one\n"));
+    QVERIFY(appendLine(path, "two"));
+    QCOMPARE(tail.readMore().value(), std::string("two\n"));
+    QCOMPARE(tail.readMore().value(), std::string());
+    QVERIFY(writeFileAtomically(path, "new\n")); // replaced (a restarted trainer)
+    QCOMPARE(tail.readMore().value(), std::string("new\n"));
+}
+
+QTEST_GUILESS_MAIN(tst_LocalBackend)
+#include "tst_LocalBackend.moc"

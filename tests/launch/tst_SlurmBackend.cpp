@@ -1,0 +1,263 @@
+#include "io/AtomicFile.h"
+#include "launch/CommandTemplate.h"
+#include "launch/LaunchEvents.h"
+#include "launch/Launcher.h"
+#include "launch/SlurmClient.h"
+
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <filesystem>
+#include <set>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace ckpt;
+namespace fs = std::filesystem;
+
+// Against a REAL one-node cluster started by scripts/slurm-cluster.sh in a
+// temporary folder (its own munge socket and free ports). Skipped only where
+// Slurm is not installed.
+class tst_SlurmBackend : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void cleanupTestCase();
+    void jobRunsTrainerToCompletion();
+    void requeueResumesUnderTheSameRecord();
+    void preemptionSignalLetsTheEpochFinishAndRequeues();
+    void stopCancelsTheJob();
+
+private:
+    LaunchPlan trainerPlan(const std::string& name, int epochs, double delay,
+                           const std::string& restartMode);
+    void waitForState(const std::string& root, RunState state, int timeoutMs,
+                      std::set<RunState>* seen = nullptr);
+    static QString cluster(const QString& action, const QString& dir);
+    void releaseHold(const std::string& jobId);
+
+    QTemporaryDir m_dir;
+    QString m_clusterDir;
+    bool m_started = false;
+    std::unique_ptr<Launcher> m_launcher;
+};
+
+QString tst_SlurmBackend::cluster(const QString& action, const QString& dir)
+{
+    QProcess p;
+    p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    p.start(QStringLiteral("bash"),
+            {QStringLiteral(CKPT_SOURCE_DIR "/scripts/slurm-cluster.sh"), action, dir});
+    if (!p.waitForFinished(90000))
+        return QStringLiteral("timeout");
+    return p.exitCode() == 0 ? QString::fromUtf8(p.readAllStandardOutput())
+                             : QStringLiteral("exit %1").arg(p.exitCode());
+}
+
+void tst_SlurmBackend::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    const QStringList path = {QStringLiteral("/usr/sbin"), QStringLiteral("/usr/bin")};
+    if (QStandardPaths::findExecutable(QStringLiteral("slurmctld"), path).isEmpty() ||
+        QStandardPaths::findExecutable(QStringLiteral("sbatch")).isEmpty())
+        QSKIP("Slurm is not installed here (apt-get install slurmctld slurmd slurm-client munge, "
+              "or scripts/setup-deps.sh)");
+    if (::geteuid() != 0)
+        QSKIP("a test cluster needs root (SlurmUser=root, munged as user munge)");
+    // munged runs as user munge: it must reach the cluster folder.
+    QVERIFY(::chmod(m_dir.path().toLocal8Bit().constData(), 0755) == 0);
+    m_clusterDir = m_dir.filePath(QStringLiteral("cluster"));
+    const QString out = cluster(QStringLiteral("start"), m_clusterDir);
+    QVERIFY2(out.startsWith(QLatin1String("export SLURM_CONF=")), qPrintable(out));
+    m_started = true;
+    qputenv("SLURM_CONF", out.mid(18).trimmed().toUtf8());
+    m_launcher = std::make_unique<Launcher>(
+        RunRegistry(m_dir.filePath(QStringLiteral("registry.json")).toStdString()));
+}
+
+void tst_SlurmBackend::cleanupTestCase()
+{
+    if (m_started)
+        QCOMPARE(cluster(QStringLiteral("stop"), m_clusterDir).startsWith(QLatin1String("exit")),
+                 false);
+}
+
+LaunchPlan tst_SlurmBackend::trainerPlan(const std::string& name, int epochs, double delay,
+                                         const std::string& restartMode)
+{
+    const std::string out = m_dir.path().toStdString() + "/" + name;
+    fs::create_directories(out);
+    const std::string config = out + "/demo.ini";
+    if (Status st = writeFileAtomically(config, "[Global_Params]\nsamples_per_class = 40\n"
+                                                "epoch_delay = " +
+                                                    std::to_string(delay) + "\n");
+        !st)
+        qFatal("%s", st.error().message.c_str());
+    const std::map<std::string, std::string> values = {{"config", config},
+                                                       {"output_dir", out},
+                                                       {"ckpt_directory", out + "/ckpts"},
+                                                       {"epochs", std::to_string(epochs)},
+                                                       {"ckpt_restart_mode", restartMode}};
+    const CommandTemplate tmpl = CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN);
+    LaunchPlan plan;
+    plan.runRoot = out + "/ckpts";
+    plan.name = name;
+    plan.workingDir = out;
+    plan.commandTemplate = tmpl.text();
+    plan.argv = tmpl.expand(values).value();
+    plan.configFile = config;
+    plan.backend = LaunchPlan::Backend::Slurm;
+    plan.slurm.cpusPerTask = 1;
+    plan.slurm.time = "00:10:00";
+    plan.slurm.signalGraceSeconds = 30;
+    plan.slurm.lastLink = plan.runRoot + "/last";
+    return plan;
+}
+
+void tst_SlurmBackend::waitForState(const std::string& root, RunState state, int timeoutMs,
+                                    std::set<RunState>* seen)
+{
+    QElapsedTimer timer;
+    timer.start();
+    RunState now = RunState::Pending;
+    std::string error;
+    while (timer.elapsed() < timeoutMs) {
+        auto rec = Launcher::refresh(root);
+        if (rec) {
+            now = rec->state();
+            if (seen)
+                seen->insert(now);
+            if (now == state)
+                return;
+        } else {
+            error = rec.error().message;
+        }
+        QTest::qSleep(100);
+    }
+    QFAIL(qPrintable(QStringLiteral("%1: still %2, waited for %3 (%4)")
+                         .arg(QString::fromStdString(root), QLatin1String(runStateName(now)),
+                              QLatin1String(runStateName(state)), QString::fromStdString(error))));
+}
+
+void tst_SlurmBackend::releaseHold(const std::string& jobId)
+{
+    // A requeued job is held ~120 s (BeginTime): release it now.
+    QTRY_VERIFY_WITH_TIMEOUT(SlurmClient::query(jobId).valueOr({}).state == "PENDING", 20000);
+    auto released = SlurmClient::run("scontrol", {"update", "JobId=" + jobId, "StartTime=now"});
+    QVERIFY2(released, released ? "" : released.error().message.c_str());
+}
+
+void tst_SlurmBackend::jobRunsTrainerToCompletion()
+{
+    const LaunchPlan plan = trainerPlan("RUN000", 3, 0.2, "auto");
+    auto record = m_launcher->launch(plan);
+    QVERIFY2(record, record ? "" : record.error().message.c_str());
+    const LaunchAttempt& a = record->attempts.back();
+    QVERIFY(!a.jobId.empty());
+    QVERIFY(fs::exists(a.scriptPath));
+    std::set<RunState> seen;
+    waitForState(plan.runRoot, RunState::Completed, 40000, &seen);
+    QVERIFY(seen.count(RunState::Running) || seen.count(RunState::Pending));
+
+    auto done = LaunchRecord::load(LaunchRecord::pathFor(plan.runRoot)).value();
+    const LaunchAttempt& d = done.attempts.back();
+    QCOMPARE(d.slurmState, std::string("COMPLETED"));
+    QCOMPARE(d.segments.size(), std::size_t{1});
+    QCOMPARE(d.segments[0].exitStatus.value_or(-1), 0);
+    QVERIFY(d.segments[0].pid > 0);
+    QVERIFY(!d.segments[0].host.empty());
+    QVERIFY(!d.ended.empty());
+    const std::string log = readFile(d.logPath).value();
+    QVERIFY2(log.find("Epoch 3/3") != std::string::npos, log.c_str());
+    QVERIFY(fs::exists(plan.runRoot + "/epochs/003/ckpt-info.json"));
+    // Listed with its job id.
+    auto runs = m_launcher->runs();
+    QVERIFY(runs);
+    bool listed = false;
+    for (const auto& l : *runs)
+        listed = listed || (l.record && l.record->attempts.back().jobId == d.jobId);
+    QVERIFY(listed);
+}
+
+void tst_SlurmBackend::requeueResumesUnderTheSameRecord()
+{
+    // Started with restart mode off: only the requeue arguments
+    // (--ckpt_restart_mode auto) make the rerun resume from `last`.
+    const LaunchPlan plan = trainerPlan("RUN001", 5, 0.6, "off");
+    auto record = m_launcher->launch(plan);
+    QVERIFY(record);
+    const std::string job = record->attempts.back().jobId;
+    QTRY_VERIFY_WITH_TIMEOUT(fs::exists(plan.runRoot + "/epochs/002/ckpt-info.json"), 30000);
+    auto requeued = SlurmClient::run("scontrol", {"requeue", job});
+    QVERIFY2(requeued, requeued ? "" : requeued.error().message.c_str());
+    releaseHold(job);
+    waitForState(plan.runRoot, RunState::Completed, 60000);
+
+    auto done = LaunchRecord::load(LaunchRecord::pathFor(plan.runRoot)).value();
+    QCOMPARE(done.attempts.size(), std::size_t{1}); // one record, one launch
+    const LaunchAttempt& d = done.attempts.back();
+    QCOMPARE(d.jobId, job);
+    QCOMPARE(d.segments.size(), std::size_t{2});
+    QCOMPARE(d.segments[0].restart, 0);
+    QCOMPARE(d.segments[0].state, RunState::Requeued);
+    QCOMPARE(d.segments[1].restart, 1);
+    QCOMPARE(d.segments[1].state, RunState::Completed);
+    QCOMPARE(d.pids().size(), std::size_t{2});
+    const std::string log = readFile(d.logPath).value();
+    QVERIFY2(log.find("Restarting from") != std::string::npos, log.c_str());
+    QVERIFY(log.find("start 1 on") != std::string::npos); // both runs appended to one log
+    QVERIFY(fs::exists(plan.runRoot + "/epochs/005/ckpt-info.json"));
+}
+
+void tst_SlurmBackend::preemptionSignalLetsTheEpochFinishAndRequeues()
+{
+    const LaunchPlan plan = trainerPlan("RUN002", 6, 0.8, "off");
+    auto record = m_launcher->launch(plan);
+    QVERIFY(record);
+    const std::string job = record->attempts.back().jobId;
+    QTRY_VERIFY_WITH_TIMEOUT(fs::exists(plan.runRoot + "/epochs/001/ckpt-info.json"), 30000);
+    // What Slurm does at --signal=B:USR1@grace before the time limit.
+    auto signalled = SlurmClient::run("scancel", {"--batch", "--signal=USR1", job});
+    QVERIFY2(signalled, signalled ? "" : signalled.error().message.c_str());
+    releaseHold(job);
+    waitForState(plan.runRoot, RunState::Completed, 60000);
+
+    const LaunchAttempt d =
+        LaunchRecord::load(LaunchRecord::pathFor(plan.runRoot)).value().attempts.back();
+    QCOMPARE(d.segments.size(), std::size_t{2});
+    QCOMPARE(d.segments[0].state, RunState::Requeued);
+    std::vector<std::string> types;
+    for (const auto& e : LaunchEvents::read(d.eventsPath))
+        types.push_back(e.type);
+    QCOMPARE(types,
+             (std::vector<std::string>{"start", "preempt", "exit", "requeue", "start", "exit"}));
+    const std::string log = readFile(d.logPath).value();
+    QVERIFY2(log.find("letting the epoch in progress finish") != std::string::npos, log.c_str());
+    QVERIFY(log.find("Restarting from") != std::string::npos);
+    QVERIFY(fs::exists(plan.runRoot + "/epochs/006/ckpt-info.json"));
+}
+
+void tst_SlurmBackend::stopCancelsTheJob()
+{
+    LaunchPlan plan = trainerPlan("RUN003", 1, 0, "auto");
+    plan.argv = {"/bin/sh", "-c", "echo started; exec sleep 120"};
+    auto record = m_launcher->launch(plan);
+    QVERIFY(record);
+    waitForState(plan.runRoot, RunState::Running, 30000);
+    auto stopped = Launcher::stop(plan.runRoot, std::chrono::seconds(1));
+    QVERIFY2(stopped, stopped ? "" : stopped.error().message.c_str());
+    waitForState(plan.runRoot, RunState::Stopped, 30000);
+    const LaunchAttempt d =
+        LaunchRecord::load(LaunchRecord::pathFor(plan.runRoot)).value().attempts.back();
+    QCOMPARE(d.slurmState, std::string("CANCELLED"));
+    QVERIFY(!d.ended.empty());
+    QTRY_VERIFY_WITH_TIMEOUT(SlurmClient::run("squeue", {"-h", "-j", d.jobId}).valueOr("x").empty(),
+                             20000);
+}
+
+QTEST_GUILESS_MAIN(tst_SlurmBackend)
+#include "tst_SlurmBackend.moc"
