@@ -528,15 +528,8 @@ void MainWindow::prune()
     const Run* run = runs.size() == 1 ? m_workspace->run(runs.first()) : nullptr;
     if (!run || run->epochs.empty())
         return;
-    std::vector<PruneDialog::EpochEntry> entries;
-    for (const auto& e : run->epochs)
-        entries.push_back({e.number, e.modelBytes.value_or(0)});
-    std::set<int> protectedEpochs{run->epochs.back().number};
-    for (const auto& l : {run->last, run->best})
-        if (l && l->epoch)
-            protectedEpochs.insert(*l->epoch);
-    PruneDialog dialog(m_workspace->runName(runs.first()), std::move(entries), protectedEpochs,
-                       this);
+    // The dialog shows Pruner::plan itself: the rule lives in core/ops only.
+    PruneDialog dialog(m_workspace->runName(runs.first()), *run, this);
     if (dialog.exec() == QDialog::Accepted)
         m_workspace->operations()->prune(*run, dialog.policy());
 }

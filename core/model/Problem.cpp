@@ -6,7 +6,7 @@
 namespace ckpt {
 
 namespace {
-constexpr std::array<std::pair<ProblemKind, std::string_view>, 14> kNames{{
+constexpr std::array<std::pair<ProblemKind, std::string_view>, 15> kNames{{
     {ProblemKind::InterruptedSave, "interrupted_save"},
     {ProblemKind::ModelWithoutInfo, "model_without_info"},
     {ProblemKind::InfoWithoutModel, "info_without_model"},
@@ -21,6 +21,7 @@ constexpr std::array<std::pair<ProblemKind, std::string_view>, 14> kNames{{
     {ProblemKind::Unreadable, "unreadable"},
     {ProblemKind::LinkLoop, "link_loop"},
     {ProblemKind::BadLog, "bad_log"},
+    {ProblemKind::ChecksumMismatch, "checksum_mismatch"},
 }};
 } // namespace
 

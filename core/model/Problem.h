@@ -24,6 +24,7 @@ enum class ProblemKind
     Unreadable,         // permission denied or I/O error
     LinkLoop,           // symlink loop met while walking
     BadLog,             // a log or history file that could not be parsed (partly)
+    ChecksumMismatch,   // the model file's CRC-32 differs from ckpt-info.json (verified)
 };
 
 std::string_view toString(ProblemKind kind);
