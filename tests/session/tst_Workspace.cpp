@@ -20,6 +20,17 @@ using namespace ckpt;
 using test::CandleFixture;
 namespace fs = std::filesystem;
 
+// ckpt::toString(LiveState) returns a string_view, which QCOMPARE cannot print.
+#define QCOMPARE_STATE(actual, expected)                                                           \
+    do {                                                                                           \
+        const LiveState a_ = (actual);                                                             \
+        const LiveState e_ = (expected);                                                           \
+        QVERIFY2(                                                                                  \
+            a_ == e_,                                                                              \
+            qPrintable(                                                                            \
+                QStringLiteral("%1, expected %2").arg(toString(a_).data(), toString(e_).data()))); \
+    } while (false)
+
 namespace {
 
 // "Within a second" of a change made outside the app.
@@ -201,9 +212,8 @@ void tst_Workspace::truncatedInfoShowsWithinASecond()
     QTRY_VERIFY_WITH_TIMEOUT(hasProblem(ws, root, ProblemKind::BadInfo, 2), kSecond);
     QTRY_COMPARE_WITH_TIMEOUT(badgeProblems(ws, root), 1, kSecond);
     const int row = ws.epochTable()->rowOf(root, 2);
-    QTRY_VERIFY_WITH_TIMEOUT(ws.epochTable()->index(row, 0).data(roles::ProblemCountRole).toInt() >
-                                 0,
-                             kSecond);
+    QTRY_VERIFY_WITH_TIMEOUT(
+        ws.epochTable()->index(row, 0).data(roles::ProblemCountRole).toInt() > 0, kSecond);
 
     // Written back whole: healthy again.
     CandleFixture(fs::path(root.toStdString())).addEpoch(2, 0.5, 256);
@@ -264,7 +274,7 @@ void tst_Workspace::trainerIsLiveAndNeverInterrupted()
     ws.flushWatcher();
     QVERIFY(!hasProblem(ws, root, ProblemKind::InterruptedSave));
     QVERIFY(!live.isEmpty());
-    QCOMPARE(live.first().at(1).value<LiveState>(), LiveState::Live);
+    QCOMPARE_STATE(live.first().at(1).value<LiveState>(), LiveState::Live);
 }
 
 void tst_Workspace::verdictDroppedWhenFileChanges()
@@ -283,8 +293,8 @@ void tst_Workspace::verdictDroppedWhenFileChanges()
 
     // One byte flipped in place (same size): "ok" must not stay.
     {
-        std::fstream f(rootPath / "epochs/002/model.h5", std::ios::in | std::ios::out |
-                                                             std::ios::binary);
+        std::fstream f(rootPath / "epochs/002/model.h5",
+                       std::ios::in | std::ios::out | std::ios::binary);
         f.seekp(10);
         f.put('\x7f');
     }
@@ -317,8 +327,8 @@ void tst_Workspace::mismatchIsAProblemAndSurvivesRestart()
         const int row = ws.epochTable()->rowOf(root, 3);
         const int col = ws.epochTable()->columnOf(EpochTableModel::ColumnKind::Checksum);
         const QString tip = ws.epochTable()->index(row, col).data(Qt::ToolTipRole).toString();
-        const QString expected = QString::number(CandleFixture::crc32Of(
-            CandleFixture::modelContent(3, 256)));
+        const QString expected =
+            QString::number(CandleFixture::crc32Of(CandleFixture::modelContent(3, 256)));
         QVERIFY2(tip.contains(expected) && tip.contains(QLatin1String("computed")),
                  qPrintable(tip));
         QTRY_VERIFY(ws.isIdle());

@@ -1,13 +1,13 @@
 #include "CandleFixture.h"
 
 #include <cmath>
+#include <cstdio>
 #include <ctime>
 #include <fcntl.h>
-#include <sys/stat.h>
-#include <cstdio>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <sys/stat.h>
 
 namespace ckpt::test {
 

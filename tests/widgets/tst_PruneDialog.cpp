@@ -5,9 +5,9 @@
 #include <QApplication>
 #include <QDialogButtonBox>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QSpinBox>
 #include <QTableWidget>
-#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -55,8 +55,8 @@ void tst_PruneDialog::previewFollowsTheLimit()
     // What is shown is Pruner::plan's answer for this policy, made in the background.
     QTRY_VERIFY(dialog.plan() && dialog.plan()->policy.keepLimit == limit);
     QVERIFY(!planned.isEmpty());
-    const PrunePlan expected = Pruner::plan(CandleLayout::instance().loadRun(f.root()),
-                                            dialog.policy());
+    const PrunePlan expected =
+        Pruner::plan(CandleLayout::instance().loadRun(f.root()), dialog.policy());
     QCOMPARE(expected.toDelete.size(), static_cast<std::size_t>(deleted.size()));
     const std::vector<int> got = dialog.epochsToDelete();
     QCOMPARE(QList<int>(got.begin(), got.end()), deleted);
