@@ -135,12 +135,17 @@ Liveness::Evidence Liveness::gather(const Subject& subject, const ProcOpenFiles&
         std::nth_element(gaps.begin(), gaps.begin() + gaps.size() / 2, gaps.end());
         e.cadenceMs = gaps[gaps.size() / 2];
     }
-    // A writer holds its save folder or its logs open (CANDLE's logger keeps
-    // ckpt.log open, Keras' CSVLogger training.log); readers open epochs/ only.
-    e.heldOpen = (!work.empty() && open.anyUnder(work)) ||
-                 (!subject.ckptLog.empty() && open.isOpen(subject.ckptLog)) ||
-                 (!subject.trainingLog.empty() && open.isOpen(subject.trainingLog));
+    e.heldOpen = heldOpen(subject, open);
     return e;
+}
+
+// A writer holds its save folder or its logs open (CANDLE's logger keeps
+// ckpt.log open, Keras' CSVLogger training.log); readers open epochs/ only.
+bool Liveness::heldOpen(const Subject& subject, const ProcOpenFiles& open)
+{
+    return (!subject.workDir.empty() && open.anyUnder(subject.workDir)) ||
+           (!subject.ckptLog.empty() && open.isOpen(subject.ckptLog)) ||
+           (!subject.trainingLog.empty() && open.isOpen(subject.trainingLog));
 }
 
 std::int64_t Liveness::windowMs(const Evidence& evidence)
@@ -164,7 +169,13 @@ LiveState Liveness::decide(const Evidence& e)
 
 LiveState Liveness::assess(const Subject& subject)
 {
-    return decide(gather(subject, ProcOpenFiles::snapshot()));
+    // /proc is read only when it can change the verdict: a scan of many
+    // finished runs never walks it.
+    Evidence e = gather(subject, ProcOpenFiles{});
+    if (decide(e) != LiveState::Live &&
+        (e.hasWork || (e.epochAgeMs && *e.epochAgeMs < kMaxWindowMs)))
+        e.heldOpen = heldOpen(subject, ProcOpenFiles::snapshot());
+    return decide(e);
 }
 
 bool Liveness::settle(Run& run, LiveState state)

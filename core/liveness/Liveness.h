@@ -59,9 +59,10 @@ public:
 
     // Reads the evidence (a few stats and a shared look at /proc).
     static Evidence gather(const Subject& subject, const ProcOpenFiles& open);
+    static bool heldOpen(const Subject& subject, const ProcOpenFiles& open);
     static LiveState decide(const Evidence& evidence);
     static std::int64_t windowMs(const Evidence& evidence);
-    // gather + decide with the shared /proc snapshot.
+    // gather + decide, with the shared /proc snapshot when it matters.
     static LiveState assess(const Subject& subject);
 
     // Makes the run's problems agree with `state`: an InterruptedSave problem

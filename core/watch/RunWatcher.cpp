@@ -487,9 +487,11 @@ void RunWatcher::adoptWalk(const std::string& dir, const std::vector<Run>& known
         auto k = std::find_if(known.begin(), known.end(), [&](const Run& run) {
             return AbsolutePath::normal(run.root) == r.root;
         });
-        if (k != known.end())
+        if (k != known.end()) {
             addRun(TrackedRun::adopt(*k, *r.layout), false);
-        else
+            // Epochs saved between the caller's load and now are news.
+            finishEpochChanges(r.root, m_runs.at(r.root).syncAllEpochs());
+        } else
             addRun(TrackedRun::load(r.root, *r.layout), true);
     }
 }

@@ -256,8 +256,8 @@ void tst_Workspace::trainerIsLiveAndNeverInterrupted()
     QCOMPARE(first.exitCode(), 0);
     const QString root = out + QStringLiteral("/ckpts");
     Workspace ws;
-    open(ws, dir.path());
     QSignalSpy live(&ws, &Workspace::livenessChanged);
+    open(ws, dir.path());
 
     // It resumes and keeps writing epochs while the window watches.
     QProcess training;
