@@ -37,7 +37,7 @@ std::string flags(const Run& run, const Epoch& e)
 
 } // namespace
 
-std::string RunPrinter::describe(const Run& run, bool withEpochs)
+std::string RunPrinter::describe(const Run& run, bool withEpochs, std::string_view liveness)
 {
     std::string out = run.root + "\n  " + run.layout + ", " + std::to_string(run.epochs.size()) +
                       (run.epochs.size() == 1 ? " epoch" : " epochs");
@@ -45,7 +45,9 @@ std::string RunPrinter::describe(const Run& run, bool withEpochs)
         out += " (" + std::to_string(run.epochs.front().number) + "-" +
                std::to_string(run.epochs.back().number) + ")";
     out += ", last " + linkText(run.last) + ", best " + linkText(run.best) + ", " +
-           Format::bytes(static_cast<double>(run.totalModelBytes())) + "\n";
+           Format::bytes(static_cast<double>(run.totalModelBytes())) +
+           (liveness.empty() ? std::string() : ", " + std::string(liveness)) + "
+";
 
     if (withEpochs && !run.epochs.empty()) {
         std::string metric = "best_so_far";

@@ -3,6 +3,7 @@
 #include "model/Run.h"
 
 #include <string>
+#include <string_view>
 
 namespace ckpt::cli {
 
@@ -10,7 +11,8 @@ namespace ckpt::cli {
 class RunPrinter
 {
 public:
-    static std::string describe(const Run& run, bool withEpochs);
+    // `liveness`: "live", "idle" or "interrupted" (Liveness), shown in the header.
+    static std::string describe(const Run& run, bool withEpochs, std::string_view liveness = {});
 };
 
 } // namespace ckpt::cli

@@ -2,6 +2,7 @@
 #include "Commands.h"
 #include "Console.h"
 #include "RunPrinter.h"
+#include "liveness/Liveness.h"
 #include "report/RunJson.h"
 #include "scan/Scanner.h"
 
@@ -35,13 +36,19 @@ int runScan(const QStringList& arguments)
                 Console::err("warning: " + p.message + "\n");
         }
         found += outcome->runs.size();
-        for (const Run& run : outcome->runs) {
+        for (Run& run : outcome->runs) {
+            // Assessed once more at print time, with the problems made to agree.
+            const LiveState live = Liveness::settle(run);
             for (const auto& p : run.allProblems())
                 problems = problems || !isWarningOnly(p.kind);
-            if (cl.json())
-                runs.push_back(RunJson::toJson(run));
-            else
-                Console::out(RunPrinter::describe(run, !cl.isSet(QStringLiteral("summary"))));
+            if (cl.json()) {
+                auto j = RunJson::toJson(run);
+                j["liveness"] = std::string(toString(live));
+                runs.push_back(std::move(j));
+            } else {
+                Console::out(RunPrinter::describe(run, !cl.isSet(QStringLiteral("summary")),
+                                                  toString(live)));
+            }
         }
         if (!cl.json() && outcome->runs.empty())
             Console::err("no checkpoint runs found below " + path.string() +

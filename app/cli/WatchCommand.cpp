@@ -1,6 +1,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Console.h"
+#include "liveness/LivenessMonitor.h"
 #include "report/RunJson.h"
 #include "watch/RunWatcher.h"
 
@@ -127,18 +128,40 @@ int runWatch(const QStringList& arguments)
         out.print(on ? "save_started" : "save_finished", root, {}, {});
     });
 
+    // Liveness: its first verdict per run is in run_found; later ones are events.
+    LivenessMonitor liveness;
+    liveness.follow(&watcher);
+    QObject::connect(&liveness, &LivenessMonitor::changed, [&](const QString& root, LiveState s) {
+        out.print("liveness", root, {{"liveness", std::string(toString(s))}},
+                  std::string(toString(s)));
+    });
+    QObject::connect(&watcher, &RunWatcher::runHeadChanged, [&](const Run& head) {
+        nlohmann::ordered_json kinds = nlohmann::ordered_json::array();
+        std::string text;
+        for (const Problem& p : head.problems) {
+            kinds.push_back(std::string(toString(p.kind)));
+            text += (text.empty() ? "" : ", ") + std::string(toString(p.kind));
+        }
+        out.print("run_changed", QString::fromStdString(head.root), {{"problems", kinds}},
+                  text.empty() ? "no run problems" : "problems: " + text);
+    });
+
     for (const QString& folder : folders) {
         watcher.addFolder(folder);
         if (!cl.json())
             Console::err("watching " + folder.toStdString() +
                          (options.polling ? " (polling)" : "") + "; Ctrl+C stops\n");
     }
-    for (const Run& run : watcher.runs())
-        out.print("run_found", QString::fromStdString(run.root),
+    for (const Run& run : watcher.runs()) {
+        const QString root = QString::fromStdString(run.root);
+        const std::string live(toString(liveness.state(root)));
+        out.print("run_found", root,
                   {{"epochs", run.epochs.size()},
                    {"last", run.last && run.last->epoch ? nlohmann::ordered_json(*run.last->epoch)
-                                                        : nlohmann::ordered_json()}},
-                  std::to_string(run.epochs.size()) + " epochs");
+                                                        : nlohmann::ordered_json()},
+                   {"liveness", live}},
+                  std::to_string(run.epochs.size()) + " epochs, " + live);
+    }
     out.print("ready", folders.join(QLatin1Char(':')), {}, {});
     const int rc = QCoreApplication::exec();
     std::signal(SIGINT, SIG_DFL);

@@ -1,12 +1,16 @@
 #include "MainWindow.h"
 
+#include "FolderDrop.h"
+#include "PlotSync.h"
 #include "RelinkCommand.h"
+#include "StudioActions.h"
+#include "StudioSettings.h"
+#include "VerifyProgress.h"
 #include "common/ProgressStrip.h"
 #include "compare/CompareView.h"
 #include "dialogs/AboutDialog.h"
 #include "dialogs/PruneDialog.h"
 #include "dialogs/RollbackConfirmDialog.h"
-#include "model/ModelInspector.h"
 #include "model/ModelInspectorDialog.h"
 #include "models/CompareModel.h"
 #include "models/EpochTableModel.h"
@@ -23,16 +27,11 @@
 
 #include <QAction>
 #include <QCloseEvent>
-#include <QDragEnterEvent>
-#include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMenuBar>
 #include <QMessageBox>
-#include <QMimeData>
-#include <QSettings>
 #include <QSplitter>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -50,7 +49,6 @@ enum VerifyScope
     VerifySelectedEpochs,
     VerifyAll
 };
-constexpr int MaxRecent = 10;
 } // namespace
 
 MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
@@ -60,10 +58,13 @@ MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
       m_compareView(new CompareView(this)), m_progress(new ProgressStrip(this)),
       m_status(new QLabel(this)), m_mainSplitter(new QSplitter(Qt::Horizontal, this)),
       m_rightSplitter(new QSplitter(Qt::Vertical, this)), m_tabs(new QTabWidget(this)),
-      m_undo(new QUndoStack(this))
+      m_undo(new QUndoStack(this)), m_plotSync(new PlotSync(workspace, m_plotPanel, this))
 {
     setWindowTitle(tr("Ckpt Studio"));
-    setAcceptDrops(true);
+    auto* drop = new FolderDrop(this);
+    connect(drop, &FolderDrop::foldersDropped, this, &MainWindow::openFolders);
+    connect(drop, &FolderDrop::modelDropped, this,
+            [this](const QString& path) { ModelInspectorDialog::showFile(path, this); });
     m_sidebar->setModel(workspace->runTree());
     m_table->setModel(workspace->epochTable());
     m_problemsPanel->setModel(workspace->problems());
@@ -88,9 +89,8 @@ MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
     statusBar()->addPermanentWidget(m_progress);
 
     createActions();
-    createMenus();
     connectWorkspace();
-    restoreSettings();
+    m_actions->setRecent(settings().restore());
     updateActions();
 }
 
@@ -98,126 +98,67 @@ MainWindow::~MainWindow() = default;
 
 QAction* MainWindow::action(const QString& name) const
 {
-    return m_actions.value(name);
+    return m_actions->action(name);
 }
 
 void MainWindow::createActions()
 {
-    const auto add = [this](const QString& name, const QString& text, const QKeySequence& key,
-                            auto slot) {
-        auto* a = new QAction(text, this);
-        a->setObjectName(name);
-        if (!key.isEmpty())
-            a->setShortcut(key);
-        connect(a, &QAction::triggered, this, slot);
-        m_actions.insert(name, a);
-        addAction(a);
-        return a;
+    m_actions = new StudioActions(this, m_undo, m_table->copyAction());
+    const std::pair<const char*, std::function<void()>> handlers[] = {
+        {"open", [this] { openDialog(); }},
+        {"closeAll",
+         [this] {
+             m_workspace->closeAll();
+             m_compareModel->clear();
+             updateTitle();
+         }},
+        {"exportCsv", [this] { exportCsv(); }},
+        {"quit", [this] { close(); }},
+        {"find",
+         [this] {
+             m_tabs->setCurrentWidget(m_table);
+             m_table->filterEdit()->setFocus();
+         }},
+        {"makeLast", [this] { rollback(QStringLiteral("last")); }},
+        {"makeBest", [this] { rollback(QStringLiteral("best")); }},
+        {"compare", [this] { compareSelected(); }},
+        {"inspectModel", [this] { inspectModel(); }},
+        {"verifyEpochs", [this] { verify(VerifySelectedEpochs); }},
+        {"verifyRuns", [this] { verify(VerifySelectedRuns); }},
+        {"verifyAll", [this] { verify(VerifyAll); }},
+        {"cancel", [this] { m_workspace->cancelVerify(); }},
+        {"prune", [this] { prune(); }},
+        {"focusRuns", [this] { m_sidebar->view()->setFocus(); }},
+        {"focusTable",
+         [this] {
+             m_tabs->setCurrentWidget(m_table);
+             m_table->view()->setFocus();
+         }},
+        {"focusProblems",
+         [this] {
+             m_tabs->setCurrentWidget(m_problemsPanel);
+             m_problemsPanel->view()->setFocus();
+         }},
+        {"about", [this] { showAbout(); }},
     };
-    add("open", tr("&Open Folder…"), QKeySequence::Open, [this] { openDialog(); });
-    add("closeAll", tr("&Close All"), QKeySequence(tr("Ctrl+Shift+W")), [this] {
-        m_workspace->closeAll();
-        m_compareModel->clear();
-        updateTitle();
-    });
-    add("exportCsv", tr("&Export Table as CSV…"), QKeySequence(tr("Ctrl+E")),
-        [this] { exportCsv(); });
-    add("quit", tr("&Quit"), QKeySequence::Quit, [this] { close(); });
-    add("find", tr("&Filter Epochs"), QKeySequence::Find, [this] {
-        m_tabs->setCurrentWidget(m_table);
-        m_table->filterEdit()->setFocus();
-    });
-    add("makeLast", tr("Make &Last (Roll Back)…"), QKeySequence(tr("Ctrl+L")),
-        [this] { rollback(QStringLiteral("last")); });
-    add("makeBest", tr("Make &Best…"), QKeySequence(tr("Ctrl+B")),
-        [this] { rollback(QStringLiteral("best")); });
-    add("compare", tr("&Compare Selected Epochs"), QKeySequence(tr("Ctrl+D")),
-        [this] { compareSelected(); });
-    add("inspectModel", tr("&Inspect Model…"), QKeySequence(tr("Ctrl+I")),
-        [this] { inspectModel(); });
-    add("verifyEpochs", tr("&Verify Selected Epochs"), QKeySequence(tr("Ctrl+Shift+V")),
-        [this] { verify(VerifySelectedEpochs); });
-    add("verifyRuns", tr("Verify Selected &Runs"), QKeySequence(tr("Ctrl+R")),
-        [this] { verify(VerifySelectedRuns); });
-    add("verifyAll", tr("Verify &Everything"), QKeySequence(tr("Ctrl+Shift+R")),
-        [this] { verify(VerifyAll); });
-    add("cancel", tr("Cancel Running Task"), QKeySequence(Qt::Key_Escape),
-        [this] { m_workspace->cancelVerify(); });
-    add("prune", tr("&Prune Run…"), QKeySequence(tr("Ctrl+Shift+P")), [this] { prune(); });
-    add("focusRuns", tr("Go to &Runs"), QKeySequence(tr("Ctrl+1")),
-        [this] { m_sidebar->view()->setFocus(); });
-    add("focusTable", tr("Go to &Epochs"), QKeySequence(tr("Ctrl+2")), [this] {
-        m_tabs->setCurrentWidget(m_table);
-        m_table->view()->setFocus();
-    });
-    add("focusProblems", tr("Go to &Problems"), QKeySequence(tr("Ctrl+3")), [this] {
-        m_tabs->setCurrentWidget(m_problemsPanel);
-        m_problemsPanel->view()->setFocus();
-    });
-    add("about", tr("&About Ckpt Studio"), QKeySequence(), [this] { showAbout(); });
-    m_actions.insert("copy", m_table->copyAction());
-
-    auto* undo = m_undo->createUndoAction(this, tr("&Undo"));
-    undo->setShortcut(QKeySequence::Undo);
-    undo->setObjectName("undo");
-    m_actions.insert("undo", undo);
-    auto* redo = m_undo->createRedoAction(this, tr("&Redo"));
-    redo->setShortcut(QKeySequence::Redo);
-    redo->setObjectName("redo");
-    m_actions.insert("redo", redo);
-    addActions({undo, redo});
+    for (const auto& [name, handler] : handlers)
+        connect(action(QLatin1String(name)), &QAction::triggered, this, handler);
+    connect(m_actions, &StudioActions::recentChosen, this,
+            [this](const QString& folder) { openFolders({folder}); });
+    m_actions->buildMenus();
 
     auto* sep = new QAction(this);
     sep->setSeparator(true);
-    m_table->setContextActions({m_actions["makeLast"], m_actions["makeBest"], sep,
-                                m_actions["compare"], m_actions["inspectModel"],
-                                m_actions["verifyEpochs"], m_actions["copy"]});
-    m_sidebar->setContextActions({m_actions["verifyRuns"], m_actions["prune"]});
-}
-
-void MainWindow::createMenus()
-{
-    QMenu* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(m_actions["open"]);
-    m_recentMenu = file->addMenu(tr("Open &Recent"));
-    file->addSeparator();
-    file->addAction(m_actions["exportCsv"]);
-    file->addAction(m_actions["closeAll"]);
-    file->addSeparator();
-    file->addAction(m_actions["quit"]);
-    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
-    edit->addAction(m_actions["undo"]);
-    edit->addAction(m_actions["redo"]);
-    edit->addSeparator();
-    edit->addAction(m_actions["copy"]);
-    edit->addAction(m_actions["find"]);
-    QMenu* epoch = menuBar()->addMenu(tr("E&poch"));
-    epoch->addAction(m_actions["makeLast"]);
-    epoch->addAction(m_actions["makeBest"]);
-    epoch->addSeparator();
-    epoch->addAction(m_actions["compare"]);
-    epoch->addAction(m_actions["inspectModel"]);
-    epoch->addAction(m_actions["verifyEpochs"]);
-    QMenu* run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(m_actions["verifyRuns"]);
-    run->addAction(m_actions["verifyAll"]);
-    run->addAction(m_actions["cancel"]);
-    run->addSeparator();
-    run->addAction(m_actions["prune"]);
-    QMenu* view = menuBar()->addMenu(tr("&View"));
-    view->addAction(m_actions["focusRuns"]);
-    view->addAction(m_actions["focusTable"]);
-    view->addAction(m_actions["focusProblems"]);
-    QMenu* help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(m_actions["about"]);
-    rebuildRecentMenu();
+    m_table->setContextActions({action("makeLast"), action("makeBest"), sep, action("compare"),
+                                action("inspectModel"), action("verifyEpochs"), action("copy")});
+    m_sidebar->setContextActions({action("verifyRuns"), action("prune")});
 }
 
 void MainWindow::connectWorkspace()
 {
     connect(m_sidebar, &RunSidebar::selectedRunsChanged, this, [this](const QStringList& roots) {
         m_workspace->showRuns(roots);
-        refreshPlot();
+        m_plotSync->refresh();
         updateActions();
         updateTitle();
     });
@@ -227,33 +168,12 @@ void MainWindow::connectWorkspace()
             m_sidebar->selectRuns({root});
         updateTitle();
     });
-    connect(m_workspace, &Workspace::historyChanged, this, [this](const QString& root) {
-        const auto* s = m_workspace->state(root);
-        if (!m_workspace->shownRuns().contains(root) || !s || !s->history)
-            return;
-        // The live path: the plot extends the run's curves in place.
-        m_plotPanel->plot()->updateRun(root, m_workspace->runName(root), *s->history);
-        updateMarkers(root);
-        refreshMetrics();
-    });
-    connect(m_workspace, &Workspace::runChanged, this, &MainWindow::updateMarkers);
     MetricPlot* plot = m_plotPanel->plot();
     connect(plot, &MetricPlot::epochClicked, m_table, &EpochTableView::selectEpoch);
     connect(m_table, &EpochTableView::currentEpochChanged, plot, &MetricPlot::selectEpoch);
     connect(m_workspace, &Workspace::message, m_status, &QLabel::setText);
     connect(m_workspace, &Workspace::operationFinished, this, &MainWindow::onOperationFinished);
-    connect(m_workspace, &Workspace::verifyStarted, this, [this](int epochs) {
-        m_progress->start(tr("Verifying %n epoch(s)", nullptr, epochs));
-        m_actions["cancel"]->setEnabled(true);
-    });
-    connect(m_workspace, &Workspace::verifyProgress, this, [this](quint64 done, quint64 total) {
-        m_progress->setProgress(done, total, QStringLiteral("bytes"));
-    });
-    connect(m_workspace, &Workspace::verifyFinished, this, [this](const QString& summary) {
-        m_progress->finish(summary);
-        m_actions["cancel"]->setEnabled(false);
-    });
-    connect(m_progress, &ProgressStrip::cancelRequested, m_workspace, &Workspace::cancelVerify);
+    VerifyProgress::follow(m_workspace, m_progress, action("cancel"));
     connect(m_workspace, &Workspace::relinked, this,
             [this](const QString& root, const QString& link, int epoch) {
                 m_undo->push(
@@ -283,42 +203,6 @@ void MainWindow::connectWorkspace()
             &MainWindow::updateTitle);
 }
 
-void MainWindow::refreshPlot()
-{
-    std::vector<MetricPlot::RunHistory> runs;
-    for (const QString& root : m_workspace->shownRuns())
-        if (const auto* s = m_workspace->state(root); s && s->history)
-            runs.push_back({root, m_workspace->runName(root), *s->history});
-    m_plotPanel->plot()->setRuns(std::move(runs));
-    for (const QString& root : m_workspace->shownRuns())
-        updateMarkers(root);
-    refreshMetrics();
-}
-
-void MainWindow::updateMarkers(const QString& root)
-{
-    const Run* run = m_workspace->run(root);
-    if (!run || !m_workspace->shownRuns().contains(root))
-        return;
-    const auto epochOf = [](const std::optional<RunLink>& link) {
-        return link && link->epoch ? *link->epoch : MetricPlot::NoEpoch;
-    };
-    m_plotPanel->plot()->setMarkers(root, epochOf(run->last), epochOf(run->best));
-}
-
-void MainWindow::refreshMetrics()
-{
-    const QStringList metrics = m_plotPanel->plot()->availableMetrics();
-    QStringList preferred;
-    for (const QString& name : {QStringLiteral("loss"), QStringLiteral("val_loss")})
-        if (metrics.contains(name))
-            preferred << name;
-    // Runs without logs still have ckpt-info's running best.
-    if (preferred.isEmpty() && metrics.contains(QStringLiteral("best_so_far")))
-        preferred << QStringLiteral("best_so_far");
-    m_plotPanel->setMetrics(metrics, preferred);
-}
-
 void MainWindow::updateTitle()
 {
     const int problems = m_workspace->problems()->rowCount();
@@ -335,15 +219,15 @@ void MainWindow::updateTitle()
 void MainWindow::updateActions()
 {
     const int selected = static_cast<int>(m_table->selectedEpochs().size());
-    m_actions["makeLast"]->setEnabled(selected == 1);
-    m_actions["makeBest"]->setEnabled(selected == 1);
-    m_actions["compare"]->setEnabled(selected == 2);
-    m_actions["inspectModel"]->setEnabled(selected == 1);
-    m_actions["verifyEpochs"]->setEnabled(selected > 0);
-    m_actions["copy"]->setEnabled(selected > 0);
-    m_actions["verifyRuns"]->setEnabled(!m_sidebar->selectedRuns().isEmpty());
-    m_actions["cancel"]->setEnabled(m_workspace->isVerifying());
-    m_actions["prune"]->setEnabled(m_sidebar->selectedRuns().size() == 1);
+    action("makeLast")->setEnabled(selected == 1);
+    action("makeBest")->setEnabled(selected == 1);
+    action("compare")->setEnabled(selected == 2);
+    action("inspectModel")->setEnabled(selected == 1);
+    action("verifyEpochs")->setEnabled(selected > 0);
+    action("copy")->setEnabled(selected > 0);
+    action("verifyRuns")->setEnabled(!m_sidebar->selectedRuns().isEmpty());
+    action("cancel")->setEnabled(m_workspace->isVerifying());
+    action("prune")->setEnabled(m_sidebar->selectedRuns().size() == 1);
 }
 
 void MainWindow::openFolders(const QStringList& folders)
@@ -357,7 +241,7 @@ void MainWindow::openFolders(const QStringList& folders)
     if (dirs.isEmpty())
         return;
     m_workspace->openFolders(dirs);
-    addRecent(dirs);
+    m_actions->addRecent(dirs);
 }
 
 void MainWindow::setEmptyHint(const QString& text)
@@ -367,63 +251,10 @@ void MainWindow::setEmptyHint(const QString& text)
 
 void MainWindow::openDialog()
 {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Open an experiment folder"),
-                                                          m_recent.value(0, QDir::homePath()));
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, tr("Open an experiment folder"), m_actions->recent().value(0, QDir::homePath()));
     if (!dir.isEmpty())
         openFolders({dir});
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* event)
-{
-    if (!event->mimeData()->hasUrls())
-        return;
-    for (const QUrl& url : event->mimeData()->urls())
-        if (url.isLocalFile()) {
-            event->acceptProposedAction();
-            return;
-        }
-}
-
-void MainWindow::dropEvent(QDropEvent* event)
-{
-    QStringList folders;
-    for (const QUrl& url : event->mimeData()->urls()) {
-        if (!url.isLocalFile())
-            continue;
-        const QString path = url.toLocalFile();
-        if (QFileInfo(path).isFile() && ModelInspector::isModelFile(path))
-            ModelInspectorDialog::showFile(path, this);
-        else
-            folders << path;
-    }
-    if (folders.isEmpty())
-        return;
-    event->acceptProposedAction();
-    openFolders(folders);
-}
-
-void MainWindow::addRecent(const QStringList& folders)
-{
-    for (const QString& f : folders) {
-        m_recent.removeAll(f);
-        m_recent.prepend(f);
-    }
-    while (m_recent.size() > MaxRecent)
-        m_recent.removeLast();
-    rebuildRecentMenu();
-}
-
-void MainWindow::rebuildRecentMenu()
-{
-    if (!m_recentMenu)
-        return;
-    m_recentMenu->clear();
-    for (int i = 0; i < m_recent.size(); ++i) {
-        const QString folder = m_recent[i];
-        QAction* a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg(i + 1).arg(folder));
-        connect(a, &QAction::triggered, this, [this, folder] { openFolders({folder}); });
-    }
-    m_recentMenu->setEnabled(!m_recent.isEmpty());
 }
 
 void MainWindow::exportCsv()
@@ -454,15 +285,12 @@ void MainWindow::compareSelected()
     std::vector<CompareSide> sides;
     for (const EpochRef& ref : selected) {
         const auto* state = m_workspace->state(ref.root);
-        const Epoch* epoch = state ? state->run.findEpoch(ref.epoch) : nullptr;
-        if (!epoch)
+        auto side = state ? CompareSide::of(m_workspace->runName(ref.root), state->run,
+                                            state->history, ref.epoch)
+                          : std::nullopt;
+        if (!side)
             return;
-        CompareSide side{m_workspace->runName(ref.root), *epoch, std::nullopt};
-        if (state->history)
-            for (const HistoryRow* row : state->history->latestPerEpoch())
-                if (row->epoch == ref.epoch)
-                    side.history = *row;
-        sides.push_back(std::move(side));
+        sides.push_back(std::move(*side));
     }
     m_compareModel->setSides(sides[0], sides[1]);
     auto label = [](const CompareSide& s) {
@@ -527,15 +355,8 @@ void MainWindow::prune()
     const Run* run = runs.size() == 1 ? m_workspace->run(runs.first()) : nullptr;
     if (!run || run->epochs.empty())
         return;
-    std::vector<PruneDialog::EpochEntry> entries;
-    for (const auto& e : run->epochs)
-        entries.push_back({e.number, e.modelBytes.value_or(0)});
-    std::set<int> protectedEpochs{run->epochs.back().number};
-    for (const auto& l : {run->last, run->best})
-        if (l && l->epoch)
-            protectedEpochs.insert(*l->epoch);
-    PruneDialog dialog(m_workspace->runName(runs.first()), std::move(entries), protectedEpochs,
-                       this);
+    // The dialog shows Pruner::plan itself: the rule lives in core/ops only.
+    PruneDialog dialog(m_workspace->runName(runs.first()), *run, this);
     if (dialog.exec() == QDialog::Accepted)
         m_workspace->operations()->prune(*run, dialog.policy());
 }
@@ -565,35 +386,14 @@ void MainWindow::showAbout()
     dialog.exec();
 }
 
-void MainWindow::restoreSettings()
+StudioSettings MainWindow::settings()
 {
-    QSettings s;
-    restoreGeometry(s.value("window/geometry").toByteArray());
-    restoreState(s.value("window/state").toByteArray());
-    m_mainSplitter->restoreState(s.value("window/mainSplitter").toByteArray());
-    m_rightSplitter->restoreState(s.value("window/rightSplitter").toByteArray());
-    m_sidebar->restoreState(s.value("sidebar/header").toByteArray());
-    m_table->setHiddenColumns(s.value("table/hiddenColumns").toStringList());
-    m_recent = s.value("recentFolders").toStringList();
-    rebuildRecentMenu();
-}
-
-void MainWindow::saveSettings() const
-{
-    QSettings s;
-    s.setValue("window/geometry", saveGeometry());
-    s.setValue("window/state", saveState());
-    s.setValue("window/mainSplitter", m_mainSplitter->saveState());
-    s.setValue("window/rightSplitter", m_rightSplitter->saveState());
-    s.setValue("sidebar/header", m_sidebar->saveState());
-    s.setValue("table/hiddenColumns", m_table->hiddenColumns());
-    s.setValue("recentFolders", m_recent);
-    s.setValue("session/folders", m_workspace->folders());
+    return {this, m_mainSplitter, m_rightSplitter, m_sidebar, m_table};
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    saveSettings();
+    settings().save(m_actions->recent(), m_workspace->folders());
     event->accept();
 }
 

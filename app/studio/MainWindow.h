@@ -15,9 +15,12 @@ class CompareModel;
 class CompareView;
 class EpochTableView;
 class PlotPanel;
+class PlotSync;
 class ProblemsPanel;
 class ProgressStrip;
 class RunSidebar;
+class StudioActions;
+struct StudioSettings;
 class Workspace;
 
 // The studio's window. It only wires the workspace (core) to the widgets:
@@ -47,23 +50,14 @@ signals:
     void confirmationShown(QWidget* dialog);
 
 protected:
-    void dragEnterEvent(QDragEnterEvent* event) override;
-    void dropEvent(QDropEvent* event) override;
     void closeEvent(QCloseEvent* event) override;
 
 private:
     void createActions();
-    void createMenus();
     void connectWorkspace();
-    void restoreSettings();
-    void saveSettings() const;
-    void addRecent(const QStringList& folders);
-    void rebuildRecentMenu();
+    StudioSettings settings();
     void updateActions();
     void updateTitle();
-    void refreshMetrics();
-    void refreshPlot();
-    void updateMarkers(const QString& root);
 
     void openDialog();
     void exportCsv();
@@ -89,9 +83,8 @@ private:
     QSplitter* m_rightSplitter;
     QTabWidget* m_tabs;
     QUndoStack* m_undo;
-    QMenu* m_recentMenu = nullptr;
-    QStringList m_recent;
-    QHash<QString, QAction*> m_actions;
+    PlotSync* m_plotSync;
+    StudioActions* m_actions = nullptr;
 };
 
 } // namespace ckpt

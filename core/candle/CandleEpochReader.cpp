@@ -48,6 +48,9 @@ int statModel(int epochsFd, const std::string& rel, const std::string& model, Ep
         return errno;
     epoch.modelPath = epoch.dir + "/" + model;
     epoch.modelBytes = static_cast<std::uint64_t>(st.st_size);
+    epoch.modelMtimeNs =
+        static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+    epoch.modelInode = static_cast<std::uint64_t>(st.st_ino);
     return 0;
 }
 

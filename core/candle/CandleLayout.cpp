@@ -7,6 +7,7 @@
 #include "layout/AbsolutePath.h"
 #include "layout/DirReader.h"
 #include "layout/UniqueFd.h"
+#include "liveness/Liveness.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -43,18 +44,11 @@ std::string findUpwards(const std::string& root, const DirListing& rootListing,
     return {};
 }
 
-void addWorkProblem(Run& run, const DirListing& listing)
+void noteWorkDir(Run& run, const DirListing& listing)
 {
     const DirEntry* work = listing.find("work");
-    if (!work || work->type != DirEntry::Type::Directory)
-        return;
-    run.workDir = run.root + "/work";
-    run.problems.push_back(Problem{
-        ProblemKind::InterruptedSave,
-        run.workDir + " is left over from an interrupted save: the epoch being written there is "
-                      "incomplete. Check it and delete work/ (CANDLE would overwrite it on the "
-                      "next save).",
-        run.workDir, std::nullopt});
+    if (work && work->type == DirEntry::Type::Directory)
+        run.workDir = run.root + "/work";
 }
 
 void checkBest(Run& run)
@@ -137,7 +131,7 @@ Run CandleLayout::loadRun(const fs::path& rootPath) const
                                        run.root, std::nullopt});
         return run;
     }
-    addWorkProblem(run, *listing);
+    noteWorkDir(run, *listing);
 
     const std::string epochsPath = run.root + "/epochs";
     UniqueFd epochsFd(::open(epochsPath.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
@@ -176,6 +170,8 @@ Run CandleLayout::loadRun(const fs::path& rootPath) const
     run.ckptLog = findUpwards(run.root, *listing, "ckpt.log");
     run.trainingLog = findUpwards(run.root, *listing, "training.log");
     run.historyTxt = findUpwards(run.root, *listing, "history.txt");
+    // Whether work/ is a save under way or an interrupted one needs evidence (Liveness).
+    Liveness::settle(run);
     return run;
 }
 

@@ -6,7 +6,7 @@
 namespace ckpt {
 
 namespace {
-constexpr std::array<std::pair<ProblemKind, std::string_view>, 15> kNames{{
+constexpr std::array<std::pair<ProblemKind, std::string_view>, 16> kNames{{
     {ProblemKind::InterruptedSave, "interrupted_save"},
     {ProblemKind::ModelWithoutInfo, "model_without_info"},
     {ProblemKind::InfoWithoutModel, "info_without_model"},
@@ -22,6 +22,7 @@ constexpr std::array<std::pair<ProblemKind, std::string_view>, 15> kNames{{
     {ProblemKind::LinkLoop, "link_loop"},
     {ProblemKind::BadLog, "bad_log"},
     {ProblemKind::CopiedLink, "copied_link"},
+    {ProblemKind::ChecksumMismatch, "checksum_mismatch"},
 }};
 } // namespace
 
@@ -71,6 +72,8 @@ std::string_view plainName(ProblemKind kind)
         return "Link loop";
     case ProblemKind::BadLog:
         return "Log partly unreadable";
+    case ProblemKind::ChecksumMismatch:
+        return "Checksum mismatch (model changed or corrupted)";
     }
     return "Problem";
 }

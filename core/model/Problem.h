@@ -26,6 +26,7 @@ enum class ProblemKind
     BadLog,             // a log or history file that could not be parsed (partly)
     CopiedLink,         // last/best points into the original of a copied run (cp -a);
                         // resolved to this run's epochs/NNN of the same number
+    ChecksumMismatch,   // the model file's CRC-32 differs from ckpt-info.json (verified)
 };
 
 std::string_view toString(ProblemKind kind);

@@ -17,8 +17,11 @@ struct Epoch
     std::string dir;                         // absolute path of the epoch directory
     std::string modelPath;                   // absolute path of the model file, empty if none
     std::optional<std::uint64_t> modelBytes; // size of the model file when present
-    std::optional<CkptInfo> info;            // absent when ckpt-info.json is missing or bad
-    Problems problems;                       // problems of this epoch only
+    // With modelBytes, the model file's identity: a verdict holds only while all three match.
+    std::int64_t modelMtimeNs = 0;
+    std::uint64_t modelInode = 0;
+    std::optional<CkptInfo> info; // absent when ckpt-info.json is missing or bad
+    Problems problems;            // problems of this epoch only
 };
 
 // A named pointer into the run (CANDLE: the `last` and `best` symlinks).

@@ -25,6 +25,15 @@ QString checksumStateLabel(ChecksumState state)
     return {};
 }
 
+QString checksumNote(const ChecksumVerdict& verdict)
+{
+    if (verdict.expected.isEmpty() && verdict.actual.isEmpty())
+        return {};
+    return QStringLiteral("expected %1, computed %2")
+        .arg(verdict.expected.isEmpty() ? QStringLiteral("-") : verdict.expected,
+             verdict.actual.isEmpty() ? QStringLiteral("-") : verdict.actual);
+}
+
 ChecksumState combineChecksumStates(ChecksumState a, ChecksumState b)
 {
     // Unknown beats Ok: a run is only "ok" when everything was checked.

@@ -17,7 +17,17 @@ enum class ChecksumState : int
     Mismatch,  // CRC differs from ckpt-info.json
 };
 
+// A verdict with the values compared, for tooltips and the compare view.
+struct ChecksumVerdict
+{
+    ChecksumState state = ChecksumState::Unknown;
+    QString expected; // recorded in ckpt-info.json
+    QString actual;   // computed CRC-32
+};
+
 QString checksumStateLabel(ChecksumState state);
+// "expected 123, computed 456" (as `ckpt verify` prints them), empty when unknown.
+QString checksumNote(const ChecksumVerdict& verdict);
 // The summary of a run: the most severe state among its epochs, where Ok only
 // when every epoch with a model was verified.
 ChecksumState combineChecksumStates(ChecksumState a, ChecksumState b);

@@ -9,6 +9,20 @@
 
 namespace ckpt {
 
+std::optional<CompareSide> CompareSide::of(const QString& runName, const Run& run,
+                                           const std::optional<MetricHistory>& history, int number)
+{
+    const Epoch* epoch = run.findEpoch(number);
+    if (!epoch)
+        return std::nullopt;
+    CompareSide side{runName, *epoch, std::nullopt};
+    if (history)
+        for (const HistoryRow* row : history->latestPerEpoch())
+            if (row->epoch == number)
+                side.history = *row;
+    return side;
+}
+
 namespace {
 QString formatNumber(double v)
 {

@@ -17,6 +17,11 @@ struct CompareSide
     QString runName;
     Epoch epoch;
     std::optional<HistoryRow> history;
+
+    // The side for epoch `number` of `run`, with its latest history row when
+    // `history` has one; empty when the run has no such epoch.
+    static std::optional<CompareSide> of(const QString& runName, const Run& run,
+                                         const std::optional<MetricHistory>& history, int number);
 };
 
 // Two epochs side by side: their ckpt-info fields (known keys first, then any

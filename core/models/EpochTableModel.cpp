@@ -145,6 +145,7 @@ void EpochTableModel::upsertEpoch(const QString& root, const Run& run, const Epo
     if (it != block.rows.end() && it->epoch == epoch.number) {
         // A rewritten epoch (restart): its old checksum verdict no longer holds.
         block.checks.erase(epoch.number);
+        block.checkNotes.erase(epoch.number);
         *it = std::move(row);
         emit dataChanged(index(global, 0), index(global, columnCount() - 1));
     } else {
@@ -236,7 +237,8 @@ void EpochTableModel::setHistory(const QString& root, const MetricHistory& histo
 }
 
 void EpochTableModel::setChecksumStates(const QString& root,
-                                        const std::map<int, ChecksumState>& states)
+                                        const std::map<int, ChecksumState>& states,
+                                        const std::map<int, QString>& notes)
 {
     const int b = blockIndex(root);
     if (b < 0)
@@ -245,6 +247,10 @@ void EpochTableModel::setChecksumStates(const QString& root,
     const int first = blockOffset(b);
     for (const auto& [epoch, state] : states) {
         block.checks[epoch] = state;
+        if (auto note = notes.find(epoch); note != notes.end() && !note->second.isEmpty())
+            block.checkNotes[epoch] = note->second;
+        else
+            block.checkNotes.erase(epoch);
         auto it = std::lower_bound(block.rows.begin(), block.rows.end(), epoch,
                                    [](const Row& r, int n) { return r.epoch < n; });
         if (it == block.rows.end() || it->epoch != epoch)
@@ -425,6 +431,12 @@ QVariant EpochTableModel::data(const QModelIndex& index, int role) const
             return row->problems.join(QLatin1Char('\n'));
         if (columnKind(index.column()) == ColumnKind::TimePerEpoch)
             return QStringLiteral("Seconds since the previous save of the same process");
+        if (columnKind(index.column()) == ColumnKind::Checksum) {
+            auto note = block->checkNotes.find(row->epoch);
+            if (note != block->checkNotes.end())
+                return QStringLiteral("CRC-32 %1: %2")
+                    .arg(checksumStateLabel(row->checksum), note->second);
+        }
         return {};
     case Qt::TextAlignmentRole: {
         const auto kind = columnKind(index.column());

@@ -51,7 +51,9 @@ public:
     void removeEpoch(const QString& root, int epoch);
     void updateLinks(const QString& root, const Run& run);
     void setHistory(const QString& root, const MetricHistory& history);
-    void setChecksumStates(const QString& root, const std::map<int, ChecksumState>& states);
+    // `notes` (optional): what was compared, shown as the checksum cell's tooltip.
+    void setChecksumStates(const QString& root, const std::map<int, ChecksumState>& states,
+                           const std::map<int, QString>& notes = {});
 
     // Row lookup for selection sync with the plot.
     int rowOf(const QString& root, int epoch) const;
@@ -92,6 +94,7 @@ private:
         std::vector<Row> rows;                            // sorted by epoch
         std::map<QString, std::map<int, double>> metrics; // metric -> epoch -> value
         std::map<int, ChecksumState> checks;
+        std::map<int, QString> checkNotes;
         std::optional<int> last;
         std::optional<int> best;
     };

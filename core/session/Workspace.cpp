@@ -1,49 +1,110 @@
 #include "session/Workspace.h"
 
-#include "history/HistoryBuilder.h"
-#include "layout/Layout.h"
+#include "liveness/LivenessMonitor.h"
 #include "models/EpochTableModel.h"
 #include "models/ProblemsModel.h"
 #include "models/RunTreeModel.h"
-#include "scan/Scanner.h"
+#include "session/HistoryService.h"
 #include "session/RunOperations.h"
-#include "session/VerifyJob.h"
+#include "session/ScanController.h"
 #include "watch/RunWatcher.h"
 
-#include <QDateTime>
 #include <QDir>
-#include <QFileInfo>
-#include <QFutureWatcher>
+#include <QStandardPaths>
 #include <QThread>
 #include <QThreadPool>
-#include <QTimer>
-#include <QtConcurrent>
-
-#include <set>
 
 namespace ckpt {
-
-namespace {
-struct ScanResult
-{
-    QString error;
-    int runCount = 0;
-    Problems walkProblems;
-    // Runs the callback did not deliver (none, normally).
-    std::vector<std::shared_ptr<Run>> undelivered;
-};
-} // namespace
 
 Workspace::Workspace(QObject* parent)
     : QObject(parent), m_runTree(new RunTreeModel(this)), m_epochTable(new EpochTableModel(this)),
       m_problems(new ProblemsModel(this)), m_pool(new QThreadPool(this)),
-      m_operations(new RunOperations(m_pool, this)),
-      m_cancel(std::make_shared<std::atomic_bool>(false))
+      m_operations(new RunOperations(m_pool, this))
 {
     m_pool->setMaxThreadCount(std::max(2, QThread::idealThreadCount()));
     // Background work yields to the GUI thread.
     m_pool->setThreadPriority(QThread::LowPriority);
     m_problems->setRepairPredicate(&RunOperations::isRepairable);
+    startWatcher();
+    // The watcher adopts a scan's runs (no reload) and frees them on its
+    // thread: freeing 100k epochs would stall the GUI thread.
+    m_scans = new ScanController(
+        m_pool,
+        [watcher = m_watcher, liveness = m_liveness](const QString& folder, std::vector<Run> runs) {
+            auto known = std::make_shared<std::vector<Run>>(std::move(runs));
+            QMetaObject::invokeMethod(
+                watcher,
+                [watcher, liveness, folder, known] {
+                    watcher->addFolder(folder, *known);
+                    for (const Run& r : *known)
+                        liveness->track(r);
+                    known->clear();
+                },
+                Qt::QueuedConnection);
+        },
+        this);
+    m_history = new HistoryService(m_pool, this);
+    m_verify = new VerifySession(
+        m_pool, [this](const QString& root) { return run(root); }, this);
+    const QString cache = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
+    if (!cache.isEmpty())
+        m_verify->setStorePath(cache + QStringLiteral("/verify-cache.json"));
+    connectParts();
+    connectWatcher();
+}
+
+Workspace::~Workspace()
+{
+    // Parts post results to `this`: stop them while it is whole.
+    m_scans->cancelAll();
+    m_history->clear();
+    m_verify->cancel();
+    delete m_verify;
+    delete m_history;
+    delete m_scans;
+    m_pool->waitForDone();
+    RunWatcher* watcher = m_watcher;
+    LivenessMonitor* liveness = m_liveness;
+    QMetaObject::invokeMethod(
+        watcher,
+        [watcher, liveness] {
+            delete liveness;
+            delete watcher;
+        },
+        Qt::BlockingQueuedConnection);
+    m_watchThread->quit();
+    m_watchThread->wait();
+}
+
+// The watcher and the liveness monitor live on their own thread: their walks,
+// reloads and stats are file I/O. They are built there so that their timers
+// belong to that thread.
+void Workspace::startWatcher()
+{
+    m_watchThread = new QThread(this);
+    m_watchThread->setObjectName(QStringLiteral("ckpt-watch"));
+    m_watchThread->start();
+    auto* anchor = new QObject;
+    anchor->moveToThread(m_watchThread);
+    QMetaObject::invokeMethod(
+        anchor,
+        [this] {
+            m_watcher = new RunWatcher;
+            m_liveness = new LivenessMonitor;
+            m_liveness->follow(m_watcher);
+        },
+        Qt::BlockingQueuedConnection);
+    anchor->deleteLater();
+}
+
+void Workspace::flushWatcher()
+{
+    QMetaObject::invokeMethod(
+        m_watcher, [w = m_watcher] { w->flush(); }, Qt::BlockingQueuedConnection);
+}
+
+void Workspace::connectParts()
+{
     connect(m_operations, &RunOperations::relinked, this, &Workspace::relinked);
     connect(m_operations, &RunOperations::finished, this,
             [this](const QString& root, const QString& action, const QString& error) {
@@ -51,98 +112,126 @@ Workspace::Workspace(QObject* parent)
                 emit message(error.isEmpty() ? tr("%1: done (%2)").arg(action, runName(root))
                                              : error);
                 reloadRun(root);
+                checkIdle();
             });
-
-    // The watcher lives on its own thread: its walks and reloads are file I/O.
-    // It is built there so that its timers belong to that thread.
-    m_watchThread = new QThread(this);
-    m_watchThread->setObjectName(QStringLiteral("ckpt-watch"));
-    m_watchThread->start();
-    auto* anchor = new QObject;
-    anchor->moveToThread(m_watchThread);
-    QMetaObject::invokeMethod(
-        anchor, [this] { m_watcher = new RunWatcher; }, Qt::BlockingQueuedConnection);
-    anchor->deleteLater();
-    connectWatcher();
-
-    // A run stops being "live" a while after its last new epoch.
-    auto* liveTimer = new QTimer(this);
-    liveTimer->setInterval(5000);
-    connect(liveTimer, &QTimer::timeout, this, [this] {
-        const qint64 now = QDateTime::currentMSecsSinceEpoch();
-        for (auto& [root, s] : m_runs)
-            if (s.live && !s.saving && now - s.lastChangeMs > 60000)
-                setLive(root, false);
+    connect(m_scans, &ScanController::scanStarted, this, [this](const QString& folder) {
+        emit scanStarted(folder);
+        emit message(tr("Scanning %1…").arg(folder));
     });
-    liveTimer->start();
+    connect(m_scans, &ScanController::runLoaded, this, &Workspace::applyLoadedRun);
+    connect(m_scans, &ScanController::runReloaded, this,
+            [this](const QString& root, std::shared_ptr<Run> run) {
+                if (const RunState* s = state(root))
+                    applyLoadedRun(s->folder, std::move(run));
+            });
+    connect(m_scans, &ScanController::scanFinished, this,
+            [this](const QString& folder, const QString& error, int count,
+                   const Problems& walkProblems) {
+                if (!walkProblems.empty())
+                    m_problems->setProblems(folder, QDir(folder).dirName(), walkProblems);
+                emit scanFinished(folder, error, count);
+                emit message(error.isEmpty() ? tr("%1: %n run(s)", nullptr, count).arg(folder)
+                                             : error);
+            });
+    connect(m_scans, &ScanController::allScansFinished, this, &Workspace::allScansFinished);
+    connect(m_history, &HistoryService::ready, this,
+            [this](const QString& root, std::shared_ptr<MetricHistory> history) {
+                RunState* s = m_registry.find(root);
+                if (!s || !history)
+                    return;
+                s->history = std::move(*history);
+                m_epochTable->setHistory(root, *s->history);
+                emit historyChanged(root);
+            });
+    connect(m_verify, &VerifySession::verdicts, this, &Workspace::onVerdicts);
+    connect(m_verify, &VerifySession::started, this, &Workspace::verifyStarted);
+    connect(m_verify, &VerifySession::progress, this, &Workspace::verifyProgress);
+    connect(m_verify, &VerifySession::finished, this, [this](const QString& summary) {
+        emit verifyFinished(summary);
+        emit message(summary);
+    });
+    connect(m_verify, &VerifySession::storeLoaded, this, [this](const QString& error) {
+        if (!error.isEmpty())
+            emit message(error);
+        // Runs that loaded before the remembered verdicts did get them now.
+        for (auto& [root, s] : m_registry.all())
+            if (auto known = m_verify->remembered(s.run); !known.empty())
+                onVerdicts(root, known);
+    });
+    connect(m_scans, &ScanController::busyChanged, this, &Workspace::checkIdle);
+    connect(m_history, &HistoryService::busyChanged, this, &Workspace::checkIdle);
+    connect(m_verify, &VerifySession::busyChanged, this, &Workspace::checkIdle);
 }
 
-Workspace::~Workspace()
+void Workspace::connectWatcher()
 {
-    m_cancel->store(true);
-    // Workers post results to `this`; wait so none outlives it.
-    delete m_verifyJob;
-    m_pool->waitForDone();
-    RunWatcher* watcher = m_watcher;
-    QMetaObject::invokeMethod(
-        watcher, [watcher] { delete watcher; }, Qt::BlockingQueuedConnection);
-    m_watchThread->quit();
-    m_watchThread->wait();
+    connect(m_watcher, &RunWatcher::runAdded, this, [this](const Run& run) {
+        const QString folder = m_registry.folderOf(QString::fromStdString(run.root));
+        if (!folder.isEmpty())
+            applyLoadedRun(folder, std::make_shared<Run>(run));
+    });
+    connect(m_watcher, &RunWatcher::runRemoved, this, &Workspace::removeRun);
+    connect(m_watcher, &RunWatcher::epochAdded, this, &Workspace::onWatchedEpoch);
+    connect(m_watcher, &RunWatcher::epochChanged, this, &Workspace::onWatchedEpoch);
+    connect(m_watcher, &RunWatcher::epochRemoved, this, &Workspace::onWatchedEpochRemoved);
+    connect(m_watcher, &RunWatcher::runHeadChanged, this, &Workspace::onWatchedHead);
+    connect(m_liveness, &LivenessMonitor::changed, this, &Workspace::onLiveness);
 }
 
 void Workspace::openFolders(const QStringList& folders)
 {
     for (const QString& f : folders) {
         const QString folder = QDir::cleanPath(QDir(f).absolutePath());
-        if (m_folders.contains(folder))
+        if (!m_registry.addFolder(folder))
             continue;
-        m_folders << folder;
         m_runTree->addFolder(folder);
-        scanFolder(folder);
+        m_scans->scan(folder);
     }
 }
 
 void Workspace::closeAll()
 {
-    m_cancel->store(true);
-    m_cancel = std::make_shared<std::atomic_bool>(false);
-    ++m_generation;
-    m_activeScans = 0;
+    m_scans->cancelAll();
+    m_history->clear();
     cancelVerify();
     QMetaObject::invokeMethod(
         m_watcher,
-        [w = m_watcher, folders = m_folders] {
+        [w = m_watcher, l = m_liveness, folders = m_registry.folders(), roots = runRoots()] {
             for (const QString& f : folders)
                 w->removeFolder(f);
+            for (const QString& r : roots)
+                l->forget(r);
         },
         Qt::QueuedConnection);
-    m_runs.clear();
-    m_folders.clear();
+    m_registry.clear();
     m_shown.clear();
     m_epochTable->clear();
     m_problems->clear();
     m_runTree->clear();
 }
 
-bool Workspace::isIdle() const
+bool Workspace::isScanning() const
 {
-    return m_activeScans == 0 && m_pendingJobs == 0 && m_operations->pending() == 0 && !m_verifyJob;
+    return m_scans->scansRunning() > 0;
 }
 
-QStringList Workspace::folders() const
+bool Workspace::isIdle() const
 {
-    return m_folders;
+    return !m_scans->isBusy() && !m_history->isBusy() && m_operations->pending() == 0 &&
+           !m_verify->isVerifying();
+}
+
+void Workspace::checkIdle()
+{
+    const bool now = isIdle();
+    if (now && !m_wasIdle)
+        emit idle();
+    m_wasIdle = now;
 }
 
 QStringList Workspace::runRoots() const
 {
     return m_runTree->runRoots();
-}
-
-const Workspace::RunState* Workspace::state(const QString& root) const
-{
-    auto it = m_runs.find(root);
-    return it == m_runs.end() ? nullptr : &it->second;
 }
 
 const Run* Workspace::run(const QString& root) const
@@ -157,119 +246,49 @@ QString Workspace::runName(const QString& root) const
     return s ? RunTreeModel::displayName(s->folder, root) : root;
 }
 
-void Workspace::scanFolder(const QString& folder)
+void Workspace::applyLoadedRun(const QString& folder, std::shared_ptr<Run> run)
 {
-    ++m_activeScans;
-    emit scanStarted(folder);
-    emit message(tr("Scanning %1…").arg(folder));
-    const quint64 generation = m_generation;
-    auto cancel = m_cancel;
-    auto* watcher = new QFutureWatcher<ScanResult>(this);
-    connect(
-        watcher, &QFutureWatcher<ScanResult>::finished, this, [this, watcher, folder, generation] {
-            watcher->deleteLater();
-            if (generation != m_generation)
-                return;
-            const ScanResult result = watcher->result();
-            const int count = result.runCount;
-            for (const auto& r : result.undelivered)
-                applyLoadedRun(generation, folder, r);
-            if (!result.walkProblems.empty())
-                m_problems->setProblems(folder, QDir(folder).dirName(), result.walkProblems);
-            --m_activeScans;
-            emit scanFinished(folder, result.error, count);
-            emit message(result.error.isEmpty() ? tr("%1: %n run(s)", nullptr, count).arg(folder)
-                                                : result.error);
-            if (m_activeScans == 0)
-                emit allScansFinished();
-        });
-    watcher->setFuture(QtConcurrent::run(m_pool, [this, folder, generation, cancel] {
-        const Progress progress({}, cancel.get());
-        auto delivered = std::make_shared<std::set<std::string>>();
-        auto onRun = [this, folder, generation, delivered](const Run& loaded) {
-            delivered->insert(loaded.root);
-            auto copy = std::make_shared<Run>(loaded);
-            QMetaObject::invokeMethod(
-                this,
-                [this, folder, generation, copy] { applyLoadedRun(generation, folder, copy); },
-                Qt::QueuedConnection);
-        };
-        // Leave a core to the GUI thread so it never waits for one.
-        Scanner::Options options;
-        options.threads = std::max(1, QThread::idealThreadCount() - 1);
-        auto outcome = Scanner::scan(folder.toStdString(), options, progress, onRun);
-        ScanResult result;
-        if (!outcome) {
-            result.error = QString::fromStdString(outcome.error().message);
-            return result;
-        }
-        result.runCount = static_cast<int>(outcome->runs.size());
-        result.walkProblems = std::move(outcome->walkProblems);
-        for (auto& r : outcome->runs)
-            if (!delivered->count(r.root))
-                result.undelivered.push_back(std::make_shared<Run>(r));
-        if (!cancel->load()) {
-            // The watcher adopts the loaded runs (no reload) and frees them on
-            // its thread: freeing 100k epochs would stall the GUI thread.
-            auto known = std::make_shared<std::vector<Run>>(std::move(outcome->runs));
-            RunWatcher* runWatcher = m_watcher;
-            QMetaObject::invokeMethod(
-                runWatcher,
-                [runWatcher, folder, known] {
-                    runWatcher->addFolder(folder, *known);
-                    known->clear();
-                },
-                Qt::QueuedConnection);
-        }
-        return result;
-    }));
-}
-
-void Workspace::applyLoadedRun(quint64 generation, const QString& folder, std::shared_ptr<Run> run)
-{
-    if (generation != m_generation)
-        return;
     const QString root = QString::fromStdString(run->root);
-    auto [it, added] = m_runs.try_emplace(root);
-    RunState& state = it->second;
-    if (added)
-        state.folder = folder;
-    state.run = std::move(*run);
-    refreshSummary(root);
-    m_problems->setProblems(root, runName(root), state.run.allProblems());
+    bool added = false;
+    RunState& s = m_registry.upsert(root, folder, added);
+    s.run = std::move(*run);
+    // The loader assessed liveness itself; once the monitor has spoken, it rules.
+    if (!added)
+        Liveness::settle(s.run, s.live);
+    // Remembered verdicts hold only for files unchanged since; a verification
+    // under way keeps its "verifying".
+    std::erase_if(s.checks,
+                  [](const auto& c) { return c.second.state != ChecksumState::Verifying; });
+    for (auto& [number, verdict] : m_verify->remembered(s.run))
+        s.checks.try_emplace(number, std::move(verdict));
+    publish(root);
     // A reload replaces the run wholesale; keep the other shown runs.
     if (m_epochTable->showsRun(root))
         showRuns(m_shown);
-    scheduleHistory(root);
+    requestHistory(root);
     if (added)
         emit runAdded(root);
     else
         emit runChanged(root);
 }
 
+void Workspace::removeRun(const QString& root)
+{
+    if (!m_registry.erase(root))
+        return;
+    m_history->forget(root);
+    m_runTree->removeRun(root);
+    m_problems->removeRun(root);
+    if (m_shown.contains(root)) {
+        m_shown.removeAll(root);
+        showRuns(m_shown);
+    }
+}
+
 void Workspace::reloadRun(const QString& root)
 {
-    const RunState* s = state(root);
-    if (!s)
-        return;
-    const QString folder = s->folder;
-    const quint64 generation = m_generation;
-    const std::string layoutName = s->run.layout;
-    ++m_pendingJobs;
-    auto* watcher = new QFutureWatcher<std::shared_ptr<Run>>(this);
-    connect(watcher, &QFutureWatcher<std::shared_ptr<Run>>::finished, this,
-            [this, watcher, folder, generation] {
-                watcher->deleteLater();
-                --m_pendingJobs;
-                if (auto loaded = watcher->result())
-                    applyLoadedRun(generation, folder, loaded);
-            });
-    watcher->setFuture(QtConcurrent::run(m_pool, [root, layoutName]() -> std::shared_ptr<Run> {
-        const Layout* layout = findLayout(layoutName);
-        if (!layout)
-            return nullptr;
-        return std::make_shared<Run>(layout->loadRun(root.toStdString()));
-    }));
+    if (const RunState* s = state(root))
+        m_scans->reload(root, s->run.layout);
 }
 
 void Workspace::showRuns(const QStringList& roots)
@@ -287,71 +306,39 @@ void Workspace::showRuns(const QStringList& roots)
     m_shown = shown;
     m_epochTable->setRuns(runs, names);
     for (const QString& root : shown) {
-        const RunState& s = m_runs.at(root);
+        const RunState& s = *state(root);
         if (s.history)
             m_epochTable->setHistory(root, *s.history);
         if (!s.checks.empty())
-            m_epochTable->setChecksumStates(root, s.checks);
+            m_epochTable->setChecksumStates(root, s.checksumStates(), s.checksumNotes());
     }
 }
 
-void Workspace::scheduleHistory(const QString& root)
+void Workspace::requestHistory(const QString& root)
 {
-    auto it = m_runs.find(root);
-    if (it == m_runs.end())
-        return;
-    RunState& s = it->second;
-    // One merge per run at a time; changes meanwhile ask for one more.
-    if (s.historyRunning) {
-        s.historyDirty = true;
-        return;
-    }
-    s.historyRunning = true;
-    s.historyDirty = false;
-    static quint64 counter = 0;
-    const quint64 generation = s.historyGeneration = ++counter;
-    ++m_pendingJobs;
-    auto snapshot = std::make_shared<Run>(s.run);
-    using Watcher = QFutureWatcher<std::shared_ptr<MetricHistory>>;
-    auto* watcher = new Watcher(this);
-    connect(watcher, &Watcher::finished, this, [this, watcher, root, generation] {
-        watcher->deleteLater();
-        --m_pendingJobs;
-        auto found = m_runs.find(root);
-        if (found == m_runs.end() || found->second.historyGeneration != generation)
-            return;
-        found->second.historyRunning = false;
-        applyHistory(root, generation, watcher->result());
-        if (found->second.historyDirty)
-            scheduleHistory(root);
-    });
-    watcher->setFuture(QtConcurrent::run(m_pool, [snapshot] {
-        auto history = std::make_shared<MetricHistory>(HistoryBuilder::build(*snapshot));
-        return history;
-    }));
+    if (const RunState* s = state(root))
+        m_history->request(root, std::make_shared<const Run>(s->run));
 }
 
-void Workspace::applyHistory(const QString& root, quint64 generation,
-                             std::shared_ptr<MetricHistory> history)
+void Workspace::publish(const QString& root)
 {
-    auto it = m_runs.find(root);
-    if (it == m_runs.end() || it->second.historyGeneration != generation || !history)
+    const RunState* s = state(root);
+    if (!s)
         return;
-    it->second.history = std::move(*history);
-    m_epochTable->setHistory(root, *it->second.history);
-    emit historyChanged(root);
+    m_problems->setProblems(root, runName(root), s->problems());
+    refreshSummary(root);
 }
 
 void Workspace::refreshSummary(const QString& root)
 {
-    const RunState& s = m_runs.at(root);
+    const RunState& s = *state(root);
     RunSummary summary;
     summary.root = root;
     summary.folder = s.folder;
     summary.epochs = static_cast<int>(s.run.epochs.size());
     summary.diskBytes = s.run.totalModelBytes();
-    summary.problems = static_cast<int>(s.run.allProblems().size());
-    summary.live = s.live || s.saving;
+    summary.problems = static_cast<int>(s.problems().size());
+    summary.live = s.live == LiveState::Live;
     summary.lastEpoch = s.run.last ? s.run.last->epoch : std::nullopt;
     summary.bestEpoch = s.run.best ? s.run.best->epoch : std::nullopt;
     bool first = true;
@@ -360,7 +347,7 @@ void Workspace::refreshSummary(const QString& root)
             continue;
         ChecksumState st = ChecksumState::Unknown;
         if (auto c = s.checks.find(e.number); c != s.checks.end())
-            st = c->second;
+            st = c->second.state;
         else if (e.info && e.info->checksumDisabled())
             st = ChecksumState::Disabled;
         summary.checksum = first ? st : combineChecksumStates(summary.checksum, st);
@@ -371,142 +358,44 @@ void Workspace::refreshSummary(const QString& root)
 
 void Workspace::verify(const std::map<QString, std::vector<int>>& epochs)
 {
-    if (isVerifying())
-        return;
-    m_verifyQueue.assign(epochs.begin(), epochs.end());
-    m_verifyRuns.clear();
-    m_verifyCount = 0;
-    m_verifyPhase = VerifyPhase::Preparing;
-    prepareVerifyBatch();
-}
-
-void Workspace::prepareVerifyBatch()
-{
-    if (m_verifyPhase != VerifyPhase::Preparing)
-        return;
-    // A few runs per pass of the event loop: copying 100k epochs at once
-    // would stall the GUI thread.
-    for (int n = 0; n < VerifyBatch && !m_verifyQueue.empty(); ++n) {
-        auto [root, wanted] = std::move(m_verifyQueue.back());
-        m_verifyQueue.pop_back();
-        const RunState* s = state(root);
-        if (!s)
-            continue;
-        Run copy = VerifyJob::slimCopy(s->run, wanted);
-        std::map<int, ChecksumState> verifying;
-        std::vector<int> numbers;
-        for (const auto& e : copy.epochs) {
-            verifying[e.number] = ChecksumState::Verifying;
-            numbers.push_back(e.number);
-        }
-        m_verifyCount += static_cast<int>(numbers.size());
-        m_verifying[root] = std::move(numbers);
-        setChecks(root, verifying);
-        m_verifyRuns.push_back(std::move(copy));
-    }
-    if (!m_verifyQueue.empty()) {
-        QTimer::singleShot(0, this, &Workspace::prepareVerifyBatch);
-        return;
-    }
-    if (m_verifyRuns.empty()) {
-        m_verifyPhase = VerifyPhase::Idle;
-        return;
-    }
-    m_verifyPhase = VerifyPhase::Running;
-    m_verifyJob = new VerifyJob(std::move(m_verifyRuns), m_pool, this);
-    m_verifyRuns.clear();
-    connect(m_verifyJob, &VerifyJob::progress, this, &Workspace::verifyProgress);
-    connect(m_verifyJob, &VerifyJob::finished, this, &Workspace::applyVerifyReport);
-    emit verifyStarted(m_verifyCount);
-    m_verifyJob->start();
+    m_verify->verify(epochs);
 }
 
 void Workspace::cancelVerify()
 {
-    if (m_verifyJob) {
-        m_verifyJob->cancel();
-    } else if (m_verifyPhase == VerifyPhase::Preparing) {
-        m_verifyQueue.clear();
-        m_verifyRuns.clear();
-        auto outcome = std::make_shared<VerifyJob::Outcome>();
-        outcome->summary = tr("Verification cancelled");
-        applyVerifyReport(outcome);
-    }
+    m_verify->cancel();
 }
 
-void Workspace::applyVerifyReport(std::shared_ptr<VerifyJob::Outcome> outcome)
+bool Workspace::isVerifying() const
 {
-    m_verifyJob = nullptr;
-    m_verifyPhase = VerifyPhase::Applying;
-    // In batches too: 100k verdicts would stall the GUI thread.
-    for (int n = 0; n < VerifyBatch && !outcome->states.empty(); ++n) {
-        auto node = outcome->states.extract(outcome->states.begin());
-        setChecks(node.key(), node.mapped());
-        m_verifying.erase(node.key());
-    }
-    if (!outcome->states.empty()) {
-        QTimer::singleShot(0, this, [this, outcome] { applyVerifyReport(outcome); });
+    return m_verify->isVerifying();
+}
+
+void Workspace::onVerdicts(const QString& root, const VerifySession::Verdicts& verdicts)
+{
+    RunState* s = m_registry.find(root);
+    if (!s)
         return;
+    std::map<int, ChecksumState> states;
+    std::map<int, QString> notes;
+    for (const auto& [epoch, v] : verdicts) {
+        if (v.state == ChecksumState::Unknown)
+            s->checks.erase(epoch);
+        else
+            s->checks[epoch] = v;
+        states[epoch] = v.state;
+        notes[epoch] = checksumNote(v);
     }
-    // What was not reached (cancelled) goes back to "not verified".
-    for (const auto& [root, numbers] : m_verifying) {
-        std::map<int, ChecksumState> reset;
-        for (int n : numbers)
-            reset[n] = ChecksumState::Unknown;
-        setChecks(root, reset);
-    }
-    m_verifying.clear();
-    m_verifyPhase = VerifyPhase::Idle;
-    emit verifyFinished(outcome->summary);
-    emit message(outcome->summary);
-}
-
-void Workspace::setChecks(const QString& root, const std::map<int, ChecksumState>& checks)
-{
-    auto it = m_runs.find(root);
-    if (it == m_runs.end())
-        return;
-    for (const auto& [epoch, st] : checks)
-        it->second.checks[epoch] = st;
-    m_epochTable->setChecksumStates(root, checks);
-    refreshSummary(root);
-}
-
-void Workspace::connectWatcher()
-{
-    connect(m_watcher, &RunWatcher::runAdded, this, [this](const Run& run) {
-        const QString root = QString::fromStdString(run.root);
-        QString folder;
-        for (const QString& f : m_folders)
-            if (root.startsWith(f + QLatin1Char('/')) || root == f)
-                folder = f;
-        if (!folder.isEmpty())
-            applyLoadedRun(m_generation, folder, std::make_shared<Run>(run));
-    });
-    connect(m_watcher, &RunWatcher::runRemoved, this, [this](const QString& root) {
-        if (!m_runs.erase(root))
-            return;
-        m_runTree->removeRun(root);
-        m_problems->removeRun(root);
-        if (m_shown.contains(root)) {
-            m_shown.removeAll(root);
-            showRuns(m_shown);
-        }
-    });
-    connect(m_watcher, &RunWatcher::epochAdded, this, &Workspace::onWatchedEpoch);
-    connect(m_watcher, &RunWatcher::epochChanged, this, &Workspace::onWatchedEpoch);
-    connect(m_watcher, &RunWatcher::epochRemoved, this, &Workspace::onWatchedEpochRemoved);
-    connect(m_watcher, &RunWatcher::linkChanged, this, &Workspace::onWatchedLink);
-    connect(m_watcher, &RunWatcher::saveInProgress, this, &Workspace::onWatchedSave);
+    m_epochTable->setChecksumStates(root, states, notes);
+    publish(root);
 }
 
 void Workspace::onWatchedEpoch(const QString& root, const Epoch& epoch)
 {
-    auto it = m_runs.find(root);
-    if (it == m_runs.end())
+    RunState* s = m_registry.find(root);
+    if (!s)
         return;
-    RunState& s = it->second;
-    auto& epochs = s.run.epochs;
+    auto& epochs = s->run.epochs;
     auto pos = std::lower_bound(epochs.begin(), epochs.end(), epoch.number,
                                 [](const Epoch& e, int n) { return e.number < n; });
     if (pos != epochs.end() && pos->number == epoch.number)
@@ -514,63 +403,55 @@ void Workspace::onWatchedEpoch(const QString& root, const Epoch& epoch)
     else
         epochs.insert(pos, epoch);
     // A rewritten epoch's old verdict no longer holds.
-    s.checks.erase(epoch.number);
-    s.lastChangeMs = QDateTime::currentMSecsSinceEpoch();
-    s.live = true;
-    m_epochTable->upsertEpoch(root, s.run, epoch);
-    m_problems->setProblems(root, runName(root), s.run.allProblems());
-    refreshSummary(root);
-    scheduleHistory(root);
+    s->checks.erase(epoch.number);
+    m_epochTable->upsertEpoch(root, s->run, epoch);
+    publish(root);
+    requestHistory(root);
     emit epochAdded(root, epoch.number);
 }
 
 void Workspace::onWatchedEpochRemoved(const QString& root, int epoch)
 {
-    auto it = m_runs.find(root);
-    if (it == m_runs.end())
+    RunState* s = m_registry.find(root);
+    if (!s)
         return;
-    std::erase_if(it->second.run.epochs, [epoch](const Epoch& e) { return e.number == epoch; });
-    it->second.checks.erase(epoch);
+    std::erase_if(s->run.epochs, [epoch](const Epoch& e) { return e.number == epoch; });
+    s->checks.erase(epoch);
     m_epochTable->removeEpoch(root, epoch);
-    m_problems->setProblems(root, runName(root), it->second.run.allProblems());
-    refreshSummary(root);
+    publish(root);
     emit runChanged(root);
 }
 
-void Workspace::onWatchedLink(const QString& root, const RunLink& link)
+// Links, work/ and the run-level problems, as the watcher now sees them.
+void Workspace::onWatchedHead(const Run& head)
 {
-    auto it = m_runs.find(root);
-    if (it == m_runs.end())
+    const QString root = QString::fromStdString(head.root);
+    RunState* s = m_registry.find(root);
+    if (!s)
         return;
-    Run& run = it->second.run;
-    auto& slot = link.name == "last" ? run.last : run.best;
-    if (link.path.empty())
-        slot.reset(); // removed
-    else
-        slot = link;
+    Run& run = s->run;
+    run.last = head.last;
+    run.best = head.best;
+    run.workDir = head.workDir;
+    run.ckptLog = head.ckptLog;
+    run.trainingLog = head.trainingLog;
+    run.historyTxt = head.historyTxt;
+    run.problems = head.problems;
+    Liveness::settle(run, s->live);
     m_epochTable->updateLinks(root, run);
-    refreshSummary(root);
+    publish(root);
     emit runChanged(root);
 }
 
-void Workspace::onWatchedSave(const QString& root, bool inProgress)
+void Workspace::onLiveness(const QString& root, LiveState state)
 {
-    auto it = m_runs.find(root);
-    if (it == m_runs.end())
+    RunState* s = m_registry.find(root);
+    if (!s)
         return;
-    it->second.saving = inProgress;
-    if (inProgress)
-        it->second.live = true;
-    refreshSummary(root);
-}
-
-void Workspace::setLive(const QString& root, bool live)
-{
-    auto it = m_runs.find(root);
-    if (it == m_runs.end() || it->second.live == live)
-        return;
-    it->second.live = live;
-    refreshSummary(root);
+    s->live = state;
+    Liveness::settle(s->run, state);
+    publish(root);
+    emit livenessChanged(root, state);
 }
 
 } // namespace ckpt

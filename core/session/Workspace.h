@@ -1,18 +1,18 @@
 #pragma once
 
+#include "liveness/Liveness.h"
 #include "model/MetricHistory.h"
 #include "model/Run.h"
 #include "models/ChecksumState.h"
-#include "session/VerifyJob.h"
+#include "session/RunRegistry.h"
+#include "session/VerifySession.h"
 
 #include <QObject>
 #include <QString>
 #include <QStringList>
 
-#include <atomic>
 #include <map>
 #include <memory>
-#include <optional>
 #include <vector>
 
 class QThread;
@@ -22,33 +22,27 @@ namespace ckpt {
 
 class CompareModel;
 class EpochTableModel;
+class HistoryService;
+class LivenessMonitor;
 class ProblemsModel;
 class RunOperations;
 class RunTreeModel;
 class RunWatcher;
+class ScanController;
 
-// The studio's controller: holds the runs of every opened folder, runs scans,
-// history merges and verification on a thread pool and applies their results
-// (and watcher events) to the item models on the GUI thread. No file I/O
-// happens on the thread that owns it; results of work that went stale (folders
-// closed, runs reloaded meanwhile) are dropped by generation counters.
+// The studio's controller. It wires small parts together and keeps the one
+// state per run (RunRegistry) every view is derived from: ScanController
+// (scans, reloads), HistoryService (metric merges), VerifySession
+// (verification, remembered verdicts), RunOperations (relink, prune, ...),
+// and, on a thread of their own, RunWatcher and LivenessMonitor. Background
+// work goes through JobRunner on one pool; stale results are dropped there.
+// Every change to a run, whatever its source, ends in publish(): problems,
+// sidebar badges and plot markers follow, the epoch table row by row.
 class Workspace final : public QObject
 {
     Q_OBJECT
 public:
-    struct RunState
-    {
-        QString folder;
-        Run run;
-        std::optional<MetricHistory> history;
-        std::map<int, ChecksumState> checks;
-        bool live = false;
-        bool saving = false;
-        qint64 lastChangeMs = 0; // when the watcher last saw a new epoch
-        quint64 historyGeneration = 0;
-        bool historyRunning = false;
-        bool historyDirty = false;
-    };
+    using RunState = ckpt::RunState;
 
     explicit Workspace(QObject* parent = nullptr);
     ~Workspace() override;
@@ -60,13 +54,13 @@ public:
     // Scans each folder in the background; runs appear as they are loaded.
     void openFolders(const QStringList& folders);
     void closeAll();
-    QStringList folders() const;
-    bool isScanning() const { return m_activeScans > 0; }
-    // Nothing scanning, loading or merging in the background.
+    QStringList folders() const { return m_registry.folders(); }
+    bool isScanning() const;
+    // Nothing scanning, loading, merging, verifying or operating in the background.
     bool isIdle() const;
 
     QStringList runRoots() const;
-    const RunState* state(const QString& root) const;
+    const RunState* state(const QString& root) const { return m_registry.find(root); }
     const Run* run(const QString& root) const;
     QString runName(const QString& root) const;
 
@@ -77,15 +71,17 @@ public:
     // Re-reads one run from disk in the background (after an operation).
     void reloadRun(const QString& root);
 
-    // Operations on disk (core/ops), run in the background; each ends with
-    // operationFinished and a reload of the run.
     RunOperations* operations() const { return m_operations; }
+    VerifySession* verification() const { return m_verify; }
 
     // Verifies checksums in the background: `epochs` per run root, an empty
     // list meaning every epoch. One verification at a time.
     void verify(const std::map<QString, std::vector<int>>& epochs);
     void cancelVerify();
-    bool isVerifying() const { return m_verifyPhase != VerifyPhase::Idle; }
+    bool isVerifying() const;
+
+    // Handles the watcher's pending changes now and waits for it (tests).
+    void flushWatcher();
 
 signals:
     void runAdded(const QString& root);
@@ -103,53 +99,41 @@ signals:
     void verifyFinished(const QString& summary);
     // A live run's new or rewritten epoch (the watcher saw it).
     void epochAdded(const QString& root, int epoch);
+    void livenessChanged(const QString& root, ckpt::LiveState state);
+    // Every background part became idle (isIdle()).
+    void idle();
 
 private:
-    void scanFolder(const QString& folder);
-    void applyLoadedRun(quint64 generation, const QString& folder, std::shared_ptr<Run> run);
-    void scheduleHistory(const QString& root);
-    void applyHistory(const QString& root, quint64 generation,
-                      std::shared_ptr<MetricHistory> history);
-    void refreshSummary(const QString& root);
-    void prepareVerifyBatch();
-    void applyVerifyReport(std::shared_ptr<VerifyJob::Outcome> outcome);
-    void setChecks(const QString& root, const std::map<int, ChecksumState>& checks);
+    void startWatcher();
+    void connectParts();
     void connectWatcher();
+    void applyLoadedRun(const QString& folder, std::shared_ptr<Run> run);
+    void removeRun(const QString& root);
     void onWatchedEpoch(const QString& root, const Epoch& epoch);
     void onWatchedEpochRemoved(const QString& root, int epoch);
-    void onWatchedLink(const QString& root, const RunLink& link);
-    void onWatchedSave(const QString& root, bool inProgress);
-    void setLive(const QString& root, bool live);
+    void onWatchedHead(const Run& head);
+    void onLiveness(const QString& root, LiveState state);
+    void onVerdicts(const QString& root, const VerifySession::Verdicts& verdicts);
+    void requestHistory(const QString& root);
+    // Derives the problems and the sidebar row from the run's state.
+    void publish(const QString& root);
+    void refreshSummary(const QString& root);
+    void checkIdle();
 
     RunTreeModel* m_runTree;
     EpochTableModel* m_epochTable;
     ProblemsModel* m_problems;
     QThreadPool* m_pool;
+    RunRegistry m_registry;
     RunOperations* m_operations;
-    std::map<QString, RunState> m_runs;
-    QStringList m_folders;
+    ScanController* m_scans;
+    HistoryService* m_history;
+    VerifySession* m_verify;
     QStringList m_shown;
-    quint64 m_generation = 1;
-    int m_activeScans = 0;
-    int m_pendingJobs = 0;
-    enum class VerifyPhase
-    {
-        Idle,
-        Preparing,
-        Running,
-        Applying
-    };
-    static constexpr int VerifyBatch = 4; // runs per event-loop pass
-    VerifyPhase m_verifyPhase = VerifyPhase::Idle;
-    std::vector<std::pair<QString, std::vector<int>>> m_verifyQueue;
-    std::vector<Run> m_verifyRuns;
-    int m_verifyCount = 0;
-    VerifyJob* m_verifyJob = nullptr;
-    std::map<QString, std::vector<int>> m_verifying;
     QThread* m_watchThread;
-    RunWatcher* m_watcher;
-    // Shared with workers so closing or quitting stops their work early.
-    std::shared_ptr<std::atomic_bool> m_cancel;
+    RunWatcher* m_watcher = nullptr;
+    LivenessMonitor* m_liveness = nullptr;
+    bool m_wasIdle = true;
 };
 
 } // namespace ckpt

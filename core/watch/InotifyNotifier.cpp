@@ -12,12 +12,14 @@ namespace {
 
 constexpr std::uint32_t kMask = IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO |
                                 IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR;
+constexpr std::uint32_t kContentMask = kMask | IN_MODIFY | IN_ATTRIB | IN_CLOSE_WRITE;
 
 } // namespace
 
 InotifyNotifier::InotifyNotifier(Callback onChange, std::function<void()> onOverflow,
-                                 QObject* parent)
-    : QObject(parent), m_onChange(std::move(onChange)), m_onOverflow(std::move(onOverflow))
+                                 QObject* parent, bool contents)
+    : QObject(parent), m_mask(contents ? kContentMask : kMask), m_onChange(std::move(onChange)),
+      m_onOverflow(std::move(onOverflow))
 {
     m_fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
     if (m_fd < 0)
@@ -38,7 +40,7 @@ bool InotifyNotifier::addPath(const std::string& dir)
         return false;
     if (m_byPath.count(dir))
         return true;
-    const int wd = ::inotify_add_watch(m_fd, dir.c_str(), kMask);
+    const int wd = ::inotify_add_watch(m_fd, dir.c_str(), m_mask);
     if (wd < 0)
         return false;
     // The same directory under two names shares one watch descriptor.

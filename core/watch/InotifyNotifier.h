@@ -2,6 +2,7 @@
 
 #include <QObject>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <unordered_map>
@@ -24,7 +25,10 @@ public:
     // away or moved. `overflow` is called when the kernel dropped events.
     using Callback = std::function<void(const std::string& dir, const std::string& name)>;
 
-    InotifyNotifier(Callback onChange, std::function<void()> onOverflow, QObject* parent = nullptr);
+    // `contents`: report changes to the files in the directory (written,
+    // truncated, touched) instead of entries appearing and going away.
+    InotifyNotifier(Callback onChange, std::function<void()> onOverflow, QObject* parent = nullptr,
+                    bool contents = false);
     ~InotifyNotifier() override;
 
     bool isValid() const { return m_fd >= 0; }
@@ -35,6 +39,7 @@ private:
     void readEvents();
 
     int m_fd = -1;
+    std::uint32_t m_mask = 0;
     QSocketNotifier* m_notifier = nullptr;
     Callback m_onChange;
     std::function<void()> m_onOverflow;

@@ -2,9 +2,7 @@
 
 namespace ckpt {
 
-namespace {
-
-bool sameProblems(const Problems& a, const Problems& b)
+bool RunDiff::sameProblems(const Problems& a, const Problems& b)
 {
     if (a.size() != b.size())
         return false;
@@ -15,12 +13,33 @@ bool sameProblems(const Problems& a, const Problems& b)
     return true;
 }
 
-} // namespace
+Run RunDiff::headOf(const Run& run)
+{
+    Run head;
+    head.root = run.root;
+    head.layout = run.layout;
+    head.last = run.last;
+    head.best = run.best;
+    head.ckptLog = run.ckptLog;
+    head.trainingLog = run.trainingLog;
+    head.historyTxt = run.historyTxt;
+    head.workDir = run.workDir;
+    head.problems = run.problems;
+    return head;
+}
+
+bool RunDiff::sameHead(const Run& a, const Run& b)
+{
+    return sameLink(a.last, b.last) && sameLink(a.best, b.best) && a.workDir == b.workDir &&
+           a.ckptLog == b.ckptLog && a.trainingLog == b.trainingLog &&
+           a.historyTxt == b.historyTxt && sameProblems(a.problems, b.problems);
+}
 
 bool RunDiff::sameEpoch(const Epoch& a, const Epoch& b)
 {
     if (a.number != b.number || a.dir != b.dir || a.modelPath != b.modelPath ||
-        a.modelBytes != b.modelBytes || a.info.has_value() != b.info.has_value())
+        a.modelBytes != b.modelBytes || a.modelMtimeNs != b.modelMtimeNs ||
+        a.modelInode != b.modelInode || a.info.has_value() != b.info.has_value())
         return false;
     // raw holds every key as read (NaN compares unequal to itself: dump instead).
     if (a.info && a.info->raw.dump() != b.info->raw.dump())

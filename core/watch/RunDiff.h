@@ -29,6 +29,10 @@ public:
     static RunChanges diff(const Run& before, const Run& after);
     static bool sameEpoch(const Epoch& a, const Epoch& b);
     static bool sameLink(const std::optional<RunLink>& a, const std::optional<RunLink>& b);
+    static bool sameProblems(const Problems& a, const Problems& b);
+    // The run-level part of a run (links, work/, problems, logs): no epochs.
+    static Run headOf(const Run& run);
+    static bool sameHead(const Run& a, const Run& b);
     // The link as reported when it disappeared: name only.
     static RunLink removedLink(const std::string& name);
 };

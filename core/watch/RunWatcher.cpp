@@ -172,9 +172,78 @@ void RunWatcher::flush()
             processEpochsDir(path, e->second);
         else if (m_pending.count(path))
             processPending(path);
+        else if (m_contents.count(path))
+            processContents(path);
         else if (m_dirs.count(path))
             processDir(path);
     }
+    announceHeads();
+}
+
+void RunWatcher::announceHeads()
+{
+    for (const auto& [root, t] : m_runs) {
+        auto known = m_heads.find(root);
+        if (known != m_heads.end() && RunDiff::sameHead(known->second, t.run))
+            continue;
+        Run head = RunDiff::headOf(t.run);
+        m_heads[root] = head;
+        emit runHeadChanged(head);
+    }
+}
+
+void RunWatcher::watchEpochContents(const std::string& root, const Epoch& epoch)
+{
+    if (epoch.dir.empty() || m_contents.count(epoch.dir) || m_contents.size() >= kContentWatches)
+        return;
+    std::size_t& perRun = m_contentCount[root];
+    if (perRun >= kContentWatchesPerRun)
+        return;
+    if (m_watches->addContents(epoch.dir)) {
+        m_contents[epoch.dir] = {root, epoch.number};
+        ++perRun;
+    }
+}
+
+// `number` empty: every epoch of the run.
+void RunWatcher::unwatchEpochContents(const std::string& root, std::optional<int> number)
+{
+    for (auto c = m_contents.begin(); c != m_contents.end();) {
+        if (c->second.first == root && (!number || c->second.second == *number)) {
+            --m_contentCount[root];
+            m_watches->removeContents(c->first);
+            c = m_contents.erase(c);
+        } else {
+            ++c;
+        }
+    }
+}
+
+// A file inside a finished epoch changed: read that epoch again.
+void RunWatcher::processContents(const std::string& dir)
+{
+    const auto [root, number] = m_contents.at(dir);
+    auto it = m_runs.find(root);
+    std::optional<Epoch> epoch;
+    Epoch* old = nullptr;
+    if (it != m_runs.end()) {
+        it->second.generation = m_generation;
+        epoch = it->second.layout->loadEpoch(it->second.run, number);
+        old = it->second.run.findEpoch(number);
+    }
+    if (!epoch || !old || epoch->dir != dir) {
+        // Gone or replaced: epochs/ events tell the rest.
+        unwatchEpochContents(root, number);
+        if (it != m_runs.end())
+            markDirty(it->second.epochsPath());
+        return;
+    }
+    if (RunDiff::sameEpoch(*old, *epoch))
+        return;
+    *old = *epoch;
+    emit epochChanged(qpath(root), *epoch);
+    // The best check reads every epoch's recorded metric.
+    refreshLinks(it->second);
 }
 
 // A walked directory changed: a run may have appeared in it, or below it.
@@ -321,6 +390,7 @@ void RunWatcher::finishEpochChanges(const std::string& root, const RunChanges& c
         return;
     // Incomplete epochs are watched until their files are all there.
     for (int number : changes.removed) {
+        unwatchEpochContents(root, number);
         for (auto p = m_pending.begin(); p != m_pending.end();) {
             if (p->second.first == root && p->second.second == number) {
                 m_watches->remove(p->first);
@@ -330,8 +400,10 @@ void RunWatcher::finishEpochChanges(const std::string& root, const RunChanges& c
             }
         }
     }
-    for (const Epoch& e : changes.added)
+    for (const Epoch& e : changes.added) {
         watchEpochIfIncomplete(root, e);
+        watchEpochContents(root, e);
+    }
     for (const Epoch& e : changes.changed)
         watchEpochIfIncomplete(root, e);
     emitChanges(root, changes);
@@ -415,9 +487,11 @@ void RunWatcher::adoptWalk(const std::string& dir, const std::vector<Run>& known
         auto k = std::find_if(known.begin(), known.end(), [&](const Run& run) {
             return AbsolutePath::normal(run.root) == r.root;
         });
-        if (k != known.end())
+        if (k != known.end()) {
             addRun(TrackedRun::adopt(*k, *r.layout), false);
-        else
+            // Epochs saved between the caller's load and now are news.
+            finishEpochChanges(r.root, m_runs.at(r.root).syncAllEpochs());
+        } else
             addRun(TrackedRun::load(r.root, *r.layout), true);
     }
 }
@@ -448,6 +522,10 @@ void RunWatcher::addRun(TrackedRun tracked, bool announce)
     }
     for (const Epoch& e : t.run.epochs)
         watchEpochIfIncomplete(root, e);
+    for (auto e = t.run.epochs.rbegin(); e != t.run.epochs.rend(); ++e)
+        watchEpochContents(root, *e);
+    // An adopted run's state is the caller's already; an announced one goes with runAdded.
+    m_heads[root] = RunDiff::headOf(t.run);
     if (announce)
         emit runAdded(t.run);
     if (announce && t.saveInProgress())
@@ -461,6 +539,9 @@ void RunWatcher::removeRun(const std::string& root, bool announce)
         return;
     const std::string epochs = it->second.epochsPath();
     m_runs.erase(it);
+    m_heads.erase(root);
+    unwatchEpochContents(root, std::nullopt);
+    m_contentCount.erase(root);
     m_watches->remove(root);
     m_watches->remove(epochs);
     m_watches->remove(root + "/last");
@@ -546,6 +627,10 @@ void RunWatcher::applyRescan(RescanResult result)
         it->second = std::move(fresh);
         for (const Epoch& e : it->second.run.epochs)
             watchEpochIfIncomplete(root, e);
+        for (int number : changes.removed)
+            unwatchEpochContents(root, number);
+        for (const Epoch& e : changes.added)
+            watchEpochContents(root, e);
         emitChanges(root, changes);
     }
     std::vector<std::string> gone;
@@ -569,6 +654,7 @@ void RunWatcher::applyRescan(RescanResult result)
         m_dirs.erase(d);
         m_watches->remove(d);
     }
+    announceHeads();
 }
 
 } // namespace ckpt

@@ -88,6 +88,10 @@ signals:
     void linkChanged(const QString& root, const ckpt::RunLink& link);
     // work/ appeared (a save is being written) or went away.
     void saveInProgress(const QString& root, bool inProgress);
+    // The run-level state (links, work/, run problems such as a link pointing
+    // outside the run or best not at the best epoch) differs from the last one
+    // reported or adopted: `head` is the run without its epochs (RunDiff::headOf).
+    void runHeadChanged(const ckpt::Run& head);
 
 private:
     struct RescanResult
@@ -118,6 +122,13 @@ private:
     void removeRun(const std::string& root, bool announce);
     void removeSubtree(const std::string& dir);
     void watchEpochIfIncomplete(const std::string& root, const Epoch& epoch);
+    // The files of finished epochs are watched too (a truncated ckpt-info.json,
+    // a rewritten model), the newest first, within a budget of inotify watches;
+    // the periodic rescan covers the rest.
+    void watchEpochContents(const std::string& root, const Epoch& epoch);
+    void unwatchEpochContents(const std::string& root, std::optional<int> number);
+    void processContents(const std::string& dir);
+    void announceHeads();
 
     void startPeriodicRescan();
     void applyRescan(RescanResult result);
@@ -140,6 +151,11 @@ private:
     std::map<std::string, std::set<std::string>> m_epochNames; // epochs/ -> entries changed
     std::set<std::string> m_fullEpochs; // epochs/ to list whole (polling, overflow, replaced)
     std::uint64_t m_generation = 0;
+    std::map<std::string, std::pair<std::string, int>> m_contents; // watched epoch dir -> run
+    std::map<std::string, std::size_t> m_contentCount;             // by root
+    std::map<std::string, Run> m_heads; // last run-level state reported, by root
+    static constexpr std::size_t kContentWatchesPerRun = 1024;
+    static constexpr std::size_t kContentWatches = 8192;
 };
 
 } // namespace ckpt

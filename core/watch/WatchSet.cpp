@@ -33,6 +33,24 @@ WatchSet::WatchSet(bool polling, Callbacks callbacks, QObject* parent)
         delete m_inotify;
         m_inotify = nullptr;
     }
+    m_contents = new InotifyNotifier(
+        [this](const std::string& dir, const std::string&) { m_callbacks.changed(dir); },
+        [this] { m_callbacks.overflow(); }, this, true);
+    if (!m_contents->isValid()) {
+        delete m_contents;
+        m_contents = nullptr;
+    }
+}
+
+bool WatchSet::addContents(const std::string& path)
+{
+    return m_contents && m_contents->addPath(path);
+}
+
+void WatchSet::removeContents(const std::string& path)
+{
+    if (m_contents)
+        m_contents->removePath(path);
 }
 
 WatchSet::~WatchSet() = default;

@@ -39,6 +39,11 @@ public:
     void add(const std::string& path, const std::string& notify, bool named = false);
     void remove(const std::string& path);
     bool isNamed(const std::string& path) const;
+    // Watches the files inside directory `path` (inotify only; a no-op when
+    // polling): a file written, truncated or touched there reports `path`.
+    // False when the kernel refuses more watches.
+    bool addContents(const std::string& path);
+    void removeContents(const std::string& path);
     // Watches a named directory anew after it was replaced.
     void rearm(const std::string& path);
     // Polling mode: lstat every path, report those that changed.
@@ -59,6 +64,7 @@ private:
     Callbacks m_callbacks;
     QFileSystemWatcher* m_fsw = nullptr;
     InotifyNotifier* m_inotify = nullptr;
+    InotifyNotifier* m_contents = nullptr;
     std::map<std::string, Watched> m_watched;
 };
 

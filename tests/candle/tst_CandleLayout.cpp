@@ -70,6 +70,9 @@ const std::map<QString, Builder>& scenarios()
          [](const fs::path& b) {
              auto f = healthy(b / "run");
              CandleFixture::writeText(f.root() / "work" / "model.h5", "partial");
+             // Left an hour ago and nobody writing: interrupted (Liveness), not live.
+             CandleFixture::backdate(f.root() / "work" / "model.h5", 3600);
+             CandleFixture::backdate(f.root() / "work", 3600);
              return f.root();
          }},
         {"model without info",

@@ -95,6 +95,7 @@ private slots:
         a.addEpoch(2, 0.8, 64);
         a.linkAbsolute("last", 2);
         fs::create_directories(a.root() / "work");
+        CandleFixture::backdate(a.root() / "work", 3600); // a crashed save, an hour ago
         a.writeInfo(3, "{\"epoch\": 3, \"save_best");
 
         const CliResult r = runCli({"scan", "--json", m_tmp->path()});
@@ -108,10 +109,12 @@ private slots:
                 kinds << QString::fromStdString(p["kind"].get<std::string>());
         QVERIFY2(kinds.contains("interrupted_save"), qPrintable(kinds.join(',')));
         QVERIFY2(kinds.contains("bad_info"), qPrintable(kinds.join(',')));
+        QCOMPARE(j["runs"][0]["liveness"].get<std::string>(), std::string("interrupted"));
 
         const CliResult human = runCli({"scan", m_tmp->path()});
         QCOMPARE(human.exitCode, 1);
         QVERIFY(human.out.contains("interrupted_save"));
+        QVERIFY(human.out.contains(", interrupted\n"));
         QVERIFY(human.out.contains("ckpt-info.json"));
     }
 
@@ -331,6 +334,8 @@ private slots:
         };
         QVERIFY2(waitFor("\"event\":\"ready\""), seen.constData());
         QVERIFY(seen.contains("\"event\":\"run_found\""));
+        // Epoch 1 was saved a moment ago: the run counts as live (Liveness).
+        QVERIFY2(seen.contains("\"liveness\":\"live\""), seen.constData());
 
         // A save as CANDLE makes it: write into work/, then rename to epochs/002.
         const fs::path work = a.root() / "work";
@@ -339,6 +344,15 @@ private slots:
         fs::rename(work, a.epochDir(2));
         QVERIFY2(waitFor("\"event\":\"epoch_added\""), seen.constData());
         QVERIFY(seen.contains("\"epoch\":2"));
+
+        // last pointed outside the run (ln -sfn): the run-level problem is an event too.
+        QTemporaryDir elsewhere;
+        const fs::path target = fs::path(elsewhere.path().toStdString()) / "epochs/002";
+        fs::create_directories(target);
+        fs::remove(a.root() / "last");
+        fs::create_directory_symlink(target, a.root() / "last");
+        QVERIFY2(waitFor("link_outside_run"), seen.constData());
+        QVERIFY(seen.contains("\"event\":\"run_changed\""));
 
         p.terminate();
         QVERIFY(p.waitForFinished(5000));

@@ -69,6 +69,7 @@ void tst_RunJson::problemsAndNulls()
     f.addEpoch(1, 0.5);
     f.writeInfo(2, "{");
     fs::create_directories(f.root() / "work");
+    CandleFixture::backdate(f.root() / "work", 3600); // a crashed save, an hour ago
     const Run run = CandleLayout::instance().loadRun(f.root());
     const auto j = RunJson::toJson(run);
     QVERIFY(j["last"].is_null());

@@ -12,6 +12,7 @@
 #include "plot/MetricPlot.h"
 #include "plotpanel/PlotPanel.h"
 #include "problems/ProblemsPanel.h"
+#include "session/RunOperations.h"
 #include "session/Workspace.h"
 #include "sidebar/RunSidebar.h"
 #include "table/EpochTableView.h"
@@ -272,8 +273,13 @@ void tst_MainWindow::rollbackChangesLinkAndUndoRestoresIt()
     QVERIFY(QTest::qWaitForWindowActive(&window));
     clickRow(window.epochTable(), 2, rootText);
     answerNextDialog(QStringLiteral("Cancel"), &description);
+    const int undoCount = window.undoStack()->count();
     QTest::keyClick(window.epochTable()->view(), Qt::Key_L, Qt::ControlModifier);
-    QTest::qWait(200);
+    // The dialog ran modally inside the key press: had it relinked, the
+    // operation would be under way now.
+    QCOMPARE(workspace.operations()->pending(), 0);
+    workspace.flushWatcher();
+    QCOMPARE(window.undoStack()->count(), undoCount);
     QCOMPARE(linkTarget(root / "last"), linkTarget(fixture.epochDir(5)));
 }
 
@@ -373,17 +379,24 @@ void tst_MainWindow::trainerWritingAnEpochAddsARow()
     QVERIFY(QTest::qWaitForWindowExposed(&window));
     window.openFolders({dir.path()});
     QTRY_VERIFY(workspace.isIdle() && workspace.epochTable()->rowCount() == 2);
-    QTest::qWait(300); // the watcher adopts the scanned runs
+    workspace.flushWatcher(); // the watcher has adopted the scanned runs
 
     // The trainer resumes from `last` and saves epoch 3 while the window is open.
+    QSignalSpy added(&workspace, &Workspace::epochAdded);
     QVERIFY(train(3));
     QTRY_COMPARE_WITH_TIMEOUT(workspace.epochTable()->rowCount(), 3, 1000);
+    // Every pending change handled: exactly one new epoch, no duplicate row.
+    workspace.flushWatcher();
+    QCoreApplication::sendPostedEvents();
+    QCOMPARE(added.count(), 1);
+    QCOMPARE(workspace.epochTable()->rowCount(), 3);
     const QString root = workspace.epochTable()->rootAt(2);
     QCOMPARE(workspace.epochTable()->epochAt(2), 3);
     // The last badge moved with the link, and the run is live.
     QTRY_VERIFY_WITH_TIMEOUT(workspace.epochTable()->index(2, 0).data(roles::IsLastRole).toBool(),
                              1000);
-    QVERIFY(workspace.runTree()->indexOfRun(root).data(roles::LiveRole).toBool());
+    QTRY_VERIFY_WITH_TIMEOUT(workspace.runTree()->indexOfRun(root).data(roles::LiveRole).toBool(),
+                             1000);
     QTRY_VERIFY(workspace.isIdle());
 }
 

@@ -2,9 +2,12 @@
 
 #include <cmath>
 #include <cstdio>
+#include <ctime>
+#include <fcntl.h>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
+#include <sys/stat.h>
 
 namespace ckpt::test {
 
@@ -122,6 +125,15 @@ std::string CandleFixture::readText(const fs::path& path)
     std::ostringstream os;
     os << in.rdbuf();
     return os.str();
+}
+
+void CandleFixture::backdate(const std::filesystem::path& path, int seconds)
+{
+    struct timespec times[2];
+    ::clock_gettime(CLOCK_REALTIME, &times[0]);
+    times[0].tv_sec -= seconds;
+    times[1] = times[0];
+    ::utimensat(AT_FDCWD, path.c_str(), times, AT_SYMLINK_NOFOLLOW);
 }
 
 } // namespace ckpt::test

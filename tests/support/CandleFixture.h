@@ -33,6 +33,8 @@ public:
     void linkRelative(const std::string& name, int epoch);
 
     static void writeText(const std::filesystem::path& path, const std::string& text);
+    // Sets the modification time of `path` (not following a symlink) `seconds` into the past.
+    static void backdate(const std::filesystem::path& path, int seconds);
     static std::string readText(const std::filesystem::path& path);
     static std::string modelContent(int epoch, std::size_t bytes);
     static std::uint32_t crc32Of(const std::string& bytes);

@@ -1,3 +1,4 @@
+#include "candle/CandleLayout.h"
 #include "watch/RunWatcher.h"
 
 #include <QSignalSpy>
@@ -299,19 +300,24 @@ private slots:
         QCOMPARE(runAdded.at(0).at(0).value<Run>().root, (m_drop / "other" / "ckpts").string());
     }
 
-    // Runs the caller scanned already are adopted silently, not loaded again.
+    // Runs the caller scanned already are adopted silently, not loaded again;
+    // only an epoch saved since the caller's load is read and reported.
     void knownRunsAdopted()
     {
         makeTree();
-        Run known;
-        known.root = m_root.string();
-        known.layout = "candle";
+        Run known = CandleLayout::instance().loadRun(m_root);
+        QVERIFY(known.epochs.size() >= 2);
+        const int newest = known.epochs.back().number;
+        known.epochs.pop_back(); // saved after the caller's scan
         RunWatcher watcher(watcherOptions(false));
         QSignalSpy added(&watcher, &RunWatcher::runAdded);
+        QSignalSpy epochAdded(&watcher, &RunWatcher::epochAdded);
         watcher.addFolder(QString::fromStdString(m_drop.string()), {known});
         QCOMPARE(added.count(), 0);
-        // Adopted as given (no epochs): proof that it was not reloaded.
-        QVERIFY(watcher.run(QString::fromStdString(m_root.string()))->epochs.empty());
+        QCOMPARE(epochAdded.count(), 1);
+        QCOMPARE(epochAdded.at(0).at(1).value<Epoch>().number, newest);
+        QCOMPARE(watcher.run(QString::fromStdString(m_root.string()))->epochs.size(),
+                 known.epochs.size() + 1);
         QVERIFY(
             watcher.watchedPaths().contains(QString::fromStdString((m_root / "epochs").string())));
     }

@@ -1,6 +1,7 @@
 #include "dialogs/PruneDialog.h"
 
 #include "common/Badges.h"
+#include "jobs/JobRunner.h"
 #include "report/Format.h"
 
 #include <QComboBox>
@@ -13,6 +14,8 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include <map>
+
 namespace ckpt {
 
 namespace {
@@ -20,11 +23,25 @@ QString formatBytes(quint64 bytes)
 {
     return QString::fromStdString(Format::bytes(double(bytes)));
 }
+
+QString reasonText(KeepReason reason)
+{
+    switch (reason) {
+    case KeepReason::Newest:
+        return PruneDialog::tr("newest");
+    case KeepReason::Last:
+        return PruneDialog::tr("last");
+    case KeepReason::Best:
+        return PruneDialog::tr("best");
+    case KeepReason::Policy:
+        return PruneDialog::tr("within the limit");
+    }
+    return {};
+}
 } // namespace
 
-PruneDialog::PruneDialog(const QString& runName, std::vector<EpochEntry> epochs,
-                         std::set<int> protectedEpochs, QWidget* parent)
-    : QDialog(parent), m_epochs(std::move(epochs)), m_protected(std::move(protectedEpochs)),
+PruneDialog::PruneDialog(const QString& runName, Run snapshot, QWidget* parent)
+    : QDialog(parent), m_run(std::move(snapshot)), m_runner(new JobRunner(this)),
       m_mode(new QComboBox(this)), m_limit(new QSpinBox(this)), m_table(new QTableWidget(this)),
       m_summary(new QLabel(this))
 {
@@ -55,10 +72,12 @@ PruneDialog::PruneDialog(const QString& runName, std::vector<EpochEntry> epochs,
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
-    connect(m_mode, &QComboBox::currentIndexChanged, this, &PruneDialog::updatePreview);
-    connect(m_limit, &QSpinBox::valueChanged, this, &PruneDialog::updatePreview);
-    updatePreview();
+    connect(m_mode, &QComboBox::currentIndexChanged, this, &PruneDialog::replan);
+    connect(m_limit, &QSpinBox::valueChanged, this, &PruneDialog::replan);
+    replan();
 }
+
+PruneDialog::~PruneDialog() = default;
 
 KeepPolicy PruneDialog::policy() const
 {
@@ -68,29 +87,62 @@ KeepPolicy PruneDialog::policy() const
     return p;
 }
 
-void PruneDialog::updatePreview()
+std::vector<int> PruneDialog::epochsToDelete() const
 {
-    std::vector<int> numbers;
-    for (const auto& e : m_epochs)
-        numbers.push_back(e.epoch);
-    m_toDelete = policy().toDelete(numbers, m_protected);
-    const std::set<int> doomed(m_toDelete.begin(), m_toDelete.end());
-    m_bytesFreed = 0;
-    m_table->setRowCount(static_cast<int>(m_epochs.size()));
-    for (int r = 0; r < static_cast<int>(m_epochs.size()); ++r) {
-        const auto& e = m_epochs[static_cast<size_t>(r)];
-        const bool gone = doomed.count(e.epoch) > 0;
-        if (gone)
-            m_bytesFreed += e.bytes;
-        auto* epoch = new QTableWidgetItem(QString::number(e.epoch));
+    std::vector<int> out;
+    if (m_planned)
+        for (const auto& c : m_plan.toDelete)
+            out.push_back(c.epoch);
+    return out;
+}
+
+void PruneDialog::replan()
+{
+    m_planned = false;
+    m_ok->setEnabled(false);
+    m_summary->setText(tr("Planning…"));
+    // The run is copied once more for the worker; a newer policy drops this plan.
+    m_runner->start<PrunePlan>(
+        [run = m_run, policy = policy()](const Progress&) { return Pruner::plan(run, policy); },
+        [this](PrunePlan plan) { showPlan(std::move(plan)); });
+}
+
+void PruneDialog::showPlan(PrunePlan plan)
+{
+    m_plan = std::move(plan);
+    m_planned = true;
+    std::map<int, const PruneCandidate*> doomed;
+    for (const auto& c : m_plan.toDelete)
+        doomed[c.epoch] = &c;
+    std::map<int, const KeptEpoch*> kept;
+    for (const auto& k : m_plan.kept)
+        kept[k.epoch] = &k;
+    m_table->setRowCount(static_cast<int>(m_run.epochs.size()));
+    for (int r = 0; r < static_cast<int>(m_run.epochs.size()); ++r) {
+        const Epoch& e = m_run.epochs[static_cast<size_t>(r)];
+        auto gone = doomed.find(e.number);
+        const quint64 bytes = gone != doomed.end() ? gone->second->bytes : e.modelBytes.value_or(0);
+        QString fate = tr("keep");
+        if (gone != doomed.end()) {
+            fate = tr("delete");
+        } else if (auto k = kept.find(e.number); k != kept.end()) {
+            QStringList why;
+            bool isProtected = false;
+            for (KeepReason reason : k->second->reasons) {
+                why << reasonText(reason);
+                isProtected = isProtected || reason != KeepReason::Policy;
+            }
+            if (!why.isEmpty())
+                fate = (isProtected ? tr("keep (protected: %1)") : tr("keep (%1)"))
+                           .arg(why.join(QStringLiteral(", ")));
+        }
+        auto* epoch = new QTableWidgetItem(QString::number(e.number));
         epoch->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        auto* size = new QTableWidgetItem(formatBytes(e.bytes));
+        auto* size = new QTableWidgetItem(formatBytes(bytes));
         size->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-        auto* fate = new QTableWidgetItem(gone                         ? tr("delete")
-                                          : m_protected.count(e.epoch) ? tr("keep (protected)")
-                                                                       : tr("keep"));
-        if (gone) {
-            for (auto* item : {epoch, size, fate}) {
+        auto* fateItem = new QTableWidgetItem(fate);
+        if (gone != doomed.end()) {
+            for (auto* item : {epoch, size, fateItem}) {
                 item->setForeground(Badges::checksumColor(ChecksumState::Mismatch));
                 QFont f = item->font();
                 f.setStrikeOut(true);
@@ -99,14 +151,19 @@ void PruneDialog::updatePreview()
         }
         m_table->setItem(r, 0, epoch);
         m_table->setItem(r, 1, size);
-        m_table->setItem(r, 2, fate);
+        m_table->setItem(r, 2, fateItem);
     }
-    m_summary->setText(tr("%n epoch(s) will be deleted, freeing %1. Protected (never deleted): "
-                          "last, best and the newest epoch.",
-                          nullptr, static_cast<int>(m_toDelete.size()))
-                           .arg(formatBytes(m_bytesFreed)));
-    m_ok->setText(tr("Delete %n epoch(s)", nullptr, static_cast<int>(m_toDelete.size())));
-    m_ok->setEnabled(!m_toDelete.empty());
+    const int count = static_cast<int>(m_plan.toDelete.size());
+    QString text = tr("%n epoch(s) will be deleted, freeing %1. Protected (never deleted): "
+                      "last, best and the newest epoch.",
+                      nullptr, count)
+                       .arg(formatBytes(m_plan.bytesFreed));
+    for (const auto& note : m_plan.notes)
+        text += QLatin1Char('\n') + QString::fromStdString(note);
+    m_summary->setText(text);
+    m_ok->setText(tr("Delete %n epoch(s)", nullptr, count));
+    m_ok->setEnabled(count > 0);
+    emit planned();
 }
 
 } // namespace ckpt

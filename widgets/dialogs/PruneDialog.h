@@ -1,10 +1,11 @@
 #pragma once
 
+#include "model/Run.h"
 #include "ops/KeepPolicy.h"
+#include "ops/Pruner.h"
 
 #include <QDialog>
 
-#include <set>
 #include <vector>
 
 class QComboBox;
@@ -15,34 +16,39 @@ class QTableWidget;
 
 namespace ckpt {
 
-// Previews a keep policy on one run before anything is deleted: which epochs
-// go, which stay and why (last, best, newest are protected), and the bytes
-// freed. Accepting hands the plan back; the caller deletes.
+class JobRunner;
+
+// Previews a keep policy on one run before anything is deleted by showing
+// exactly what Pruner::plan says (computed in the background, since it reads
+// the links and sizes on disk): which epochs go, which stay and why (newest,
+// last, best, the policy), and the bytes freed. Accepting hands the policy
+// back; the caller prunes, which plans again and re-checks each epoch.
 class PruneDialog final : public QDialog
 {
     Q_OBJECT
 public:
-    struct EpochEntry
-    {
-        int epoch = 0;
-        quint64 bytes = 0;
-    };
-
-    PruneDialog(const QString& runName, std::vector<EpochEntry> epochs,
-                std::set<int> protectedEpochs, QWidget* parent = nullptr);
+    PruneDialog(const QString& runName, Run snapshot, QWidget* parent = nullptr);
+    ~PruneDialog() override;
 
     KeepPolicy policy() const;
-    std::vector<int> epochsToDelete() const { return m_toDelete; }
-    quint64 bytesFreed() const { return m_bytesFreed; }
+    // The plan for the current policy; empty while it is being made.
+    const PrunePlan* plan() const { return m_planned ? &m_plan : nullptr; }
+    std::vector<int> epochsToDelete() const;
+    quint64 bytesFreed() const { return m_planned ? m_plan.bytesFreed : 0; }
     QSpinBox* keepLimitBox() const { return m_limit; }
 
-private:
-    void updatePreview();
+signals:
+    // A plan for the current policy is shown.
+    void planned();
 
-    std::vector<EpochEntry> m_epochs;
-    std::set<int> m_protected;
-    std::vector<int> m_toDelete;
-    quint64 m_bytesFreed = 0;
+private:
+    void replan();
+    void showPlan(PrunePlan plan);
+
+    Run m_run;
+    JobRunner* m_runner;
+    PrunePlan m_plan;
+    bool m_planned = false;
     QComboBox* m_mode;
     QSpinBox* m_limit;
     QTableWidget* m_table;

@@ -1,0 +1,58 @@
+#include "PlotSync.h"
+
+#include "plot/MetricPlot.h"
+#include "plot/MetricPreference.h"
+#include "plotpanel/PlotPanel.h"
+#include "session/Workspace.h"
+
+namespace ckpt {
+
+PlotSync::PlotSync(Workspace* workspace, PlotPanel* panel, QObject* parent)
+    : QObject(parent), m_workspace(workspace), m_panel(panel)
+{
+    connect(workspace, &Workspace::historyChanged, this, &PlotSync::onHistory);
+    // Every change to a run's state ends in runChanged: markers follow links.
+    connect(workspace, &Workspace::runChanged, this, &PlotSync::updateMarkers);
+}
+
+void PlotSync::refresh()
+{
+    std::vector<MetricPlot::RunHistory> runs;
+    for (const QString& root : m_workspace->shownRuns())
+        if (const auto* s = m_workspace->state(root); s && s->history)
+            runs.push_back({root, m_workspace->runName(root), *s->history});
+    m_panel->plot()->setRuns(std::move(runs));
+    for (const QString& root : m_workspace->shownRuns())
+        updateMarkers(root);
+    refreshMetrics();
+}
+
+void PlotSync::onHistory(const QString& root)
+{
+    const auto* s = m_workspace->state(root);
+    if (!m_workspace->shownRuns().contains(root) || !s || !s->history)
+        return;
+    // The live path: the plot extends the run's curves in place.
+    m_panel->plot()->updateRun(root, m_workspace->runName(root), *s->history);
+    updateMarkers(root);
+    refreshMetrics();
+}
+
+void PlotSync::updateMarkers(const QString& root)
+{
+    const Run* run = m_workspace->run(root);
+    if (!run || !m_workspace->shownRuns().contains(root))
+        return;
+    const auto epochOf = [](const std::optional<RunLink>& link) {
+        return link && link->epoch ? *link->epoch : MetricPlot::NoEpoch;
+    };
+    m_panel->plot()->setMarkers(root, epochOf(run->last), epochOf(run->best));
+}
+
+void PlotSync::refreshMetrics()
+{
+    const QStringList metrics = m_panel->plot()->availableMetrics();
+    m_panel->setMetrics(metrics, MetricPreference::preferred(metrics));
+}
+
+} // namespace ckpt

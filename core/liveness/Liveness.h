@@ -1,0 +1,75 @@
+#pragma once
+
+#include "model/Run.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ckpt {
+
+class ProcOpenFiles;
+
+// Whether a trainer is writing a run, decided from evidence in one place for
+// the app, `ckpt scan` and `ckpt watch`:
+// - live: a process holds a file of the run (or its ckpt.log) open, or work/
+//   or the newest epoch changed within a window of three of the run's own
+//   save intervals (10 s to 30 min; 60 s while the cadence is unknown);
+// - interrupted: work/ is there but unchanged for longer than that, and no
+//   process holds anything in it (a crashed or killed save);
+// - idle: otherwise.
+enum class LiveState
+{
+    Idle,
+    Live,
+    Interrupted,
+};
+
+std::string_view toString(LiveState state); // "idle", "live", "interrupted"
+
+class Liveness
+{
+public:
+    // What an assessment reads of a run: its root, work/, ckpt.log and the
+    // newest epoch directories (for the cadence). Cheap to copy.
+    struct Subject
+    {
+        std::string root;
+        std::string workDir; // empty: none known
+        std::string ckptLog;
+        std::string trainingLog;
+        std::vector<std::string> recentEpochDirs; // oldest first, at most kRecent
+    };
+    static constexpr std::size_t kRecent = 9;
+
+    struct Evidence
+    {
+        bool hasWork = false;
+        std::optional<std::int64_t> workAgeMs;  // newest mtime in work/
+        std::optional<std::int64_t> epochAgeMs; // newest epoch's save
+        std::optional<std::int64_t> cadenceMs;  // median interval between saves
+        bool heldOpen = false;                  // a process has a run file open
+    };
+
+    static Subject subjectOf(const Run& run);
+    // Adds a newly saved epoch directory to the subject's recent ones.
+    static void noteEpoch(Subject& subject, const std::string& epochDir);
+
+    // Reads the evidence (a few stats and a shared look at /proc).
+    static Evidence gather(const Subject& subject, const ProcOpenFiles& open);
+    static bool heldOpen(const Subject& subject, const ProcOpenFiles& open);
+    static LiveState decide(const Evidence& evidence);
+    static std::int64_t windowMs(const Evidence& evidence);
+    // gather + decide, with the shared /proc snapshot when it matters.
+    static LiveState assess(const Subject& subject);
+
+    // Makes the run's problems agree with `state`: an InterruptedSave problem
+    // for work/ exactly when interrupted. Returns whether anything changed.
+    static bool settle(Run& run, LiveState state);
+    // assess + settle, for freshly loaded runs.
+    static LiveState settle(Run& run);
+};
+
+} // namespace ckpt
