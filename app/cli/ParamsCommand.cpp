@@ -5,8 +5,8 @@
 #include "TextTable.h"
 #include "config/ParamDiff.h"
 #include "config/ParamSet.h"
+#include "launch/LaunchRegistry.h"
 #include "launch/RunConfigFinder.h"
-#include "launch/RunRegistry.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -26,7 +26,7 @@ Result<ParamSet> loadParams(const QString& argument, const QString& configOption
     auto root = launchedRunRoot(argument);
     if (!root)
         return root.error();
-    RunRegistry registry;
+    LaunchRegistry registry;
     if (!configOption.isEmpty()) {
         const std::string config = QFileInfo(configOption).absoluteFilePath().toStdString();
         auto params = ParamSet::readFile(config);

@@ -31,7 +31,7 @@ bool isUnder(const fs::path& path, const fs::path& folder)
 
 } // namespace
 
-Launcher::Launcher(RunRegistry registry) : m_registry(std::move(registry)) {}
+Launcher::Launcher(LaunchRegistry registry) : m_registry(std::move(registry)) {}
 
 Result<LaunchRecord> Launcher::launch(const LaunchPlan& planIn) const
 {
@@ -161,7 +161,7 @@ Result<std::vector<Launcher::Listed>> Launcher::runs(const fs::path& under,
         return entries.error();
     std::vector<Listed> out;
     std::uint64_t done = 0;
-    for (const RunRegistry::Launched& e : *entries) {
+    for (const LaunchRegistry::Launched& e : *entries) {
         if (progress.cancelled())
             return Error::at(m_registry.file().string(), "cancelled");
         progress.report({done++, entries->size(), "runs", e.runRoot});

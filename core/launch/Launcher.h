@@ -4,7 +4,7 @@
 #include "common/Result.h"
 #include "launch/LaunchPlan.h"
 #include "launch/LaunchRecord.h"
-#include "launch/RunRegistry.h"
+#include "launch/LaunchRegistry.h"
 
 #include <chrono>
 #include <filesystem>
@@ -20,7 +20,7 @@ namespace ckpt {
 class Launcher
 {
 public:
-    explicit Launcher(RunRegistry registry = RunRegistry());
+    explicit Launcher(LaunchRegistry registry = LaunchRegistry());
 
     // Appends an attempt to the run's record (creating it), assigns its log,
     // events and script paths under <root>/.ckpt-studio/launch/, starts it,
@@ -41,7 +41,7 @@ public:
 
     struct Listed
     {
-        RunRegistry::Launched entry;
+        LaunchRegistry::Launched entry;
         std::optional<LaunchRecord> record;
         std::string error; // why the record could not be read or refreshed
     };
@@ -49,10 +49,10 @@ public:
     Result<std::vector<Listed>> runs(const std::filesystem::path& under = {},
                                      const Progress& progress = Progress::none()) const;
 
-    const RunRegistry& registry() const { return m_registry; }
+    const LaunchRegistry& registry() const { return m_registry; }
 
 private:
-    RunRegistry m_registry;
+    LaunchRegistry m_registry;
 };
 
 } // namespace ckpt

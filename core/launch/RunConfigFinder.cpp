@@ -6,7 +6,8 @@ namespace ckpt {
 
 namespace fs = std::filesystem;
 
-Result<std::string> RunConfigFinder::configFor(const fs::path& runRoot, const RunRegistry& registry)
+Result<std::string> RunConfigFinder::configFor(const fs::path& runRoot,
+                                               const LaunchRegistry& registry)
 {
     std::error_code ec;
     const fs::path recordPath = LaunchRecord::pathFor(runRoot);

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "common/Result.h"
-#include "launch/RunRegistry.h"
+#include "launch/LaunchRegistry.h"
 
 #include <filesystem>
 #include <string>
@@ -10,12 +10,12 @@ namespace ckpt {
 
 // Which parameter file a run was trained with: the config file of its latest
 // launch when Ckpt Studio launched it, else the one the user named for it
-// (RunRegistry::External). The error tells the user how to name one.
+// (LaunchRegistry::External). The error tells the user how to name one.
 class RunConfigFinder
 {
 public:
     static Result<std::string> configFor(const std::filesystem::path& runRoot,
-                                         const RunRegistry& registry);
+                                         const LaunchRegistry& registry);
 };
 
 } // namespace ckpt

@@ -50,7 +50,7 @@ std::string tst_LaunchCli::write(const char* name, const std::string& text)
 
 Launcher tst_LaunchCli::launcher() const
 {
-    return Launcher(RunRegistry(
+    return Launcher(LaunchRegistry(
         m_dir->filePath(QStringLiteral("xdg/ckpt-studio/launched-runs.json")).toStdString()));
 }
 

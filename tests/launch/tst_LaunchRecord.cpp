@@ -1,8 +1,8 @@
 #include "io/AtomicFile.h"
 #include "launch/LaunchEvents.h"
 #include "launch/LaunchRecord.h"
+#include "launch/LaunchRegistry.h"
 #include "launch/RunConfigFinder.h"
-#include "launch/RunRegistry.h"
 
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -181,8 +181,8 @@ void tst_LaunchRecord::registryAddsUpdatesAndForgets()
 {
     QTemporaryDir dir;
     const fs::path file = dir.filePath("reg/launched-runs.json").toStdString();
-    RunRegistry a(file);
-    RunRegistry b(file); // a second process's view of the same file
+    LaunchRegistry a(file);
+    LaunchRegistry b(file); // a second process's view of the same file
     QVERIFY(a.launched()->empty());
     QVERIFY(a.addLaunched({"/runs/A/", "A", {}}));
     QVERIFY(b.addLaunched({"/runs/B", "B", {}}));
@@ -210,7 +210,7 @@ void tst_LaunchRecord::registryAddsUpdatesAndForgets()
 
 void tst_LaunchRecord::registryDefaultsToXdgData()
 {
-    const std::string path = RunRegistry::defaultPath().string();
+    const std::string path = LaunchRegistry::defaultPath().string();
     const std::string data =
         QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation).toStdString();
     QCOMPARE(path, data + "/ckpt-studio/launched-runs.json");
@@ -219,7 +219,7 @@ void tst_LaunchRecord::registryDefaultsToXdgData()
 void tst_LaunchRecord::configFinderUsesRecordThenRegistry()
 {
     QTemporaryDir dir;
-    RunRegistry registry(dir.filePath("reg.json").toStdString());
+    LaunchRegistry registry(dir.filePath("reg.json").toStdString());
     const std::string launched = dir.path().toStdString() + "/launched";
     QVERIFY(sampleRecord(launched).save());
     QCOMPARE(RunConfigFinder::configFor(launched, registry).value(), std::string("/r/c.ini"));

@@ -39,7 +39,7 @@ private slots:
 
 private:
     LaunchPlan shellPlan(const std::string& name, const std::string& script) const;
-    Launcher launcher() const { return Launcher(RunRegistry(m_registry)); }
+    Launcher launcher() const { return Launcher(LaunchRegistry(m_registry)); }
     static RunState stateOf(const std::string& root);
 
     std::unique_ptr<QTemporaryDir> m_dir;
@@ -197,7 +197,7 @@ void tst_LocalBackend::foundAgainByAFreshRegistry()
         pid = record->attempts.back().segments.front().pid;
     }
     // A new program start: nothing but the registry file on disk.
-    const Launcher fresh{RunRegistry(m_registry)};
+    const Launcher fresh{LaunchRegistry(m_registry)};
     auto runs = fresh.runs();
     QVERIFY(runs);
     QCOMPARE(runs->size(), std::size_t{1});
@@ -253,7 +253,7 @@ void tst_LocalBackend::missingProgramLaunchesNothing()
     QVERIFY2(record.error().message.find("'ckpt-no-such-trainer' not found") != std::string::npos,
              record.error().message.c_str());
     QVERIFY(!fs::exists(LaunchRecord::pathFor(plan.runRoot)));
-    QVERIFY(RunRegistry(m_registry).launched()->empty());
+    QVERIFY(LaunchRegistry(m_registry).launched()->empty());
 }
 
 void tst_LocalBackend::secondLaunchAppendsAnAttempt()
@@ -278,7 +278,7 @@ void tst_LocalBackend::secondLaunchAppendsAnAttempt()
     QCOMPARE(second->attempts[1].index, 2);
     QVERIFY(second->attempts[1].logPath != second->attempts[0].logPath);
     QTRY_VERIFY_WITH_TIMEOUT(stateOf(plan.runRoot) == RunState::Completed, 10000);
-    QCOMPARE(RunRegistry(m_registry).launched()->size(), std::size_t{2});
+    QCOMPARE(LaunchRegistry(m_registry).launched()->size(), std::size_t{2});
 }
 
 void tst_LocalBackend::logTailFollowsTruncation()

@@ -76,7 +76,7 @@ void tst_SlurmBackend::initTestCase()
     m_started = true;
     qputenv("SLURM_CONF", out.mid(18).trimmed().toUtf8());
     m_launcher = std::make_unique<Launcher>(
-        RunRegistry(m_dir.filePath(QStringLiteral("registry.json")).toStdString()));
+        LaunchRegistry(m_dir.filePath(QStringLiteral("registry.json")).toStdString()));
 }
 
 void tst_SlurmBackend::cleanupTestCase()

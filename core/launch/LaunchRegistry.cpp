@@ -1,4 +1,4 @@
-#include "launch/RunRegistry.h"
+#include "launch/LaunchRegistry.h"
 
 #include "io/AtomicFile.h"
 #include "json/LenientJson.h"
@@ -46,9 +46,11 @@ private:
 
 } // namespace
 
-RunRegistry::RunRegistry(fs::path file) : m_file(file.empty() ? defaultPath() : std::move(file)) {}
+LaunchRegistry::LaunchRegistry(fs::path file)
+    : m_file(file.empty() ? defaultPath() : std::move(file))
+{}
 
-fs::path RunRegistry::defaultPath()
+fs::path LaunchRegistry::defaultPath()
 {
     // One file for every program of the suite (ckpt-studio and ckpt have
     // different application names, hence different AppDataLocations).
@@ -56,7 +58,7 @@ fs::path RunRegistry::defaultPath()
     return fs::path(dir.toStdString()) / "ckpt-studio" / "launched-runs.json";
 }
 
-Result<RunRegistry::Content> RunRegistry::read() const
+Result<LaunchRegistry::Content> LaunchRegistry::read() const
 {
     Content content;
     std::error_code ec;
@@ -83,7 +85,7 @@ Result<RunRegistry::Content> RunRegistry::read() const
     return content;
 }
 
-template <typename Change> Status RunRegistry::modify(Change&& change) const
+template <typename Change> Status LaunchRegistry::modify(Change&& change) const
 {
     std::error_code ec;
     fs::create_directories(m_file.parent_path(), ec);
@@ -113,7 +115,7 @@ template <typename Change> Status RunRegistry::modify(Change&& change) const
     return writeFileAtomically(m_file, doc.dump(2) + "\n");
 }
 
-Result<std::vector<RunRegistry::Launched>> RunRegistry::launched() const
+Result<std::vector<LaunchRegistry::Launched>> LaunchRegistry::launched() const
 {
     auto content = read();
     if (!content)
@@ -121,7 +123,7 @@ Result<std::vector<RunRegistry::Launched>> RunRegistry::launched() const
     return std::move(content->launched);
 }
 
-Status RunRegistry::addLaunched(const Launched& entry) const
+Status LaunchRegistry::addLaunched(const Launched& entry) const
 {
     Launched e = entry;
     e.runRoot = normalRoot(e.runRoot);
@@ -137,7 +139,7 @@ Status RunRegistry::addLaunched(const Launched& entry) const
     });
 }
 
-Status RunRegistry::forget(const std::string& runRoot) const
+Status LaunchRegistry::forget(const std::string& runRoot) const
 {
     const std::string root = normalRoot(runRoot);
     return modify([&root](Content& c) {
@@ -145,7 +147,8 @@ Status RunRegistry::forget(const std::string& runRoot) const
     });
 }
 
-Result<std::optional<RunRegistry::External>> RunRegistry::external(const std::string& runRoot) const
+Result<std::optional<LaunchRegistry::External>>
+LaunchRegistry::external(const std::string& runRoot) const
 {
     auto content = read();
     if (!content)
@@ -157,7 +160,7 @@ Result<std::optional<RunRegistry::External>> RunRegistry::external(const std::st
     return std::optional<External>();
 }
 
-Status RunRegistry::rememberExternal(const External& entry) const
+Status LaunchRegistry::rememberExternal(const External& entry) const
 {
     External e = entry;
     e.runRoot = normalRoot(e.runRoot);

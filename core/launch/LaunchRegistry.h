@@ -15,7 +15,7 @@ namespace ckpt {
 // <XDG data home>/ckpt-studio/launched-runs.json (GenericDataLocation: the two
 // programs' AppDataLocations differ), changed under an flock and replaced
 // atomically.
-class RunRegistry
+class LaunchRegistry
 {
 public:
     struct Launched
@@ -32,7 +32,7 @@ public:
     };
 
     // `file` defaults to defaultPath().
-    explicit RunRegistry(std::filesystem::path file = {});
+    explicit LaunchRegistry(std::filesystem::path file = {});
     static std::filesystem::path defaultPath();
     const std::filesystem::path& file() const { return m_file; }
 
