@@ -46,8 +46,7 @@ std::string RunPrinter::describe(const Run& run, bool withEpochs, std::string_vi
                std::to_string(run.epochs.back().number) + ")";
     out += ", last " + linkText(run.last) + ", best " + linkText(run.best) + ", " +
            Format::bytes(static_cast<double>(run.totalModelBytes())) +
-           (liveness.empty() ? std::string() : ", " + std::string(liveness)) + "
-";
+           (liveness.empty() ? std::string() : ", " + std::string(liveness)) + "\n";
 
     if (withEpochs && !run.epochs.empty()) {
         std::string metric = "best_so_far";
