@@ -45,8 +45,10 @@ std::string RunPrinter::describe(const Run& run, bool withEpochs, std::string_vi
         out += " (" + std::to_string(run.epochs.front().number) + "-" +
                std::to_string(run.epochs.back().number) + ")";
     out += ", last " + linkText(run.last) + ", best " + linkText(run.best) + ", " +
-           Format::bytes(static_cast<double>(run.totalModelBytes())) +
-           (liveness.empty() ? std::string() : ", " + std::string(liveness)) + "\n";
+           Format::bytes(static_cast<double>(run.totalModelBytes()));
+    if (!liveness.empty())
+        out.append(", ").append(liveness);
+    out += '\n';
 
     if (withEpochs && !run.epochs.empty()) {
         std::string metric = "best_so_far";

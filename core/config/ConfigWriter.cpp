@@ -1,5 +1,6 @@
 #include "config/ConfigWriter.h"
 
+#include "common/SingleQuoted.h"
 #include "config/AsciiLower.h"
 #include "io/AtomicFile.h"
 #include "json/PythonRepr.h"
@@ -17,7 +18,7 @@ Result<ParamEdit> ParamEdit::parse(std::string_view keyEqualsValue)
 {
     const auto eq = keyEqualsValue.find('=');
     if (eq == std::string_view::npos || eq == 0)
-        return Error::at({}, "'" + std::string(keyEqualsValue) + "' is not KEY=VALUE");
+        return Error::at({}, singleQuoted(keyEqualsValue) + " is not KEY=VALUE");
     std::string key(keyEqualsValue.substr(0, eq));
     while (!key.empty() && key.back() == ' ')
         key.pop_back();
