@@ -24,7 +24,10 @@ std::string SlurmBatchScript::render(const LaunchPlan& plan, const LaunchAttempt
     const SlurmOptions& o = plan.slurm;
     std::string s = "#!/bin/bash\n";
     auto sb = [&s](const std::string& option, const std::string& value = {}) {
-        s += "#SBATCH --" + option + (value.empty() ? "" : "=" + sbatchValue(value)) + "\n";
+        s.append("#SBATCH --").append(option);
+        if (!value.empty())
+            s.append("=").append(sbatchValue(value));
+        s += '\n';
     };
     const std::string name =
         !o.jobName.empty() ? o.jobName : (!plan.name.empty() ? plan.name : "ckpt-run");
@@ -61,13 +64,13 @@ std::string SlurmBatchScript::render(const LaunchPlan& plan, const LaunchAttempt
          (o.lastLink.empty() ? std::string("''") : CommandTemplate::shellQuote(o.lastLink)) + "\n";
     s += "args=(";
     for (std::size_t i = 0; i < plan.argv.size(); ++i)
-        s += (i ? " " : "") + CommandTemplate::shellQuote(plan.argv[i]);
+        s.append(i ? " " : "").append(CommandTemplate::shellQuote(plan.argv[i]));
     s += ")\n";
     s += "restart=${SLURM_RESTART_COUNT:-0}\n";
     if (!o.requeueArguments.empty()) {
         s += "if [ \"$restart\" -gt 0 ]; then args+=(";
         for (std::size_t i = 0; i < o.requeueArguments.size(); ++i)
-            s += (i ? " " : "") + CommandTemplate::shellQuote(o.requeueArguments[i]);
+            s.append(i ? " " : "").append(CommandTemplate::shellQuote(o.requeueArguments[i]));
         s += "); fi\n";
     }
     for (const auto& [k, v] : plan.environment)

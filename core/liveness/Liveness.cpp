@@ -189,8 +189,12 @@ bool Liveness::settle(Run& run, LiveState state)
         return false;
     if (has)
         run.problems.erase(it);
-    else
-        run.problems.insert(run.problems.begin(), interruptedProblem(work));
+    else {
+        // First among the run's problems; push + rotate rather than insert at the
+        // front, which GCC 12 at -O3 flags with a false -Wnull-dereference.
+        run.problems.push_back(interruptedProblem(work));
+        std::rotate(run.problems.begin(), run.problems.end() - 1, run.problems.end());
+    }
     return true;
 }
 

@@ -345,9 +345,10 @@ private slots:
         QVERIFY2(waitFor("\"event\":\"epoch_added\""), seen.constData());
         QVERIFY(seen.contains("\"epoch\":2"));
 
-        // last pointed outside the run (ln -sfn): the run-level problem is an event too.
+        // last pointed outside the run (ln -sfn) at an epoch this run does not have (one it
+        // has would be a copied run's link, resolved locally): the problem is an event too.
         QTemporaryDir elsewhere;
-        const fs::path target = fs::path(elsewhere.path().toStdString()) / "epochs/002";
+        const fs::path target = fs::path(elsewhere.path().toStdString()) / "epochs/099";
         fs::create_directories(target);
         fs::remove(a.root() / "last");
         fs::create_directory_symlink(target, a.root() / "last");
