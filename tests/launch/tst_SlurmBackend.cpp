@@ -138,6 +138,15 @@ void tst_SlurmBackend::waitForState(const std::string& root, RunState state, int
         }
         QTest::qSleep(100);
     }
+    // Say what the job did: the record and the tail of its output.
+    if (auto rec = LaunchRecord::load(LaunchRecord::pathFor(root)); rec && !rec->attempts.empty()) {
+        qWarning("record: %s", readFile(LaunchRecord::pathFor(root)).valueOr("").c_str());
+        const std::string log = readFile(rec->attempts.back().logPath).valueOr("");
+        qWarning("output: %s", log.substr(log.size() > 3000 ? log.size() - 3000 : 0).c_str());
+    }
+    const std::string ctld =
+        readFile(m_clusterDir.toStdString() + "/log/slurmctld.log").valueOr("");
+    qWarning("slurmctld: %s", ctld.substr(ctld.size() > 4000 ? ctld.size() - 4000 : 0).c_str());
     QFAIL(qPrintable(QStringLiteral("%1: still %2, waited for %3 (%4)")
                          .arg(QString::fromStdString(root), QLatin1String(runStateName(now)),
                               QLatin1String(runStateName(state)), QString::fromStdString(error))));
@@ -145,8 +154,13 @@ void tst_SlurmBackend::waitForState(const std::string& root, RunState state, int
 
 void tst_SlurmBackend::releaseHold(const std::string& jobId)
 {
-    // A requeued job is held ~120 s (BeginTime): release it now.
+    // A requeued job is held ~120 s (BeginTime): bring that forward, but not
+    // at once: slurmd revokes the old run's credential with a one-second
+    // resolution, and a rerun allocated within that second is killed with
+    // "Job credential revoked" (the job then really fails). A start time in
+    // the future would wait for Slurm's periodic scheduler pass instead.
     QTRY_VERIFY_WITH_TIMEOUT(SlurmClient::query(jobId).valueOr({}).state == "PENDING", 20000);
+    QTest::qSleep(2000);
     auto released = SlurmClient::run("scontrol", {"update", "JobId=" + jobId, "StartTime=now"});
     QVERIFY2(released, released ? "" : released.error().message.c_str());
 }
