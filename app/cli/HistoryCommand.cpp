@@ -2,7 +2,7 @@
 #include "Commands.h"
 #include "Console.h"
 #include "RunArgument.h"
-#include "history/HistoryBuilder.h"
+#include "layout/Layout.h"
 #include "report/HistoryTable.h"
 
 namespace ckpt::cli {
@@ -28,7 +28,7 @@ int runHistory(const QStringList& arguments)
     if (!run) {
         return cl.fail(run.error().message);
     }
-    const MetricHistory history = HistoryBuilder::build(*run);
+    const MetricHistory history = historyOf(*run);
     const auto rows = cl.isSet("all-segments") ? HistoryTable::Rows::AllSegments
                                                : HistoryTable::Rows::LatestPerEpoch;
     if (cl.json())

@@ -1,5 +1,7 @@
 #include "models/CompareModel.h"
 
+#include "json/LenientJson.h"
+
 #include "models/ModelRoles.h"
 
 #include <QLocale>
@@ -29,10 +31,10 @@ Fields checkpointFields(const CompareSide& side)
     f.emplace_back(QStringLiteral("run"), side.runName);
     f.emplace_back(QStringLiteral("epoch directory"), QString::fromStdString(side.epoch.dir));
     f.emplace_back(QStringLiteral("model size"),
-                   side.epoch.modelBytes ? QLocale::system().formattedDataSize(
-                                               static_cast<qint64>(*side.epoch.modelBytes), 2,
-                                               QLocale::DataSizeTraditionalFormat)
-                                         : QStringLiteral("no model file"));
+                   side.epoch.modelBytes() ? QLocale::system().formattedDataSize(
+                                                 static_cast<qint64>(*side.epoch.modelBytes()), 2,
+                                                 QLocale::DataSizeTraditionalFormat)
+                                           : QStringLiteral("no model file"));
     f.emplace_back(QStringLiteral("problems"), QString::number(side.epoch.problems.size()));
     return f;
 }
@@ -40,10 +42,15 @@ Fields checkpointFields(const CompareSide& side)
 Fields infoFields(const CompareSide& side)
 {
     Fields f;
-    if (!side.epoch.info)
-        return f;
-    // The raw JSON holds every key as written, in file order.
-    for (const auto& [key, value] : side.epoch.info->raw.items()) {
+    // The record holds every key as written, in file order, values as JSON text.
+    for (const auto& [key, json] : side.epoch.metadata) {
+        auto parsed = LenientJson::parse(json, {});
+        if (!parsed) {
+            f.emplace_back(QString::fromStdString(std::string(key)),
+                           QString::fromStdString(std::string(json)));
+            continue;
+        }
+        const auto& value = *parsed;
         QString text;
         if (value.is_string())
             text = QString::fromStdString(value.get<std::string>());
@@ -53,7 +60,7 @@ Fields infoFields(const CompareSide& side)
             text = QStringLiteral("null");
         else
             text = QString::fromStdString(value.dump());
-        f.emplace_back(QString::fromStdString(key), text);
+        f.emplace_back(QString::fromStdString(std::string(key)), text);
     }
     return f;
 }
@@ -103,7 +110,10 @@ void CompareModel::setSides(const CompareSide& left, const CompareSide& right)
         }
     };
     addSection(QStringLiteral("checkpoint"), checkpointFields(left), checkpointFields(right));
-    addSection(QStringLiteral("ckpt-info.json"), infoFields(left), infoFields(right));
+    const QString record = !left.recordName.isEmpty()    ? left.recordName
+                           : !right.recordName.isEmpty() ? right.recordName
+                                                         : QStringLiteral("record");
+    addSection(record, infoFields(left), infoFields(right));
     addSection(QStringLiteral("metrics"), metricFields(left), metricFields(right));
     endResetModel();
 }

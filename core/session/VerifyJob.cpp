@@ -96,15 +96,9 @@ Run VerifyJob::slimCopy(const Run& run, const std::vector<int>& wanted)
         Epoch c;
         c.number = e.number;
         c.dir = e.dir;
-        c.modelPath = e.modelPath;
-        c.modelBytes = e.modelBytes;
-        if (e.info) {
-            CkptInfo info;
-            info.epoch = e.info->epoch;
-            info.modelFile = e.info->modelFile;
-            info.checksum = e.info->checksum;
-            c.info = std::move(info);
-        }
+        c.recorded = e.recorded;
+        c.files = e.files;
+        c.problems = e.problems;
         slim.epochs.push_back(std::move(c));
     }
     return slim;

@@ -1,6 +1,5 @@
 #include "session/Workspace.h"
 
-#include "history/HistoryBuilder.h"
 #include "layout/Layout.h"
 #include "models/EpochTableModel.h"
 #include "models/ProblemsModel.h"
@@ -326,7 +325,7 @@ void Workspace::scheduleHistory(const QString& root)
             scheduleHistory(root);
     });
     watcher->setFuture(QtConcurrent::run(m_pool, [snapshot] {
-        auto history = std::make_shared<MetricHistory>(HistoryBuilder::build(*snapshot));
+        auto history = std::make_shared<MetricHistory>(historyOf(*snapshot));
         return history;
     }));
 }
@@ -352,16 +351,17 @@ void Workspace::refreshSummary(const QString& root)
     summary.diskBytes = s.run.totalModelBytes();
     summary.problems = static_cast<int>(s.run.allProblems().size());
     summary.live = s.live || s.saving;
-    summary.lastEpoch = s.run.last ? s.run.last->epoch : std::nullopt;
-    summary.bestEpoch = s.run.best ? s.run.best->epoch : std::nullopt;
+    summary.lastEpoch = s.run.linkedEpoch("last");
+    summary.bestEpoch = s.run.linkedEpoch("best");
     bool first = true;
     for (const auto& e : s.run.epochs) {
-        if (e.modelPath.empty())
+        if (!e.hasModel())
             continue;
         ChecksumState st = ChecksumState::Unknown;
         if (auto c = s.checks.find(e.number); c != s.checks.end())
             st = c->second;
-        else if (e.info && e.info->checksumDisabled())
+        else if (const EpochFile* f = e.checksummedFile();
+                 f && f->algo == ChecksumAlgo::Disabled)
             st = ChecksumState::Disabled;
         summary.checksum = first ? st : combineChecksumStates(summary.checksum, st);
         first = false;
@@ -543,11 +543,8 @@ void Workspace::onWatchedLink(const QString& root, const RunLink& link)
     if (it == m_runs.end())
         return;
     Run& run = it->second.run;
-    auto& slot = link.name == "last" ? run.last : run.best;
-    if (link.path.empty())
-        slot.reset(); // removed
-    else
-        slot = link;
+    // A removed link comes with no path.
+    run.setLink(link.name, link.path.empty() ? std::nullopt : std::optional<RunLink>(link));
     m_epochTable->updateLinks(root, run);
     refreshSummary(root);
     emit runChanged(root);

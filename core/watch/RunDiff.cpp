@@ -1,5 +1,7 @@
 #include "watch/RunDiff.h"
 
+#include <cstring>
+
 namespace ckpt {
 
 namespace {
@@ -19,12 +21,22 @@ bool sameProblems(const Problems& a, const Problems& b)
 
 bool RunDiff::sameEpoch(const Epoch& a, const Epoch& b)
 {
-    if (a.number != b.number || a.dir != b.dir || a.modelPath != b.modelPath ||
-        a.modelBytes != b.modelBytes || a.info.has_value() != b.info.has_value())
+    if (a.number != b.number || a.step != b.step || a.dir != b.dir ||
+        a.files.size() != b.files.size() || a.metadata != b.metadata ||
+        a.metrics.size() != b.metrics.size())
         return false;
-    // raw holds every key as read (NaN compares unequal to itself: dump instead).
-    if (a.info && a.info->raw.dump() != b.info->raw.dump())
-        return false;
+    for (std::size_t i = 0; i < a.files.size(); ++i) {
+        const EpochFile& x = a.files[i];
+        const EpochFile& y = b.files[i];
+        if (x.name != y.name || x.bytes != y.bytes || x.present != y.present ||
+            x.algo != y.algo || x.checksum != y.checksum)
+            return false;
+    }
+    // Metric values by their bits: NaN compares unequal to itself.
+    for (std::size_t i = 0; i < a.metrics.size(); ++i)
+        if (a.metrics[i].name != b.metrics[i].name ||
+            std::memcmp(&a.metrics[i].value, &b.metrics[i].value, sizeof(double)) != 0)
+            return false;
     return sameProblems(a.problems, b.problems);
 }
 
@@ -44,6 +56,19 @@ RunLink RunDiff::removedLink(const std::string& name)
     link.name = name;
     link.symlink = false;
     return link;
+}
+
+std::vector<RunLink> RunDiff::changedLinks(const Run& before, const Run& after)
+{
+    std::vector<RunLink> out;
+    auto opt = [](const RunLink* l) { return l ? std::optional<RunLink>(*l) : std::nullopt; };
+    for (const auto& l : before.links)
+        if (!after.link(l.name))
+            out.push_back(removedLink(l.name));
+    for (const auto& l : after.links)
+        if (!sameLink(opt(before.link(l.name)), l))
+            out.push_back(l);
+    return out;
 }
 
 RunChanges RunDiff::diff(const Run& before, const Run& after)
@@ -66,12 +91,9 @@ RunChanges RunDiff::diff(const Run& before, const Run& after)
             ++b;
         }
     }
-    if (!sameLink(before.last, after.last))
-        changes.links.push_back(after.last ? *after.last : removedLink("last"));
-    if (!sameLink(before.best, after.best))
-        changes.links.push_back(after.best ? *after.best : removedLink("best"));
-    if (before.workDir.empty() != after.workDir.empty())
-        changes.saveInProgress = !after.workDir.empty();
+    changes.links = changedLinks(before, after);
+    if (before.saveInProgress() != after.saveInProgress())
+        changes.saveInProgress = after.saveInProgress();
     return changes;
 }
 

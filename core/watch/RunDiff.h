@@ -31,6 +31,8 @@ public:
     static bool sameLink(const std::optional<RunLink>& a, const std::optional<RunLink>& b);
     // The link as reported when it disappeared: name only.
     static RunLink removedLink(const std::string& name);
+    // Links that appeared, changed or went away (as removedLink) between two loads.
+    static std::vector<RunLink> changedLinks(const Run& before, const Run& after);
 };
 
 } // namespace ckpt
