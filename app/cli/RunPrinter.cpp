@@ -2,6 +2,7 @@
 
 #include "Console.h"
 #include "TextTable.h"
+#include "layout/Layout.h"
 
 #include <cmath>
 #include <cstdio>
@@ -21,7 +22,7 @@ std::string RunPrinter::formatNumber(double value)
 
 namespace {
 
-std::string linkText(const std::optional<RunLink>& link)
+std::string linkText(const RunLink* link)
 {
     if (!link)
         return "-";
@@ -34,11 +35,10 @@ std::string flags(const Run& run, const Epoch& e)
 {
     std::string f;
     auto add = [&f](const std::string& s) { f += f.empty() ? s : " " + s; };
-    if (run.last && run.last->epoch == e.number)
-        add("last");
-    if (run.best && run.best->epoch == e.number)
-        add("best");
-    if (e.info && e.info->firstSave)
+    for (const auto& l : run.links)
+        if (l.epoch == e.number)
+            add(l.name);
+    if (e.firstSave)
         add("restart");
     for (const auto& p : e.problems)
         add("!" + std::string(toString(p.kind)));
@@ -54,29 +54,33 @@ std::string RunPrinter::describe(const Run& run, bool withEpochs)
     if (!run.epochs.empty())
         out += " (" + std::to_string(run.epochs.front().number) + "-" +
                std::to_string(run.epochs.back().number) + ")";
-    out += ", last " + linkText(run.last) + ", best " + linkText(run.best) + ", " +
-           humanBytes(static_cast<double>(run.totalModelBytes())) + "\n";
+    if (const Layout* layout = layoutOf(run))
+        for (std::string_view name : layout->linkNames())
+            out += ", " + std::string(name) + " " + linkText(run.link(name));
+    out += ", " + humanBytes(static_cast<double>(run.totalModelBytes())) + "\n";
 
     if (withEpochs && !run.epochs.empty()) {
-        std::string metric = "best_so_far";
+        std::string metric(kBestSoFar);
         for (const auto& e : run.epochs)
-            if (e.info && e.info->saveBestMetric) {
-                metric = "best " + *e.info->saveBestMetric;
+            if (!e.monitored.empty()) {
+                metric = "best " + e.monitored;
                 break;
             }
         TextTable table({"epoch", "timestamp", metric, "elapsed", "size", "checksum", ""},
                         {true, false, true, true, true, false, false});
         for (const auto& e : run.epochs) {
-            const CkptInfo* i = e.info ? &*e.info : nullptr;
             std::string elapsed = "-";
-            if (i && i->firstSave)
+            if (e.firstSave)
                 elapsed = "first";
-            else if (i && i->timeElapsed)
-                elapsed = formatNumber(*i->timeElapsed) + " s";
-            table.addRow({std::to_string(e.number), i && i->timestamp ? *i->timestamp : "-",
-                          i && i->bestMetricLast ? formatNumber(*i->bestMetricLast) : "-", elapsed,
-                          e.modelBytes ? humanBytes(static_cast<double>(*e.modelBytes)) : "-",
-                          i && i->checksum ? *i->checksum : "-", flags(run, e)});
+            else if (e.elapsed)
+                elapsed = formatNumber(*e.elapsed) + " s";
+            const auto best = e.metric(kBestSoFar);
+            const EpochFile* checked = e.checksummedFile();
+            const auto bytes = e.modelBytes();
+            table.addRow({std::to_string(e.number), e.savedAt.empty() ? "-" : e.savedAt,
+                          best ? formatNumber(*best) : "-", elapsed,
+                          bytes ? humanBytes(static_cast<double>(*bytes)) : "-",
+                          checked ? checked->checksum : "-", flags(run, e)});
         }
         out += table.render("  ");
     }

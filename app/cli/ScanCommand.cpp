@@ -19,7 +19,10 @@ int runScan(const QStringList& arguments)
     if (auto exit = cl.parse(arguments, 1, -1))
         return *exit;
 
-    nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+    // JSON is streamed run by run, epoch by epoch: memory stays that of the runs.
+    if (cl.json())
+        Console::out("{\"runs\": [");
+    bool firstRun = true;
     bool problems = false;
     std::size_t found = 0;
     for (const QString& dir : cl.positional()) {
@@ -38,9 +41,11 @@ int runScan(const QStringList& arguments)
         for (const Run& run : outcome->runs) {
             for (const auto& p : run.allProblems())
                 problems = problems || !isWarningOnly(p.kind);
-            if (cl.json())
-                runs.push_back(RunJson::toJson(run));
-            else
+            if (cl.json()) {
+                Console::out(firstRun ? "\n" : ",\n");
+                firstRun = false;
+                RunJson::write(run, [](std::string_view chunk) { Console::out(std::string(chunk)); });
+            } else
                 Console::out(RunPrinter::describe(run, !cl.isSet(QStringLiteral("summary"))));
         }
         if (!cl.json() && outcome->runs.empty())
@@ -48,7 +53,7 @@ int runScan(const QStringList& arguments)
                          " (looked for epochs/<NNN>/ckpt-info.json)\n");
     }
     if (cl.json())
-        Console::json({{"runs", std::move(runs)}});
+        Console::out("\n]}\n");
     else if (found > 1)
         Console::out(std::to_string(found) + " runs\n");
     return problems ? ExitProblems : ExitOk;

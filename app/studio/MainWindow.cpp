@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "layout/Layout.h"
+
 #include "RelinkCommand.h"
 #include "common/ProgressStrip.h"
 #include "compare/CompareView.h"
@@ -293,10 +295,10 @@ void MainWindow::updateMarkers(const QString& root)
     const Run* run = m_workspace->run(root);
     if (!run || !m_workspace->shownRuns().contains(root))
         return;
-    const auto epochOf = [](const std::optional<RunLink>& link) {
-        return link && link->epoch ? *link->epoch : MetricPlot::NoEpoch;
+    const auto epochOf = [&](const char* name) {
+        return run->linkedEpoch(name).value_or(MetricPlot::NoEpoch);
     };
-    m_plotPanel->plot()->setMarkers(root, epochOf(run->last), epochOf(run->best));
+    m_plotPanel->plot()->setMarkers(root, epochOf("last"), epochOf("best"));
 }
 
 void MainWindow::refreshMetrics()
@@ -445,12 +447,17 @@ void MainWindow::compareSelected()
     if (selected.size() != 2)
         return;
     std::vector<CompareSide> sides;
+    QStringList modelPaths;
     for (const EpochRef& ref : selected) {
         const auto* state = m_workspace->state(ref.root);
         const Epoch* epoch = state ? state->run.findEpoch(ref.epoch) : nullptr;
         if (!epoch)
             return;
-        CompareSide side{m_workspace->runName(ref.root), *epoch, std::nullopt};
+        CompareSide side{m_workspace->runName(ref.root), *epoch, std::nullopt, {}};
+        if (const Layout* layout = layoutOf(state->run))
+            side.recordName = QString::fromUtf8(layout->recordName().data(),
+                                                qsizetype(layout->recordName().size()));
+        modelPaths << QString::fromStdString(state->run.modelPath(*epoch));
         if (state->history)
             for (const HistoryRow* row : state->history->latestPerEpoch())
                 if (row->epoch == ref.epoch)
@@ -461,8 +468,7 @@ void MainWindow::compareSelected()
     auto label = [](const CompareSide& s) {
         return tr("%1 epoch %2").arg(s.runName).arg(s.epoch.number);
     };
-    m_compareView->setModelFiles(QString::fromStdString(sides[0].epoch.modelPath), label(sides[0]),
-                                 QString::fromStdString(sides[1].epoch.modelPath), label(sides[1]));
+    m_compareView->setModelFiles(modelPaths[0], label(sides[0]), modelPaths[1], label(sides[1]));
     m_tabs->setCurrentWidget(m_compareView);
 }
 
@@ -473,11 +479,11 @@ void MainWindow::inspectModel()
         return;
     const auto* state = m_workspace->state(selected.first().root);
     const Epoch* epoch = state ? state->run.findEpoch(selected.first().epoch) : nullptr;
-    if (!epoch || epoch->modelPath.empty()) {
+    if (!epoch || !epoch->hasModel()) {
         m_status->setText(tr("This epoch has no model file."));
         return;
     }
-    ModelInspectorDialog::showFile(QString::fromStdString(epoch->modelPath), this);
+    ModelInspectorDialog::showFile(QString::fromStdString(state->run.modelPath(*epoch)), this);
 }
 
 void MainWindow::rollback(const QString& link)
@@ -489,12 +495,16 @@ void MainWindow::rollback(const QString& link)
     const Run* run = m_workspace->run(ref.root);
     if (!run)
         return;
+    const Layout* layout = layoutOf(*run);
+    if (!layout || !layout->linksMovable()) {
+        m_status->setText(tr("%1 runs have no movable links.").arg(QString::fromStdString(run->layout)));
+        return;
+    }
     RollbackConfirmDialog::Request request;
     request.runName = m_workspace->runName(ref.root);
     request.link = link;
     request.epoch = ref.epoch;
-    const auto& current = link == QLatin1String("last") ? run->last : run->best;
-    if (current)
+    if (const RunLink* current = run->link(link.toStdString()))
         request.currentTarget = current->epoch;
     if (link == QLatin1String("last"))
         request.overwritten = Relinker::restartOverwrites(*run, ref.epoch);
@@ -528,13 +538,17 @@ void MainWindow::prune()
     const Run* run = runs.size() == 1 ? m_workspace->run(runs.first()) : nullptr;
     if (!run || run->epochs.empty())
         return;
+    if (const Layout* layout = layoutOf(*run); !layout || !layout->canDeleteEpochs()) {
+        m_status->setText(tr("%1 runs cannot be pruned.").arg(QString::fromStdString(run->layout)));
+        return;
+    }
     std::vector<PruneDialog::EpochEntry> entries;
     for (const auto& e : run->epochs)
-        entries.push_back({e.number, e.modelBytes.value_or(0)});
+        entries.push_back({e.number, e.modelBytes().value_or(0)});
     std::set<int> protectedEpochs{run->epochs.back().number};
-    for (const auto& l : {run->last, run->best})
-        if (l && l->epoch)
-            protectedEpochs.insert(*l->epoch);
+    for (const auto& l : run->links)
+        if (l.epoch)
+            protectedEpochs.insert(*l.epoch);
     PruneDialog dialog(m_workspace->runName(runs.first()), std::move(entries), protectedEpochs,
                        this);
     if (dialog.exec() == QDialog::Accepted)

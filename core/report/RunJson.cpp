@@ -112,6 +112,27 @@ Json RunJson::toJson(const Run& run, const Epoch& epoch)
     return j;
 }
 
+namespace {
+constexpr auto kReplace = Json::error_handler_t::replace;
+} // namespace
+
+void RunJson::write(const Run& run, const std::function<void(std::string_view)>& sink)
+{
+    Json head = toJson(Run{run.root, run.layout, {}, run.links, run.sources, run.inProgress, {}});
+    head["model_bytes_total"] = run.totalModelBytes();
+    head.erase("epochs");
+    head.erase("problems");
+    std::string text = head.dump(-1, ' ', false, kReplace);
+    text.pop_back(); // the closing brace: epochs and problems follow
+    sink(text + ",\n\"epochs\": [");
+    for (std::size_t i = 0; i < run.epochs.size(); ++i) {
+        text = i == 0 ? "\n" : ",\n";
+        text += toJson(run, run.epochs[i]).dump(-1, ' ', false, kReplace);
+        sink(text);
+    }
+    sink("],\n\"problems\": " + toJson(run.problems).dump(-1, ' ', false, kReplace) + "}");
+}
+
 Json RunJson::toJson(const Run& run)
 {
     Json j = Json::object();

@@ -3,7 +3,9 @@
 #include "model/Run.h"
 #include "scan/Scanner.h"
 
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 namespace ckpt {
 
@@ -21,6 +23,9 @@ class RunJson
 public:
     static nlohmann::ordered_json toJson(const Scanner::Outcome& outcome);
     static nlohmann::ordered_json toJson(const Run& run);
+    // The same object as toJson(run), written in pieces (one per epoch) so that
+    // a run of 100,000 epochs never exists as one JSON tree in memory.
+    static void write(const Run& run, const std::function<void(std::string_view)>& sink);
     static nlohmann::ordered_json toJson(const Run& run, const Epoch& epoch);
     static nlohmann::ordered_json toJson(const Problem& problem);
     static nlohmann::ordered_json toJson(const Problems& problems);

@@ -61,12 +61,16 @@ RunLink RunDiff::removedLink(const std::string& name)
 std::vector<RunLink> RunDiff::changedLinks(const Run& before, const Run& after)
 {
     std::vector<RunLink> out;
-    auto opt = [](const RunLink* l) { return l ? std::optional<RunLink>(*l) : std::nullopt; };
-    for (const auto& l : before.links)
-        if (!after.link(l.name))
+    // In the order the links had before, then the new ones.
+    for (const auto& l : before.links) {
+        const RunLink* now = after.link(l.name);
+        if (!now)
             out.push_back(removedLink(l.name));
+        else if (!sameLink(l, *now))
+            out.push_back(*now);
+    }
     for (const auto& l : after.links)
-        if (!sameLink(opt(before.link(l.name)), l))
+        if (!before.link(l.name))
             out.push_back(l);
     return out;
 }

@@ -20,10 +20,16 @@ static CompareSide side(const QString& run, int n, const std::string& json, doub
     s.runName = run;
     s.epoch.number = n;
     s.epoch.dir = "/r/epochs/" + std::to_string(n);
-    s.epoch.modelBytes = 2048;
-    CkptInfo info;
-    info.raw = nlohmann::ordered_json::parse(json);
-    s.epoch.info = info;
+    EpochFile model;
+    model.name = "model.h5";
+    model.bytes = 2048;
+    model.present = true;
+    model.model = true;
+    s.epoch.files.push_back(model);
+    s.epoch.recorded = true;
+    for (const auto& [key, value] : nlohmann::ordered_json::parse(json).items())
+        s.epoch.metadata.set(key, value.dump());
+    s.recordName = QStringLiteral("ckpt-info.json");
     HistoryRow row;
     row.epoch = n;
     row.samples.push_back(MetricSample{"loss", loss, MetricSource::TrainingLog});

@@ -118,8 +118,8 @@ private slots:
         QCOMPARE(added.at(0).at(0).toString().toStdString(), m_root.string());
         const Epoch epoch = added.at(0).at(1).value<Epoch>();
         QCOMPARE(epoch.number, 4);
-        QVERIFY(epoch.info.has_value());
-        QVERIFY(!epoch.modelPath.empty());
+        QVERIFY(epoch.hasRecord());
+        QVERIFY(epoch.hasModel());
         // Once: later windows and polls must not announce it again.
         QTest::qWait(300);
         QCOMPARE(added.count(), 1);
@@ -163,7 +163,7 @@ private slots:
         QCOMPARE(changed.count(), 1);
         const Epoch epoch = changed.at(0).at(1).value<Epoch>();
         QCOMPARE(epoch.number, 3);
-        QCOMPARE(epoch.info->bestMetricLast.value_or(0), 0.25);
+        QCOMPARE(epoch.metric(kBestSoFar).value_or(0), 0.25);
     }
 
     void lastRelinked_data() { addPollingColumn(); }
