@@ -31,8 +31,12 @@ int runHistory(const QStringList& arguments)
     const MetricHistory history = historyOf(*run);
     const auto rows = cl.isSet("all-segments") ? HistoryTable::Rows::AllSegments
                                                : HistoryTable::Rows::LatestPerEpoch;
-    if (cl.json())
-        Console::out(HistoryTable::toJson(history, rows) + "\n");
+    if (cl.json()) {
+        auto j = nlohmann::ordered_json::parse(HistoryTable::toJson(history, rows), nullptr, false);
+        if (j.is_object())
+            j["layout"] = run->layout;
+        Console::json(j);
+    }
     else if (cl.isSet("csv"))
         Console::out(HistoryTable::toCsv(history, rows));
     else

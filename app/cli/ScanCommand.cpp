@@ -1,6 +1,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Console.h"
+#include "RunArgument.h"
 #include "RunPrinter.h"
 #include "report/RunJson.h"
 #include "scan/Scanner.h"
@@ -50,7 +51,7 @@ int runScan(const QStringList& arguments)
         }
         if (!cl.json() && outcome->runs.empty())
             Console::err("no checkpoint runs found below " + path.string() +
-                         " (looked for epochs/<NNN>/ckpt-info.json)\n");
+                         " (looked for " + knownLayoutsText() + ")\n");
     }
     if (cl.json())
         Console::out("\n]}\n");

@@ -62,7 +62,7 @@ class Layout
 public:
     virtual ~Layout() = default;
 
-    // Short identifier used in JSON output and the UI: "candle", ...
+    // Short identifier used in JSON output and the UI: candle, orbax, ...
     virtual std::string_view name() const = 0;
 
     // Is `listing.dir` the root of a run of this layout? Must be cheap: it may

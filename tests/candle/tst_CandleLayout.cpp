@@ -409,7 +409,7 @@ void tst_CandleLayout::epochFields()
     QVERIFY(e1.firstSave);
     QVERIFY(std::isinf(*e1.metric(kBestSoFar)));
     QVERIFY(e1.checksummedFile());
-    QCOMPARE(e1.checksummedFile()->algo, ChecksumAlgo::Crc32);
+    QVERIFY(e1.checksummedFile()->algo == ChecksumAlgo::Crc32);
     QCOMPARE(e1.checksummedFile()->checksum,
              std::to_string(CandleFixture::crc32Of(CandleFixture::modelContent(1, 100))));
     // The record is kept as written, key by key.

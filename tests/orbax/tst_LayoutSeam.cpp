@@ -52,7 +52,8 @@ fs::path makeRun(const std::string& layout, const fs::path& root)
 }
 
 // A new epoch saved the way the format saves it: written aside, renamed in.
-void saveLive(const std::string& layout, const fs::path& root, int n)
+// `staging` is outside the watched folder.
+void saveLive(const std::string& layout, const fs::path& root, int n, const fs::path& staging)
 {
     if (layout == "orbax") {
         OrbaxFixture f(root, "checkpoint_");
@@ -64,10 +65,9 @@ void saveLive(const std::string& layout, const fs::path& root, int n)
         return;
     }
     CandleFixture f(root);
-    CandleFixture tmpFx(root / "work-fixture");
-    tmpFx.addEpoch(n, 0.1);
-    fs::rename(tmpFx.epochDir(n), f.epochDir(n));
-    fs::remove_all(root / "work-fixture");
+    CandleFixture aside(staging);
+    aside.addEpoch(n, 0.1);
+    fs::rename(aside.epochDir(n), f.epochDir(n));
 }
 
 void layouts()
@@ -260,7 +260,8 @@ private slots:
             fs::remove_all(tmpDir);
             QTRY_COMPARE_WITH_TIMEOUT(live.count(), 2, 1000);
         }
-        saveLive(layout.toStdString(), root, n);
+        QTemporaryDir staging;
+        saveLive(layout.toStdString(), root, n, fs::path(staging.path().toStdString()));
         QTRY_COMPARE_WITH_TIMEOUT(added.count(), 1, 1000);
         const Epoch e = added.at(0).at(1).value<Epoch>();
         QCOMPARE(e.number, n);
