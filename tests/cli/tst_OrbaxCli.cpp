@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include <filesystem>
+#include <set>
 
 using namespace ckpt::test;
 namespace fs = std::filesystem;

@@ -4,6 +4,8 @@
 #include <QAbstractItemModelTester>
 #include <QTest>
 
+#include <nlohmann/json.hpp>
+
 using namespace ckpt;
 
 class tst_CompareModel : public QObject
@@ -27,8 +29,9 @@ static CompareSide side(const QString& run, int n, const std::string& json, doub
     model.model = true;
     s.epoch.files.push_back(model);
     s.epoch.recorded = true;
-    for (const auto& [key, value] : nlohmann::ordered_json::parse(json).items())
-        s.epoch.metadata.set(key, value.dump());
+    const nlohmann::ordered_json record = nlohmann::ordered_json::parse(json);
+    for (auto it = record.begin(); it != record.end(); ++it)
+        s.epoch.metadata.set(it.key(), it.value().dump());
     s.recordName = QStringLiteral("ckpt-info.json");
     HistoryRow row;
     row.epoch = n;

@@ -70,7 +70,7 @@ void saveLive(const std::string& layout, const fs::path& root, int n, const fs::
     fs::rename(aside.epochDir(n), f.epochDir(n));
 }
 
-void layouts()
+void bothLayouts()
 {
     QTest::addColumn<QString>("layout");
     QTest::newRow("candle") << "candle";
@@ -119,7 +119,7 @@ private slots:
         QCOMPARE(candle["last"].get<int>(), 4);
     }
 
-    void history_data() { layouts(); }
+    void history_data() { bothLayouts(); }
     void history()
     {
         QFETCH(QString, layout);
@@ -135,7 +135,7 @@ private slots:
         QVERIFY(rows[1]->wallTime.has_value());
     }
 
-    void verify_data() { layouts(); }
+    void verify_data() { bothLayouts(); }
     void verify()
     {
         QFETCH(QString, layout);
@@ -155,7 +155,7 @@ private slots:
         }
     }
 
-    void relink_data() { layouts(); }
+    void relink_data() { bothLayouts(); }
     void relink()
     {
         QFETCH(QString, layout);
@@ -178,7 +178,7 @@ private slots:
         QCOMPARE(fs::read_symlink(root / "last").string(), std::string("epochs/002"));
     }
 
-    void prune_data() { layouts(); }
+    void prune_data() { bothLayouts(); }
     void prune()
     {
         QFETCH(QString, layout);
@@ -208,7 +208,7 @@ private slots:
         QCOMPARE(after.epochs.size(), std::size_t(1));
     }
 
-    void tableModel_data() { layouts(); }
+    void tableModel_data() { bothLayouts(); }
     void tableModel()
     {
         QFETCH(QString, layout);
@@ -233,7 +233,7 @@ private slots:
         }
     }
 
-    void watchNewEpoch_data() { layouts(); }
+    void watchNewEpoch_data() { bothLayouts(); }
     void watchNewEpoch()
     {
         QFETCH(QString, layout);
