@@ -36,8 +36,7 @@ int runHistory(const QStringList& arguments)
         if (j.is_object())
             j["layout"] = run->layout;
         Console::json(j);
-    }
-    else if (cl.isSet("csv"))
+    } else if (cl.isSet("csv"))
         Console::out(HistoryTable::toCsv(history, rows));
     else
         Console::out(HistoryTable::toText(history, rows));

@@ -45,13 +45,14 @@ int runScan(const QStringList& arguments)
             if (cl.json()) {
                 Console::out(firstRun ? "\n" : ",\n");
                 firstRun = false;
-                RunJson::write(run, [](std::string_view chunk) { Console::out(std::string(chunk)); });
+                RunJson::write(run,
+                               [](std::string_view chunk) { Console::out(std::string(chunk)); });
             } else
                 Console::out(RunPrinter::describe(run, !cl.isSet(QStringLiteral("summary"))));
         }
         if (!cl.json() && outcome->runs.empty())
-            Console::err("no checkpoint runs found below " + path.string() +
-                         " (looked for " + knownLayoutsText() + ")\n");
+            Console::err("no checkpoint runs found below " + path.string() + " (looked for " +
+                         knownLayoutsText() + ")\n");
     }
     if (cl.json())
         Console::out("\n]}\n");

@@ -26,7 +26,6 @@ nlohmann::ordered_json epochJson(const QString& root, const Epoch& epoch)
     return RunJson::toJson(run, epoch);
 }
 
-
 int g_signalPipe[2] = {-1, -1};
 
 void onSignal(int)

@@ -1,13 +1,12 @@
 #include "MainWindow.h"
 
-#include "layout/Layout.h"
-
 #include "RelinkCommand.h"
 #include "common/ProgressStrip.h"
 #include "compare/CompareView.h"
 #include "dialogs/AboutDialog.h"
 #include "dialogs/PruneDialog.h"
 #include "dialogs/RollbackConfirmDialog.h"
+#include "layout/Layout.h"
 #include "model/ModelInspector.h"
 #include "model/ModelInspectorDialog.h"
 #include "models/CompareModel.h"
@@ -453,7 +452,7 @@ void MainWindow::compareSelected()
         const Epoch* epoch = state ? state->run.findEpoch(ref.epoch) : nullptr;
         if (!epoch)
             return;
-        CompareSide side{m_workspace->runName(ref.root), *epoch, std::nullopt, {}};
+        CompareSide side{m_workspace->runName(ref.root), *epoch, {}, std::nullopt};
         if (const Layout* layout = layoutOf(state->run))
             side.recordName = QString::fromUtf8(layout->recordName().data(),
                                                 qsizetype(layout->recordName().size()));
@@ -497,7 +496,8 @@ void MainWindow::rollback(const QString& link)
         return;
     const Layout* layout = layoutOf(*run);
     if (!layout || !layout->linksMovable()) {
-        m_status->setText(tr("%1 runs have no movable links.").arg(QString::fromStdString(run->layout)));
+        m_status->setText(
+            tr("%1 runs have no movable links.").arg(QString::fromStdString(run->layout)));
         return;
     }
     RollbackConfirmDialog::Request request;

@@ -1,22 +1,11 @@
 #include "candle/CandleEpochInfo.h"
 
 #include "candle/CkptInfoReader.h"
+#include "json/JsonText.h"
 
 #include <cmath>
 
 namespace ckpt {
-
-std::string CandleEpochInfo::jsonText(const nlohmann::ordered_json& value)
-{
-    if (value.is_number_float()) {
-        const double d = value.get<double>();
-        if (std::isnan(d))
-            return "NaN";
-        if (std::isinf(d))
-            return d > 0 ? "Infinity" : "-Infinity";
-    }
-    return value.dump();
-}
 
 void CandleEpochInfo::apply(const CkptInfo& info, Epoch& epoch)
 {

@@ -20,8 +20,6 @@ public:
     static void apply(const CkptInfo& info, Epoch& epoch);
     // The ckpt-info.json the epoch was read from; nullopt when it had none.
     static std::optional<CkptInfo> of(const Epoch& epoch);
-    // One JSON value as text; non-finite numbers as Python writes them (Infinity, NaN).
-    static std::string jsonText(const nlohmann::ordered_json& value);
 };
 
 } // namespace ckpt

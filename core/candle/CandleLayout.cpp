@@ -64,8 +64,8 @@ void addWorkProblem(Run& run, const DirListing& listing)
     run.problems.push_back(Problem{
         ProblemKind::InterruptedSave,
         workDir + " is left over from an interrupted save: the epoch being written there is "
-                      "incomplete. Check it and delete work/ (CANDLE would overwrite it on the "
-                      "next save).",
+                  "incomplete. Check it and delete work/ (CANDLE would overwrite it on the "
+                  "next save).",
         workDir, std::nullopt});
 }
 
@@ -119,7 +119,7 @@ bool CandleLayout::refreshInProgress(Run& run, const DirListing& rootListing) co
 }
 
 Result<std::vector<std::string>> CandleLayout::checkRestart(const fs::path& epochDir, int epoch,
-                                                           const Progress& progress) const
+                                                            const Progress& progress) const
 {
     return CandleRestartCheck::check(epochDir, epoch, progress);
 }

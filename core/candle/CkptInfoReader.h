@@ -1,7 +1,7 @@
 #pragma once
 
-#include "common/Result.h"
 #include "candle/CkptInfo.h"
+#include "common/Result.h"
 
 #include <filesystem>
 #include <string_view>

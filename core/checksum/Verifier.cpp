@@ -1,9 +1,8 @@
 #include "checksum/Verifier.h"
 
-#include "layout/Layout.h"
-
 #include "checksum/Crc32.h"
 #include "io/AtomicFile.h"
+#include "layout/Layout.h"
 
 #include <algorithm>
 #include <atomic>

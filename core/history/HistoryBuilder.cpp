@@ -1,7 +1,7 @@
 #include "history/HistoryBuilder.h"
 
-#include "history/EpochHistory.h"
 #include "history/CkptLogParser.h"
+#include "history/EpochHistory.h"
 #include "history/HistoryTxtParser.h"
 #include "history/TrainingLogParser.h"
 

@@ -29,7 +29,7 @@ MetricHistory Layout::history(const Run& run) const
 }
 
 Result<std::vector<std::string>> Layout::checkRestart(const std::filesystem::path&, int,
-                                                     const Progress&) const
+                                                      const Progress&) const
 {
     return std::vector<std::string>{};
 }

@@ -116,9 +116,8 @@ public:
     virtual bool canRestart() const { return false; }
     // What would make a restart from the epoch in `epochDir` fail, as messages
     // naming the file (empty: it would work). Error for I/O trouble and cancel.
-    virtual Result<std::vector<std::string>> checkRestart(const std::filesystem::path& epochDir,
-                                                          int epoch,
-                                                          const Progress& progress) const;
+    virtual Result<std::vector<std::string>>
+    checkRestart(const std::filesystem::path& epochDir, int epoch, const Progress& progress) const;
     // Where Ckpt Studio records its changes to a run (relink, prune).
     virtual std::filesystem::path auditLogPath(const std::filesystem::path& root) const;
 };

@@ -46,15 +46,15 @@ struct EpochMetric
 // relative, metadata is one packed string.
 struct Epoch
 {
-    int number = 0;                  // the checkpoint's number (CANDLE epoch, Orbax step)
-    bool firstSave = false;          // first save of a training process (a restart boundary)
-    bool recorded = false;           // the epoch's record was read (CANDLE ckpt-info.json)
+    int number = 0;                   // the checkpoint's number (CANDLE epoch, Orbax step)
+    bool firstSave = false;           // first save of a training process (a restart boundary)
+    bool recorded = false;            // the epoch's record was read (CANDLE ckpt-info.json)
     std::optional<std::int64_t> step; // the training step, where the format has one
-    std::optional<double> elapsed;   // seconds since the previous save of the same process
-    std::string dir;                 // relative to the run root ("epochs/012", "1200")
-    std::string savedAt;             // local time "YYYY-MM-DD HH:MM:SS" when known
-    std::string monitored;           // the metric the writer tracked as "best", if any
-    std::vector<EpochFile> files;    // the model file first
+    std::optional<double> elapsed;    // seconds since the previous save of the same process
+    std::string dir;                  // relative to the run root ("epochs/012", "1200")
+    std::string savedAt;              // local time "YYYY-MM-DD HH:MM:SS" when known
+    std::string monitored;            // the metric the writer tracked as "best", if any
+    std::vector<EpochFile> files;     // the model file first
     std::vector<EpochMetric> metrics;
     KeyValues metadata; // the format's own record of the epoch (CANDLE: ckpt-info.json)
     Problems problems;  // problems of this epoch only

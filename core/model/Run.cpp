@@ -48,8 +48,8 @@ std::optional<int> Run::linkedEpoch(std::string_view name) const
 
 void Run::setLink(std::string_view name, std::optional<RunLink> l)
 {
-    auto it = std::find_if(links.begin(), links.end(),
-                           [&](const RunLink& x) { return x.name == name; });
+    auto it =
+        std::find_if(links.begin(), links.end(), [&](const RunLink& x) { return x.name == name; });
     if (!l) {
         if (it != links.end())
             links.erase(it);

@@ -39,8 +39,8 @@ struct InProgressItem
 // One training run found on disk.
 struct Run
 {
-    std::string root;   // absolute path of the run's root folder
-    std::string layout; // the layout's name (Layout::name())
+    std::string root;          // absolute path of the run's root folder
+    std::string layout;        // the layout's name (Layout::name())
     std::vector<Epoch> epochs; // sorted by number
     std::vector<RunLink> links;
     std::vector<RunSource> sources;

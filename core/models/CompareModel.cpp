@@ -1,7 +1,6 @@
 #include "models/CompareModel.h"
 
 #include "json/LenientJson.h"
-
 #include "models/ModelRoles.h"
 
 #include <QLocale>

@@ -20,8 +20,8 @@ struct CompareSide
     std::optional<HistoryRow> history;
 };
 
-// Two epochs side by side: their record's fields (CANDLE ckpt-info.json) (known keys first, then any
-// other keys found in either file), then every metric of either history row.
+// Two epochs side by side: their record's fields (CANDLE ckpt-info.json) (known keys first, then
+// any other keys found in either file), then every metric of either history row.
 // roles::DifferentRole marks rows whose two values differ.
 class CompareModel final : public QAbstractTableModel
 {

@@ -1,7 +1,7 @@
 #include "ops/LinkState.h"
 
-#include "layout/Layout.h"
 #include "io/AtomicFile.h"
+#include "layout/Layout.h"
 
 #include <cerrno>
 #include <sys/stat.h>
@@ -55,13 +55,13 @@ std::optional<int> LinkState::trailingEpoch(const Layout& layout, std::string_vi
         if (!s.empty() && s != "." && s != "/")
             parts.push_back(s);
     }
-    if (parts.empty() || (!folder.empty() && (parts.size() < 2 || parts[parts.size() - 2] != folder)))
+    if (parts.empty() ||
+        (!folder.empty() && (parts.size() < 2 || parts[parts.size() - 2] != folder)))
         return std::nullopt;
     return layout.epochNumberOf(parts.back());
 }
 
-Result<LinkState> LinkState::read(const fs::path& root, const Layout& layout,
-                                  std::string_view name)
+Result<LinkState> LinkState::read(const fs::path& root, const Layout& layout, std::string_view name)
 {
     LinkState state;
     state.name = std::string(name);

@@ -1,7 +1,7 @@
 #include "ops/Relinker.h"
 
-#include "layout/Layout.h"
 #include "io/AtomicFile.h"
+#include "layout/Layout.h"
 #include "ops/AuditLog.h"
 #include "ops/EpochDirs.h"
 #include "ops/LinkState.h"
@@ -77,7 +77,7 @@ Result<RunAt> linkRun(const fs::path& runRoot, std::string_view linkName)
 // The link as it is now, under the run lock: a symlink or nothing. A real file
 // or directory in its place is refused.
 Result<LinkState> readReplaceableLink(const fs::path& root, const Layout& layout,
-                                     std::string_view linkName)
+                                      std::string_view linkName)
 {
     auto current = LinkState::read(root, layout, linkName);
     if (current && current->kind == LinkState::Kind::Other)
@@ -179,17 +179,13 @@ Result<RelinkOutcome> applyChange(const fs::path& root, const Layout& layout,
 Result<std::vector<std::string>> Relinker::checkEpoch(const fs::path& runRoot, int epoch,
                                                       const Progress& progress)
 {
-    auto root = runDirectory(runRoot);
-    if (!root)
-        return root.error();
-    const Layout* layout = layoutAt(*root);
-    if (!layout)
-        return Error::at(root->string(), "no checkpoint run here");
-    auto rel = EpochDirs::find(*root, *layout, epoch);
+    auto run = runAt(runRoot);
+    if (!run)
+        return run.error();
+    auto rel = EpochDirs::find(run->root, *run->layout, epoch);
     if (!rel)
         return rel.error();
-    const fs::path dir = *root / *rel;
-    return layout->checkRestart(dir, epoch, progress);
+    return run->layout->checkRestart(run->root / *rel, epoch, progress);
 }
 
 Result<RelinkOutcome> Relinker::relink(const fs::path& runRoot, std::string_view linkName,

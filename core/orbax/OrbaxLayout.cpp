@@ -148,12 +148,13 @@ Run OrbaxLayout::loadRun(const fs::path& rootPath) const
             continue;
         }
         const std::string path = run.pathOf(run.epochs[i]);
-        run.problems.push_back(Problem{
-            ProblemKind::EpochMismatch,
-            path + " holds step " + std::to_string(run.epochs[i].number) + " like " +
-                run.pathOf(run.epochs[i - 1]) + ": only the first is shown; remove or rename "
-                                                "the other.",
-            path, run.epochs[i].number});
+        run.problems.push_back(Problem{ProblemKind::EpochMismatch,
+                                       path + " holds step " +
+                                           std::to_string(run.epochs[i].number) + " like " +
+                                           run.pathOf(run.epochs[i - 1]) +
+                                           ": only the first is shown; remove or rename "
+                                           "the other.",
+                                       path, run.epochs[i].number});
         run.epochs.erase(run.epochs.begin() + static_cast<std::ptrdiff_t>(i));
     }
     collectInProgress(*this, run.root, listing->entries, run);

@@ -1,14 +1,15 @@
 #include "orbax/OrbaxStepReader.h"
 
 #include "io/AtomicFile.h"
+#include "json/JsonText.h"
 #include "json/LenientJson.h"
 #include "layout/DirReader.h"
 #include "orbax/OrbaxLayout.h"
 
 #include <cerrno>
 #include <cmath>
-#include <fcntl.h>
 #include <ctime>
+#include <fcntl.h>
 #include <sys/stat.h>
 
 namespace ckpt {
@@ -16,18 +17,6 @@ namespace ckpt {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-std::string jsonText(const Json& value)
-{
-    if (value.is_number_float()) {
-        const double d = value.get<double>();
-        if (std::isnan(d))
-            return "NaN";
-        if (std::isinf(d))
-            return d > 0 ? "Infinity" : "-Infinity";
-    }
-    return value.dump();
-}
 
 // Local time of a commit, as the other layouts show save times.
 std::string localTime(std::int64_t nsecs)
@@ -54,8 +43,7 @@ void readMetrics(const Json& metrics, Epoch& epoch)
 
 } // namespace
 
-std::optional<Epoch> OrbaxStepReader::read(const std::string& root, std::string_view name,
-                                           int step)
+std::optional<Epoch> OrbaxStepReader::read(const std::string& root, std::string_view name, int step)
 {
     const std::string dirPath = root + "/" + std::string(name);
     struct stat st = {};

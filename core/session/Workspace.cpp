@@ -360,8 +360,7 @@ void Workspace::refreshSummary(const QString& root)
         ChecksumState st = ChecksumState::Unknown;
         if (auto c = s.checks.find(e.number); c != s.checks.end())
             st = c->second;
-        else if (const EpochFile* f = e.checksummedFile();
-                 f && f->algo == ChecksumAlgo::Disabled)
+        else if (const EpochFile* f = e.checksummedFile(); f && f->algo == ChecksumAlgo::Disabled)
             st = ChecksumState::Disabled;
         summary.checksum = first ? st : combineChecksumStates(summary.checksum, st);
         first = false;

@@ -28,8 +28,8 @@ bool RunDiff::sameEpoch(const Epoch& a, const Epoch& b)
     for (std::size_t i = 0; i < a.files.size(); ++i) {
         const EpochFile& x = a.files[i];
         const EpochFile& y = b.files[i];
-        if (x.name != y.name || x.bytes != y.bytes || x.present != y.present ||
-            x.algo != y.algo || x.checksum != y.checksum)
+        if (x.name != y.name || x.bytes != y.bytes || x.present != y.present || x.algo != y.algo ||
+            x.checksum != y.checksum)
             return false;
     }
     // Metric values by their bits: NaN compares unequal to itself.

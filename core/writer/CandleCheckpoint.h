@@ -1,8 +1,8 @@
 #pragma once
 
+#include "candle/CkptInfo.h"
 #include "common/Result.h"
 #include "io/TaggedLog.h"
-#include "candle/CkptInfo.h"
 #include "writer/CandleCheckpointOptions.h"
 
 #include <chrono>

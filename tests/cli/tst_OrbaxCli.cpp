@@ -63,8 +63,7 @@ private slots:
         const CliResult r = runCli({"verify", "--json", QString::fromStdString(m_orbax.string())});
         const auto j = r.json();
         QCOMPARE(j["runs"][0]["layout"].get<std::string>(), std::string("orbax"));
-        QVERIFY2(r.out.contains("no_checksum") || r.out.contains("no checksum"),
-                 r.out.constData());
+        QVERIFY2(r.out.contains("no_checksum") || r.out.contains("no checksum"), r.out.constData());
     }
 
     void relinkRefuses()

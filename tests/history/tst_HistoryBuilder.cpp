@@ -1,6 +1,6 @@
 #include "CandleFixture.h"
-#include "candle/CandleLayout.h"
 #include "candle/CandleHistory.h"
+#include "candle/CandleLayout.h"
 #include "history/HistoryBuilder.h"
 #include "history/LocalTime.h"
 
@@ -143,8 +143,10 @@ static Run restartedRun(const std::filesystem::path& root)
     run.root = root.string();
     run.layout = "candle";
     run.sources.push_back({std::string(CandleLayout::kCkptLog), (root / "ckpt.log").string()});
-    run.sources.push_back({std::string(CandleLayout::kTrainingLog), (root / "training.log").string()});
-    run.sources.push_back({std::string(CandleLayout::kHistoryTxt), (root / "history.txt").string()});
+    run.sources.push_back(
+        {std::string(CandleLayout::kTrainingLog), (root / "training.log").string()});
+    run.sources.push_back(
+        {std::string(CandleLayout::kHistoryTxt), (root / "history.txt").string()});
     for (int e = 1; e <= 8; ++e)
         run.epochs.push_back(makeEpoch(e, v1(e), stamp(13, e, 30), e == 1));
     for (int e = 10; e <= 15; ++e)
@@ -241,7 +243,8 @@ void tst_HistoryBuilder::withoutCkptLogSegmentsComeFromCkptInfo()
 
     Run run;
     run.root = root.string();
-    run.sources.push_back({std::string(CandleLayout::kTrainingLog), (root / "training.log").string()});
+    run.sources.push_back(
+        {std::string(CandleLayout::kTrainingLog), (root / "training.log").string()});
     for (int e = 1; e <= 8; ++e)
         run.epochs.push_back(makeEpoch(e, v1(e), stamp(13, e, 30), e == 1));
     for (int e = 10; e <= 15; ++e)
@@ -297,7 +300,8 @@ void tst_HistoryBuilder::trainingLogOnly()
                              "epoch,loss\n0,0.5\n1,0.4\n2,0.3\nepoch,loss,lr\n1,0.35,0.01\n");
     Run run;
     run.root = root.string();
-    run.sources.push_back({std::string(CandleLayout::kTrainingLog), (root / "training.log").string()});
+    run.sources.push_back(
+        {std::string(CandleLayout::kTrainingLog), (root / "training.log").string()});
     const MetricHistory h = CandleHistory::build(run);
     QCOMPARE(h.segments.size(), std::size_t(2));
     QCOMPARE(h.segments[1].resumedFrom, std::optional<int>(1));
@@ -322,7 +326,8 @@ void tst_HistoryBuilder::trainingLogThatFitsNoProcessGetsItsOwnSegment()
     Run run;
     run.root = root.string();
     run.sources.push_back({std::string(CandleLayout::kCkptLog), (root / "ckpt.log").string()});
-    run.sources.push_back({std::string(CandleLayout::kTrainingLog), (root / "training.log").string()});
+    run.sources.push_back(
+        {std::string(CandleLayout::kTrainingLog), (root / "training.log").string()});
     const MetricHistory h = CandleHistory::build(run);
     QCOMPARE(h.segments.size(), std::size_t(2));
     QCOMPARE(h.rows.size(), std::size_t(2));
@@ -341,7 +346,8 @@ void tst_HistoryBuilder::unreadableFilesAreProblems()
     Run run;
     run.root = m_dir.filePath("unreadable").toStdString();
     run.sources.push_back({std::string(CandleLayout::kCkptLog), run.root + "/missing/ckpt.log"});
-    run.sources.push_back({std::string(CandleLayout::kTrainingLog), run.root + "/missing/training.log"});
+    run.sources.push_back(
+        {std::string(CandleLayout::kTrainingLog), run.root + "/missing/training.log"});
     run.epochs.push_back(makeEpoch(1, 0.5, stamp(13, 1, 0), true));
     const MetricHistory h = CandleHistory::build(run);
     QCOMPARE(h.problems.size(), std::size_t(2));
@@ -361,8 +367,10 @@ void tst_HistoryBuilder::parseProblemsAreCollected()
     CandleFixture::writeText(root / "history.txt", "{\"loss\": [");
     Run run;
     run.root = root.string();
-    run.sources.push_back({std::string(CandleLayout::kTrainingLog), (root / "training.log").string()});
-    run.sources.push_back({std::string(CandleLayout::kHistoryTxt), (root / "history.txt").string()});
+    run.sources.push_back(
+        {std::string(CandleLayout::kTrainingLog), (root / "training.log").string()});
+    run.sources.push_back(
+        {std::string(CandleLayout::kHistoryTxt), (root / "history.txt").string()});
     const MetricHistory h = CandleHistory::build(run);
     QCOMPARE(h.problems.size(), std::size_t(2));
     QVERIFY(h.problems[0].kind == ProblemKind::BadLog);

@@ -2,8 +2,8 @@
 // restarts from it. Both processes save within the same second (ckpt-info.json
 // timestamps have whole seconds), so only the resume epoch can tell which
 // process wrote which epoch.
-#include "candle/CandleLayout.h"
 #include "candle/CandleHistory.h"
+#include "candle/CandleLayout.h"
 #include "history/HistoryBuilder.h"
 #include "ops/Relinker.h"
 

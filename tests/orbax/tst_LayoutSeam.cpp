@@ -29,8 +29,7 @@ namespace {
 // Epoch (CANDLE) or step (Orbax) numbers of the runs the tests build.
 std::vector<int> numbers(const std::string& layout)
 {
-    return layout == "orbax" ? std::vector<int>{100, 200, 300, 400}
-                             : std::vector<int>{1, 2, 3, 4};
+    return layout == "orbax" ? std::vector<int>{100, 200, 300, 400} : std::vector<int>{1, 2, 3, 4};
 }
 
 // A run of four saved epochs with a falling loss.
@@ -124,7 +123,8 @@ private slots:
     {
         QFETCH(QString, layout);
         QTemporaryDir tmp;
-        const fs::path root = makeRun(layout.toStdString(), fs::path(tmp.path().toStdString()) / "r");
+        const fs::path root =
+            makeRun(layout.toStdString(), fs::path(tmp.path().toStdString()) / "r");
         const Run run = findLayout(layout.toStdString())->loadRun(root);
         const MetricHistory h = historyOf(run);
         const auto rows = h.latestPerEpoch();
@@ -140,7 +140,8 @@ private slots:
     {
         QFETCH(QString, layout);
         QTemporaryDir tmp;
-        const fs::path root = makeRun(layout.toStdString(), fs::path(tmp.path().toStdString()) / "r");
+        const fs::path root =
+            makeRun(layout.toStdString(), fs::path(tmp.path().toStdString()) / "r");
         const Run run = findLayout(layout.toStdString())->loadRun(root);
         Verifier::Options o;
         o.threads = 2;
@@ -160,7 +161,8 @@ private slots:
     {
         QFETCH(QString, layout);
         QTemporaryDir tmp;
-        const fs::path root = makeRun(layout.toStdString(), fs::path(tmp.path().toStdString()) / "r");
+        const fs::path root =
+            makeRun(layout.toStdString(), fs::path(tmp.path().toStdString()) / "r");
         const int target = numbers(layout.toStdString())[1];
         RelinkOptions options;
         options.actor = "tester@host";
@@ -183,7 +185,8 @@ private slots:
     {
         QFETCH(QString, layout);
         QTemporaryDir tmp;
-        const fs::path root = makeRun(layout.toStdString(), fs::path(tmp.path().toStdString()) / "r");
+        const fs::path root =
+            makeRun(layout.toStdString(), fs::path(tmp.path().toStdString()) / "r");
         const auto ns = numbers(layout.toStdString());
         const Run run = findLayout(layout.toStdString())->loadRun(root);
         KeepPolicy policy;
@@ -213,7 +216,8 @@ private slots:
     {
         QFETCH(QString, layout);
         QTemporaryDir tmp;
-        const fs::path root = makeRun(layout.toStdString(), fs::path(tmp.path().toStdString()) / "r");
+        const fs::path root =
+            makeRun(layout.toStdString(), fs::path(tmp.path().toStdString()) / "r");
         const Run run = findLayout(layout.toStdString())->loadRun(root);
         EpochTableModel model;
         QAbstractItemModelTester tester(&model);

@@ -95,10 +95,14 @@ private slots:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("expect");
-        QTest::newRow("truncated") << "{\"metrics\": {\"loss\": 0." << "_CHECKPOINT_METADATA";
-        QTest::newRow("not an object") << "[1, 2]" << "expected a JSON object";
-        QTest::newRow("empty") << "" << "_CHECKPOINT_METADATA";
-        QTest::newRow("missing") << "<missing>" << "is missing";
+        QTest::newRow("truncated") << "{\"metrics\": {\"loss\": 0."
+                                   << "_CHECKPOINT_METADATA";
+        QTest::newRow("not an object") << "[1, 2]"
+                                       << "expected a JSON object";
+        QTest::newRow("empty") << ""
+                               << "_CHECKPOINT_METADATA";
+        QTest::newRow("missing") << "<missing>"
+                                 << "is missing";
     }
     void badMetadataIsAProblem()
     {

@@ -49,9 +49,8 @@ void OrbaxFixture::addStep(int step, const std::map<std::string, double>& metric
 
 fs::path OrbaxFixture::addTmp(int step, bool withTimestamp)
 {
-    const fs::path dir =
-        m_root / (m_prefix + std::to_string(step) + ".orbax-checkpoint-tmp" +
-                  (withTimestamp ? "-1763800123456" : ""));
+    const fs::path dir = m_root / (m_prefix + std::to_string(step) + ".orbax-checkpoint-tmp" +
+                                   (withTimestamp ? "-1763800123456" : ""));
     fs::create_directories(dir / "default");
     return dir;
 }

@@ -181,7 +181,9 @@ private slots:
         QCOMPARE(link.epoch.value_or(-1), 2);
         QTest::qWait(200);
         QCOMPARE(links.count(), 1);
-        QCOMPARE(watcher.run(QString::fromStdString(m_root.string()))->linkedEpoch("last").value_or(-1), 2);
+        QCOMPARE(
+            watcher.run(QString::fromStdString(m_root.string()))->linkedEpoch("last").value_or(-1),
+            2);
     }
 
     // Both changes land in one debounce batch: the epoch must be announced first.
