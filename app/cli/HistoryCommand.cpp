@@ -2,7 +2,7 @@
 #include "Commands.h"
 #include "Console.h"
 #include "RunArgument.h"
-#include "history/HistoryBuilder.h"
+#include "layout/Layout.h"
 #include "report/HistoryTable.h"
 
 namespace ckpt::cli {
@@ -28,12 +28,15 @@ int runHistory(const QStringList& arguments)
     if (!run) {
         return cl.fail(run.error().message);
     }
-    const MetricHistory history = HistoryBuilder::build(*run);
+    const MetricHistory history = historyOf(*run);
     const auto rows = cl.isSet("all-segments") ? HistoryTable::Rows::AllSegments
                                                : HistoryTable::Rows::LatestPerEpoch;
-    if (cl.json())
-        Console::out(HistoryTable::toJson(history, rows) + "\n");
-    else if (cl.isSet("csv"))
+    if (cl.json()) {
+        auto j = nlohmann::ordered_json::parse(HistoryTable::toJson(history, rows), nullptr, false);
+        if (j.is_object())
+            j["layout"] = run->layout;
+        Console::json(j);
+    } else if (cl.isSet("csv"))
         Console::out(HistoryTable::toCsv(history, rows));
     else
         Console::out(HistoryTable::toText(history, rows));

@@ -1,7 +1,7 @@
 #include "ModelArgument.h"
 
 #include "RunArgument.h"
-#include "candle/CkptInfoReader.h"
+#include "layout/Layout.h"
 #include "modelfile/ModelSniffer.h"
 #include "modelfile/ZipArchive.h"
 
@@ -20,19 +20,32 @@ Result<std::string> resolveModelArgument(const QString& argument)
         return Error::at(path.string(), "no such file or directory");
     if (!fs::is_directory(path, ec))
         return path.string();
-    std::string name = "model.h5";
-    const fs::path info = path / "ckpt-info.json";
-    if (fs::exists(info, ec)) {
-        auto read = CkptInfoReader::readFile(info);
-        if (read && read->modelFile && !read->modelFile->empty()) {
-            if (auto why = CkptInfoReader::modelFileProblem(*read->modelFile))
-                return Error::at(info.string(), *why);
-            name = *read->modelFile;
+    // An epoch directory: its run's layout names the model file.
+    const fs::path dir = fs::absolute(path, ec).lexically_normal();
+    for (fs::path root = dir.parent_path(); !root.empty() && root != root.parent_path();
+         root = root.parent_path()) {
+        const Layout* layout = layoutAt(root);
+        if (!layout)
+            continue;
+        const Run run = layout->loadRun(root);
+        for (const Epoch& e : run.epochs) {
+            if (fs::path(run.pathOf(e)) != dir)
+                continue;
+            const std::string model = run.modelPath(e);
+            if (model.empty()) {
+                // A record the layout refused says why (a model_file outside the epoch).
+                for (const Problem& p : e.problems)
+                    if (p.kind == ProblemKind::BadInfo)
+                        return Error::at(p.path.empty() ? path.string() : p.path, p.message);
+                return Error::at(path.string(), "epoch directory without a model file");
+            }
+            return model;
         }
+        break;
     }
-    const fs::path model = path / name;
+    const fs::path model = path / "model.h5";
     if (!fs::exists(model, ec))
-        return Error::at(path.string(), "epoch directory without a model file (" + name + ")");
+        return Error::at(path.string(), "epoch directory without a model file (model.h5)");
     return model.string();
 }
 
@@ -66,10 +79,10 @@ Result<std::pair<std::string, std::string>> resolveRunEpochs(const QString& runA
         const Epoch* epoch = run->findEpoch(numbers[i]);
         if (!epoch)
             return Error::at(run->root, "no epoch " + std::to_string(numbers[i]) + " in this run");
-        if (epoch->modelPath.empty())
-            return Error::at(epoch->dir,
+        paths[i] = run->modelPath(*epoch);
+        if (paths[i].empty())
+            return Error::at(run->pathOf(*epoch),
                              "epoch " + std::to_string(numbers[i]) + " has no model file");
-        paths[i] = epoch->modelPath;
     }
     return std::make_pair(paths[0], paths[1]);
 }

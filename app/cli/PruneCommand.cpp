@@ -13,8 +13,8 @@ namespace {
 std::string reasons(const KeptEpoch& k)
 {
     std::string s;
-    for (auto r : k.reasons)
-        s += (s.empty() ? "" : ", ") + std::string(toString(r));
+    for (const auto& r : k.reasons)
+        s += (s.empty() ? "" : ", ") + r;
     return s;
 }
 
@@ -26,8 +26,8 @@ nlohmann::ordered_json planJson(const PrunePlan& plan)
     nlohmann::ordered_json kept = nlohmann::ordered_json::array();
     for (const auto& k : plan.kept) {
         nlohmann::ordered_json why = nlohmann::ordered_json::array();
-        for (auto r : k.reasons)
-            why.push_back(std::string(toString(r)));
+        for (const auto& r : k.reasons)
+            why.push_back(r);
         kept.push_back({{"epoch", k.epoch}, {"reasons", why}});
     }
     return {{"root", plan.root},

@@ -1,10 +1,19 @@
 #include "RunArgument.h"
 
+#include "layout/Layout.h"
 #include "scan/Scanner.h"
 
 #include <QDir>
 
 namespace ckpt::cli {
+
+std::string knownLayoutsText()
+{
+    std::string names;
+    for (const Layout* layout : builtinLayouts())
+        names += (names.empty() ? "" : ", ") + std::string(layout->name());
+    return "runs of every known layout: " + names;
+}
 
 Result<Run> loadRunArgument(const QString& argument)
 {
@@ -14,7 +23,7 @@ Result<Run> loadRunArgument(const QString& argument)
         return outcome.error();
     auto& runs = outcome->runs;
     if (runs.empty())
-        return Error::at(path, "no checkpoint run here (looked for epochs/<NNN>/ckpt-info.json)");
+        return Error::at(path, "no checkpoint run here (looked for " + knownLayoutsText() + ")");
     if (runs.size() > 1) {
         std::string message = std::to_string(runs.size()) + " runs below this folder; name one:";
         for (const auto& r : runs)

@@ -2,6 +2,7 @@
 
 #include "Console.h"
 #include "TextTable.h"
+#include "layout/Layout.h"
 #include "report/Format.h"
 
 #include <cmath>
@@ -11,7 +12,7 @@ namespace ckpt::cli {
 
 namespace {
 
-std::string linkText(const std::optional<RunLink>& link)
+std::string linkText(const RunLink* link)
 {
     if (!link)
         return "-";
@@ -24,11 +25,10 @@ std::string flags(const Run& run, const Epoch& e)
 {
     std::string f;
     auto add = [&f](const std::string& s) { f += f.empty() ? s : " " + s; };
-    if (run.last && run.last->epoch == e.number)
-        add("last");
-    if (run.best && run.best->epoch == e.number)
-        add("best");
-    if (e.info && e.info->firstSave)
+    for (const auto& l : run.links)
+        if (l.epoch == e.number)
+            add(l.name);
+    if (e.firstSave)
         add("restart");
     for (const auto& p : e.problems)
         add(std::string(1, '!').append(toString(p.kind)));
@@ -44,33 +44,36 @@ std::string RunPrinter::describe(const Run& run, bool withEpochs, std::string_vi
     if (!run.epochs.empty())
         out += " (" + std::to_string(run.epochs.front().number) + "-" +
                std::to_string(run.epochs.back().number) + ")";
-    out += ", last " + linkText(run.last) + ", best " + linkText(run.best) + ", " +
-           Format::bytes(static_cast<double>(run.totalModelBytes()));
+    if (const Layout* layout = layoutOf(run))
+        for (std::string_view name : layout->linkNames())
+            out.append(", ").append(name).append(" ").append(linkText(run.link(name)));
+    out += ", " + Format::bytes(static_cast<double>(run.totalModelBytes()));
     if (!liveness.empty())
         out.append(", ").append(liveness);
     out += '\n';
 
     if (withEpochs && !run.epochs.empty()) {
-        std::string metric = "best_so_far";
+        std::string metric(kBestSoFar);
         for (const auto& e : run.epochs)
-            if (e.info && e.info->saveBestMetric) {
-                metric = "best " + *e.info->saveBestMetric;
+            if (!e.monitored.empty()) {
+                metric = "best " + e.monitored;
                 break;
             }
         TextTable table({"epoch", "timestamp", metric, "elapsed", "size", "checksum", ""},
                         {true, false, true, true, true, false, false});
         for (const auto& e : run.epochs) {
-            const CkptInfo* i = e.info ? &*e.info : nullptr;
             std::string elapsed = "-";
-            if (i && i->firstSave)
+            if (e.firstSave)
                 elapsed = "first";
-            else if (i && i->timeElapsed)
-                elapsed = Format::duration(*i->timeElapsed);
-            table.addRow({std::to_string(e.number), i && i->timestamp ? *i->timestamp : "-",
-                          i && i->bestMetricLast ? Format::number(*i->bestMetricLast) : "-",
-                          elapsed,
-                          e.modelBytes ? Format::bytes(static_cast<double>(*e.modelBytes)) : "-",
-                          i && i->checksum ? *i->checksum : "-", flags(run, e)});
+            else if (e.elapsed)
+                elapsed = Format::duration(*e.elapsed);
+            const auto best = e.metric(kBestSoFar);
+            const EpochFile* checked = e.checksummedFile();
+            const auto bytes = e.modelBytes();
+            table.addRow({std::to_string(e.number), e.savedAt.empty() ? "-" : e.savedAt,
+                          best ? Format::number(*best) : "-", elapsed,
+                          bytes ? Format::bytes(static_cast<double>(*bytes)) : "-",
+                          checked ? checked->checksum : "-", flags(run, e)});
         }
         out += table.render("  ");
     }

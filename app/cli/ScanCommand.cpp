@@ -1,6 +1,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Console.h"
+#include "RunArgument.h"
 #include "RunPrinter.h"
 #include "liveness/Liveness.h"
 #include "report/RunJson.h"
@@ -20,7 +21,10 @@ int runScan(const QStringList& arguments)
     if (auto exit = cl.parse(arguments, 1, -1))
         return *exit;
 
-    nlohmann::ordered_json runs = nlohmann::ordered_json::array();
+    // JSON is streamed run by run, epoch by epoch: memory stays that of the runs.
+    if (cl.json())
+        Console::out("{\"runs\": [");
+    bool firstRun = true;
     bool problems = false;
     std::size_t found = 0;
     for (const QString& dir : cl.positional()) {
@@ -42,20 +46,22 @@ int runScan(const QStringList& arguments)
             for (const auto& p : run.allProblems())
                 problems = problems || !isWarningOnly(p.kind);
             if (cl.json()) {
-                auto j = RunJson::toJson(run);
-                j["liveness"] = std::string(toString(live));
-                runs.push_back(std::move(j));
+                Console::out(firstRun ? "\n" : ",\n");
+                firstRun = false;
+                RunJson::write(
+                    run, [](std::string_view chunk) { Console::out(std::string(chunk)); },
+                    {{"liveness", std::string(toString(live))}});
             } else {
                 Console::out(RunPrinter::describe(run, !cl.isSet(QStringLiteral("summary")),
                                                   toString(live)));
             }
         }
         if (!cl.json() && outcome->runs.empty())
-            Console::err("no checkpoint runs found below " + path.string() +
-                         " (looked for epochs/<NNN>/ckpt-info.json)\n");
+            Console::err("no checkpoint runs found below " + path.string() + " (looked for " +
+                         knownLayoutsText() + ")\n");
     }
     if (cl.json())
-        Console::json({{"runs", std::move(runs)}});
+        Console::out("\n]}\n");
     else if (found > 1)
         Console::out(std::to_string(found) + " runs\n");
     return problems ? ExitProblems : ExitOk;

@@ -97,9 +97,12 @@ int runVerify(const QStringList& arguments)
     if (!report) {
         return cl.fail(report.error().message);
     }
-    if (cl.json())
-        Console::json(VerifyJson::toJson(*report));
-    else
+    if (cl.json()) {
+        auto j = VerifyJson::toJson(*report);
+        for (std::size_t i = 0; i < runs.size() && i < j["runs"].size(); ++i)
+            j["runs"][i]["layout"] = runs[i].layout;
+        Console::json(j);
+    } else
         Console::out(describe(*report));
     return report->totals.clean() ? ExitOk : ExitProblems;
 }

@@ -19,6 +19,14 @@ namespace ckpt::cli {
 
 namespace {
 
+// An epoch event's JSON: paths are relative to the run, so the root is enough.
+nlohmann::ordered_json epochJson(const QString& root, const Epoch& epoch)
+{
+    Run run;
+    run.root = root.toStdString();
+    return RunJson::toJson(run, epoch);
+}
+
 int g_signalPipe[2] = {-1, -1};
 
 void onSignal(int)
@@ -107,10 +115,10 @@ int runWatch(const QStringList& arguments)
     QObject::connect(&watcher, &RunWatcher::runRemoved,
                      [&](const QString& root) { out.print("run_removed", root, {}, {}); });
     QObject::connect(&watcher, &RunWatcher::epochAdded, [&](const QString& root, const Epoch& e) {
-        out.print("epoch_added", root, RunJson::toJson(e), "epoch " + std::to_string(e.number));
+        out.print("epoch_added", root, epochJson(root, e), "epoch " + std::to_string(e.number));
     });
     QObject::connect(&watcher, &RunWatcher::epochChanged, [&](const QString& root, const Epoch& e) {
-        out.print("epoch_changed", root, RunJson::toJson(e),
+        out.print("epoch_changed", root, epochJson(root, e),
                   "epoch " + std::to_string(e.number) + " rewritten");
     });
     QObject::connect(&watcher, &RunWatcher::epochRemoved, [&](const QString& root, int epoch) {
@@ -155,11 +163,11 @@ int runWatch(const QStringList& arguments)
     for (const Run& run : watcher.runs()) {
         const QString root = QString::fromStdString(run.root);
         const std::string live(toString(liveness.state(root)));
-        out.print("run_found", root,
-                  {{"epochs", run.epochs.size()},
-                   {"last", run.last && run.last->epoch ? nlohmann::ordered_json(*run.last->epoch)
-                                                        : nlohmann::ordered_json()},
-                   {"liveness", live}},
+        nlohmann::ordered_json found{{"layout", run.layout}, {"epochs", run.epochs.size()}};
+        for (const RunLink& l : run.links)
+            found[l.name] = l.epoch ? nlohmann::ordered_json(*l.epoch) : nlohmann::ordered_json();
+        found["liveness"] = live;
+        out.print("run_found", root, found,
                   std::to_string(run.epochs.size()) + " epochs, " + live);
     }
     out.print("ready", folders.join(QLatin1Char(':')), {}, {});

@@ -11,6 +11,7 @@
 #include "dialogs/AboutDialog.h"
 #include "dialogs/PruneDialog.h"
 #include "dialogs/RollbackConfirmDialog.h"
+#include "layout/Layout.h"
 #include "model/ModelInspectorDialog.h"
 #include "models/CompareModel.h"
 #include "models/EpochTableModel.h"
@@ -283,6 +284,7 @@ void MainWindow::compareSelected()
     if (selected.size() != 2)
         return;
     std::vector<CompareSide> sides;
+    QStringList modelPaths;
     for (const EpochRef& ref : selected) {
         const auto* state = m_workspace->state(ref.root);
         auto side = state ? CompareSide::of(m_workspace->runName(ref.root), state->run,
@@ -290,14 +292,14 @@ void MainWindow::compareSelected()
                           : std::nullopt;
         if (!side)
             return;
+        modelPaths << QString::fromStdString(state->run.modelPath(side->epoch));
         sides.push_back(std::move(*side));
     }
     m_compareModel->setSides(sides[0], sides[1]);
     auto label = [](const CompareSide& s) {
         return tr("%1 epoch %2").arg(s.runName).arg(s.epoch.number);
     };
-    m_compareView->setModelFiles(QString::fromStdString(sides[0].epoch.modelPath), label(sides[0]),
-                                 QString::fromStdString(sides[1].epoch.modelPath), label(sides[1]));
+    m_compareView->setModelFiles(modelPaths[0], label(sides[0]), modelPaths[1], label(sides[1]));
     m_tabs->setCurrentWidget(m_compareView);
 }
 
@@ -308,12 +310,12 @@ void MainWindow::inspectModel()
         return;
     const auto* state = m_workspace->state(selected.first().root);
     const Epoch* epoch = state ? state->run.findEpoch(selected.first().epoch) : nullptr;
-    if (!epoch || epoch->modelPath.empty()) {
+    if (!epoch || !epoch->hasModel()) {
         m_status->setText(tr("This epoch has no model file."));
         return;
     }
     ModelInspectorDialog::showFile(
-        QString::fromStdString(epoch->modelPath), this,
+        QString::fromStdString(state->run.modelPath(*epoch)), this,
         tr("%1 · epoch %2").arg(m_workspace->runName(selected.first().root)).arg(epoch->number));
 }
 
@@ -323,6 +325,12 @@ void MainWindow::rollback(const QString& link)
     const Run* run = selected.size() == 1 ? m_workspace->run(selected.first().root) : nullptr;
     if (!run)
         return;
+    const Layout* layout = layoutOf(*run);
+    if (!layout || !layout->linksMovable()) {
+        m_status->setText(
+            tr("%1 runs have no movable links.").arg(QString::fromStdString(run->layout)));
+        return;
+    }
     const EpochRef ref = selected.first();
     RollbackConfirmDialog dialog(
         RollbackConfirmDialog::requestFor(*run, m_workspace->runName(ref.root), link, ref.epoch),
@@ -355,6 +363,10 @@ void MainWindow::prune()
     const Run* run = runs.size() == 1 ? m_workspace->run(runs.first()) : nullptr;
     if (!run || run->epochs.empty())
         return;
+    if (const Layout* layout = layoutOf(*run); !layout || !layout->canDeleteEpochs()) {
+        m_status->setText(tr("%1 runs cannot be pruned.").arg(QString::fromStdString(run->layout)));
+        return;
+    }
     // The dialog shows Pruner::plan itself: the rule lives in core/ops only.
     PruneDialog dialog(m_workspace->runName(runs.first()), *run, this);
     if (dialog.exec() == QDialog::Accepted)

@@ -43,10 +43,10 @@ void PlotSync::updateMarkers(const QString& root)
     const Run* run = m_workspace->run(root);
     if (!run || !m_workspace->shownRuns().contains(root))
         return;
-    const auto epochOf = [](const std::optional<RunLink>& link) {
-        return link && link->epoch ? *link->epoch : MetricPlot::NoEpoch;
+    const auto epochOf = [&](const char* name) {
+        return run->linkedEpoch(name).value_or(MetricPlot::NoEpoch);
     };
-    m_panel->plot()->setMarkers(root, epochOf(run->last), epochOf(run->best));
+    m_panel->plot()->setMarkers(root, epochOf("last"), epochOf("best"));
 }
 
 void PlotSync::refreshMetrics()

@@ -1,5 +1,7 @@
 #include "candle/CandleBestCheck.h"
 
+#include "candle/CandleEpochInfo.h"
+
 #include <cmath>
 #include <map>
 #include <sstream>
@@ -37,11 +39,12 @@ std::optional<int> CandleBestCheck::bestEpoch(const Run& run, std::string_view m
     std::optional<int> epoch;
     double extreme = 0.0;
     for (const Epoch& e : run.epochs) { // ascending: the first of equal values wins
-        if (!e.info || !e.info->bestMetricLast || !std::isfinite(*e.info->bestMetricLast))
+        const auto bestSoFar = e.metric(kBestSoFar);
+        if (!bestSoFar || !std::isfinite(*bestSoFar))
             continue;
-        if (e.info->saveBestMetric && *e.info->saveBestMetric != metric)
+        if (!e.monitored.empty() && e.monitored != metric)
             continue;
-        const double v = *e.info->bestMetricLast;
+        const double v = *bestSoFar;
         if (!epoch || (lower ? v < extreme : v > extreme)) {
             epoch = e.number;
             extreme = v;
@@ -52,22 +55,23 @@ std::optional<int> CandleBestCheck::bestEpoch(const Run& run, std::string_view m
 
 std::optional<Problem> CandleBestCheck::check(const Run& run)
 {
-    if (!run.best || !run.best->epoch)
+    const RunLink* bestLink = run.link("best");
+    if (!bestLink || !bestLink->epoch)
         return std::nullopt;
-    const int linked = *run.best->epoch;
+    const int linked = *bestLink->epoch;
     const Epoch* target = run.findEpoch(linked);
     if (!target)
         return std::nullopt; // a missing target is reported as a link problem
 
     // The metric the run monitored: the one the best epoch names, else the most common.
     std::string metric;
-    if (target->info && target->info->saveBestMetric) {
-        metric = *target->info->saveBestMetric;
+    if (!target->monitored.empty()) {
+        metric = target->monitored;
     } else {
         std::map<std::string, int> counts;
         for (const Epoch& e : run.epochs)
-            if (e.info && e.info->saveBestMetric)
-                ++counts[*e.info->saveBestMetric];
+            if (!e.monitored.empty())
+                ++counts[e.monitored];
         int most = 0;
         for (const auto& [name, n] : counts)
             if (n > most) {
@@ -82,16 +86,15 @@ std::optional<Problem> CandleBestCheck::check(const Run& run)
     if (!best || *best == linked)
         return std::nullopt;
     const Epoch* bestEp = run.findEpoch(*best);
-    const double value = *bestEp->info->bestMetricLast;
-    std::string message = run.best->path + " points at epoch " + std::to_string(linked) +
+    const double value = *bestEp->metric(kBestSoFar);
+    std::string message = bestLink->path + " points at epoch " + std::to_string(linked) +
                           ", but epoch " + std::to_string(*best) + " recorded the best " + metric +
                           " (" + formatValue(value) + ", " +
                           (lowerIsBetter(metric) ? "lower" : "higher") + " is better)";
-    if (target->info && target->info->bestMetricLast)
-        message += " where epoch " + std::to_string(linked) + " has " +
-                   formatValue(*target->info->bestMetricLast);
-    message += ": re-point best at " + bestEp->dir + " if that is the model you want.";
-    return Problem{ProblemKind::BestNotAtBest, std::move(message), run.best->path, linked};
+    if (const auto targetValue = target->metric(kBestSoFar))
+        message += " where epoch " + std::to_string(linked) + " has " + formatValue(*targetValue);
+    message += ": re-point best at " + run.pathOf(*bestEp) + " if that is the model you want.";
+    return Problem{ProblemKind::BestNotAtBest, std::move(message), bestLink->path, linked};
 }
 
 } // namespace ckpt

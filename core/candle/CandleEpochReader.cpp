@@ -1,5 +1,6 @@
 #include "candle/CandleEpochReader.h"
 
+#include "candle/CandleEpochInfo.h"
 #include "candle/CkptInfoReader.h"
 #include "io/AtomicFile.h"
 #include "io/RegularFile.h"
@@ -39,19 +40,45 @@ std::string guessModel(int epochsFd, const std::string& rel)
     return other;
 }
 
-// Stats the model; returns errno (0 on success).
-int statModel(int epochsFd, const std::string& rel, const std::string& model, Epoch& epoch)
+// Stats the model and records it as the epoch's model file (present or not);
+// returns errno (0 on success).
+int statModel(int epochsFd, const std::string& rel, const std::string& model, Epoch& epoch,
+              bool recordMissing)
 {
     struct stat st = {};
+    // model_file is relative and stays inside the epoch (CkptInfoReader::modelFileProblem).
     const std::string at = rel + "/" + model;
-    if (::fstatat(epochsFd, at.c_str(), &st, 0) != 0)
-        return errno;
-    epoch.modelPath = epoch.dir + "/" + model;
-    epoch.modelBytes = static_cast<std::uint64_t>(st.st_size);
-    epoch.modelMtimeNs =
-        static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-    epoch.modelInode = static_cast<std::uint64_t>(st.st_ino);
-    return 0;
+    const int err = ::fstatat(epochsFd, at.c_str(), &st, 0) != 0 ? errno : 0;
+    if (err != 0 && !recordMissing)
+        return err;
+    EpochFile file;
+    file.name = model;
+    file.model = true;
+    file.present = err == 0;
+    if (err == 0) {
+        file.bytes = static_cast<std::uint64_t>(st.st_size);
+        file.mtimeNs =
+            static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+        file.inode = static_cast<std::uint64_t>(st.st_ino);
+    }
+    epoch.files.push_back(std::move(file));
+    return err;
+}
+
+void setChecksum(const CkptInfo& info, Epoch& epoch)
+{
+    if (!info.checksum)
+        return;
+    if (epoch.files.empty()) // checksummed but missing: verify says so
+    {
+        EpochFile missing;
+        missing.name = std::string(kDefaultModel);
+        missing.model = true;
+        epoch.files.push_back(std::move(missing));
+    }
+    EpochFile& f = epoch.files.front();
+    f.algo = info.checksumDisabled() ? ChecksumAlgo::Disabled : ChecksumAlgo::Crc32;
+    f.checksum = *info.checksum;
 }
 
 } // namespace
@@ -62,9 +89,10 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
     Epoch epoch;
     epoch.number = number;
     const std::string rel(name);
-    epoch.dir = epochsPath + "/" + rel;
+    epoch.dir = "epochs/" + rel;
+    const std::string dirPath = epochsPath + "/" + rel;
     const std::string infoRel = rel + "/" + std::string(kInfoName);
-    const std::string infoPath = epoch.dir + "/" + std::string(kInfoName);
+    const std::string infoPath = dirPath + "/" + std::string(kInfoName);
 
     thread_local std::string text;
     const RegularFile::Outcome read =
@@ -75,21 +103,21 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
         if (::fstatat(epochsFd, rel.c_str(), &st, 0) != 0 || !S_ISDIR(st.st_mode))
             return std::nullopt;
         const std::string model = guessModel(epochsFd, rel);
-        if (!model.empty() && statModel(epochsFd, rel, model, epoch) == 0) {
+        if (!model.empty() && statModel(epochsFd, rel, model, epoch, false) == 0) {
             epoch.problems.push_back(
                 problem(ProblemKind::ModelWithoutInfo,
-                        epoch.modelPath +
+                        dirPath + "/" + model +
                             " has no ckpt-info.json beside it (deleted, or the save "
                             "stopped before writing it): CANDLE cannot restart from this "
                             "epoch; restore " +
                             infoPath + " or delete the epoch.",
-                        epoch.dir, number));
+                        dirPath, number));
         } else {
             epoch.problems.push_back(problem(
                 ProblemKind::BadInfo,
-                epoch.dir + " is an empty epoch directory (no ckpt-info.json, no model file): "
-                            "delete it.",
-                epoch.dir, number));
+                dirPath + " is an empty epoch directory (no ckpt-info.json, no model file): "
+                          "delete it.",
+                dirPath, number));
         }
         return epoch;
     }
@@ -106,7 +134,7 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
                                              ": this epoch cannot be restarted from; replace "
                                              "it with the real ckpt-info.json or delete the epoch.",
                                          infoPath, number));
-        statModel(epochsFd, rel, std::string(kDefaultModel), epoch);
+        statModel(epochsFd, rel, std::string(kDefaultModel), epoch, false);
         return epoch;
     }
 
@@ -118,16 +146,16 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
                                              "the file or delete the epoch.",
                                          infoPath, number));
         // The model may still be there; show its size.
-        statModel(epochsFd, rel, std::string(kDefaultModel), epoch);
+        statModel(epochsFd, rel, std::string(kDefaultModel), epoch, false);
         return epoch;
     }
-    epoch.info = std::move(info.value());
-    const CkptInfo& ci = *epoch.info;
+    const CkptInfo& ci = info.value();
+    CandleEpochInfo::apply(ci, epoch);
 
     if (ci.epoch && *ci.epoch != number) {
         epoch.problems.push_back(problem(
             ProblemKind::EpochMismatch,
-            infoPath + " says epoch " + std::to_string(*ci.epoch) + " but lives in " + epoch.dir +
+            infoPath + " says epoch " + std::to_string(*ci.epoch) + " but lives in " + dirPath +
                 ": a restart from here would resume at epoch " + std::to_string(*ci.epoch) +
                 "; rename the directory or fix the \"epoch\" key.",
             infoPath, number));
@@ -144,9 +172,10 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
         }
     }
     const std::string model = ci.modelFile.value_or(std::string(kDefaultModel));
-    const int modelErr = statModel(epochsFd, rel, model, epoch);
+    const int modelErr = statModel(epochsFd, rel, model, epoch, ci.modelFile.has_value());
+    setChecksum(ci, epoch);
     if (modelErr != 0 && ci.modelFile) {
-        const std::string modelPath = epoch.dir + "/" + model;
+        const std::string modelPath = dirPath + "/" + model;
         if (modelErr == ENOENT || modelErr == ENOTDIR) {
             epoch.problems.push_back(
                 problem(ProblemKind::InfoWithoutModel,

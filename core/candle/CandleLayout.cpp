@@ -2,7 +2,9 @@
 
 #include "candle/CandleBestCheck.h"
 #include "candle/CandleEpochReader.h"
+#include "candle/CandleHistory.h"
 #include "candle/CandleLinks.h"
+#include "candle/CandleRestartCheck.h"
 #include "io/AtomicFile.h"
 #include "layout/AbsolutePath.h"
 #include "layout/DirReader.h"
@@ -44,11 +46,22 @@ std::string findUpwards(const std::string& root, const DirListing& rootListing,
     return {};
 }
 
+constexpr std::string_view kWork = "work";
+
+// The history sources CANDLE runs have, by kind (the JSON key) and file name.
+constexpr std::pair<std::string_view, std::string_view> kSources[] = {
+    {CandleLayout::kCkptLog, "ckpt.log"},
+    {CandleLayout::kTrainingLog, "training.log"},
+    {CandleLayout::kHistoryTxt, "history.txt"},
+};
+
+// work/ is where CANDLE writes the epoch being saved. Whether that is a save
+// under way or an interrupted one needs evidence: Liveness::settle decides.
 void noteWorkDir(Run& run, const DirListing& listing)
 {
-    const DirEntry* work = listing.find("work");
+    const DirEntry* work = listing.find(kWork);
     if (work && work->type == DirEntry::Type::Directory)
-        run.workDir = run.root + "/work";
+        run.inProgress.push_back(InProgressItem{run.root + "/work", std::nullopt});
 }
 
 void checkBest(Run& run)
@@ -63,6 +76,65 @@ const CandleLayout& CandleLayout::instance()
 {
     static const CandleLayout layout;
     return layout;
+}
+
+const Layout& layouts::candle()
+{
+    return CandleLayout::instance();
+}
+
+WatchHints CandleLayout::watchHints() const
+{
+    // Epochs are renamed in from work/ complete; ckpt-info.json is written last.
+    return WatchHints{"epochs", "ckpt-info.json"};
+}
+
+std::optional<int> CandleLayout::epochNumberOf(std::string_view entryName) const
+{
+    return parseEpochDirName(entryName);
+}
+
+bool CandleLayout::isInProgressName(std::string_view entryName) const
+{
+    return entryName == kWork;
+}
+
+bool CandleLayout::refreshInProgress(Run& run, const DirListing& rootListing) const
+{
+    const DirEntry* work = rootListing.find(kWork);
+    const bool live = work && work->type == DirEntry::Type::Directory;
+    if (live == run.saveInProgress())
+        return false;
+    run.inProgress.clear();
+    if (live)
+        noteWorkDir(run, rootListing); // interrupted or not: the LivenessMonitor decides
+    else
+        std::erase_if(run.problems,
+                      [](const Problem& p) { return p.kind == ProblemKind::InterruptedSave; });
+    return true;
+}
+
+Result<std::vector<std::string>> CandleLayout::checkRestart(const fs::path& epochDir, int epoch,
+                                                            const Progress& progress) const
+{
+    return CandleRestartCheck::check(epochDir, epoch, progress);
+}
+
+MetricHistory CandleLayout::history(const Run& run) const
+{
+    return CandleHistory::build(run);
+}
+
+fs::path CandleLayout::auditLogPath(const fs::path& root) const
+{
+    const fs::path own = root / "ckpt.log";
+    struct stat st = {};
+    if (::stat(own.c_str(), &st) == 0)
+        return own;
+    const fs::path above = root.parent_path() / "ckpt.log";
+    if (!root.parent_path().empty() && ::stat(above.c_str(), &st) == 0 && S_ISREG(st.st_mode))
+        return above;
+    return own;
 }
 
 std::string CandleLayout::epochDirName(int epoch)
@@ -90,7 +162,7 @@ std::optional<int> CandleLayout::parseEpochDirName(std::string_view name)
 bool CandleLayout::ownsSubdirectory(std::string_view name) const
 {
     // .ckpt-studio holds our own ops journal and lock (RunLock), never runs.
-    return name == "epochs" || name == "work" || name == ".ckpt-studio";
+    return name == "epochs" || name == kWork || name == ".ckpt-studio";
 }
 
 bool CandleLayout::isRunRoot(const DirListing& listing) const
@@ -167,10 +239,8 @@ Run CandleLayout::loadRun(const fs::path& rootPath) const
     CandleLinks::readInto(run);
     checkBest(run);
 
-    run.ckptLog = findUpwards(run.root, *listing, "ckpt.log");
-    run.trainingLog = findUpwards(run.root, *listing, "training.log");
-    run.historyTxt = findUpwards(run.root, *listing, "history.txt");
-    // Whether work/ is a save under way or an interrupted one needs evidence (Liveness).
+    for (const auto& [kind, file] : kSources)
+        run.sources.push_back(RunSource{std::string(kind), findUpwards(run.root, *listing, file)});
     Liveness::settle(run);
     return run;
 }

@@ -19,6 +19,28 @@ public:
     void reloadLinks(Run& run) const override;
     bool ownsSubdirectory(std::string_view name) const override;
 
+    WatchHints watchHints() const override;
+    std::optional<int> epochNumberOf(std::string_view entryName) const override;
+    bool isInProgressName(std::string_view entryName) const override;
+    bool refreshInProgress(Run& run, const DirListing& rootListing) const override;
+    MetricHistory history(const Run& run) const override;
+    std::string_view recordName() const override { return "ckpt-info.json"; }
+    bool recordsChecksums() const override { return true; }
+    std::vector<std::string_view> linkNames() const override { return {"last", "best"}; }
+    bool linksMovable() const override { return true; }
+    bool canDeleteEpochs() const override { return true; }
+    bool canRestart() const override { return true; }
+    Result<std::vector<std::string>> checkRestart(const std::filesystem::path& epochDir, int epoch,
+                                                  const Progress& progress) const override;
+    // CANDLE's places: <root>/ckpt.log; else <root>/../ckpt.log when it exists
+    // (the save/ckpts generations); else <root>/ckpt.log (created on first write).
+    std::filesystem::path auditLogPath(const std::filesystem::path& root) const override;
+
+    // Kinds of the run's sources (RunSource::kind).
+    static constexpr std::string_view kCkptLog = "ckpt_log";
+    static constexpr std::string_view kTrainingLog = "training_log";
+    static constexpr std::string_view kHistoryTxt = "history_txt";
+
     // "001", "012", "1000": CANDLE's "%03i".
     static std::string epochDirName(int epoch);
     static std::filesystem::path epochDir(const std::filesystem::path& root, int epoch);

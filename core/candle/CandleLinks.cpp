@@ -272,8 +272,8 @@ void CandleLinks::readInto(Run& run)
     });
     auto last = read(run.root, "last");
     auto best = read(run.root, "best");
-    run.last = std::move(last.link);
-    run.best = std::move(best.link);
+    run.setLink("last", std::move(last.link));
+    run.setLink("best", std::move(best.link));
     run.problems.insert(run.problems.end(), last.problems.begin(), last.problems.end());
     run.problems.insert(run.problems.end(), best.problems.begin(), best.problems.end());
 }

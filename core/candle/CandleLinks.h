@@ -22,7 +22,7 @@ public:
     // `root` must be absolute and lexically normal.
     static Outcome read(const std::string& root, const std::string& name);
 
-    // Replaces run.last/run.best and their problems (link kinds) in run.problems.
+    // Replaces the run's last/best links and their problems (link kinds) in run.problems.
     static void readInto(Run& run);
 
     static bool isLinkProblem(ProblemKind kind);

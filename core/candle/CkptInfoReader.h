@@ -1,7 +1,7 @@
 #pragma once
 
+#include "candle/CkptInfo.h"
 #include "common/Result.h"
-#include "model/CkptInfo.h"
 
 #include <filesystem>
 #include <optional>

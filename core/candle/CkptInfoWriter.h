@@ -1,6 +1,6 @@
 #pragma once
 
-#include "model/CkptInfo.h"
+#include "candle/CkptInfo.h"
 
 #include <string>
 

@@ -1,9 +1,9 @@
 #include "checksum/Verifier.h"
 
-#include "candle/CkptInfoReader.h"
 #include "checksum/Crc32.h"
 #include "io/AtomicFile.h"
 #include "io/RegularFile.h"
+#include "layout/Layout.h"
 
 #include <algorithm>
 #include <atomic>
@@ -244,10 +244,11 @@ Result<VerifyReport> verifyItems(const std::vector<const Run*>& runs,
         if (auto known = Verifier::precheck(*item.runPtr, *item.epoch)) {
             file->verdict = std::move(*known);
         } else {
+            const EpochFile& checked = *item.epoch->checksummedFile();
             file->verdict.epoch = item.epoch->number;
             file->verdict.root = item.runPtr->root;
-            file->verdict.path = item.epoch->modelPath;
-            file->verdict.expected = *item.epoch->info->checksum;
+            file->verdict.path = item.runPtr->pathOf(*item.epoch, checked);
+            file->verdict.expected = checked.checksum;
             struct stat st
             {};
             const fs::path path = file->verdict.path;
@@ -290,44 +291,53 @@ std::optional<EpochVerdict> Verifier::precheck(const Run& run, const Epoch& epoc
     EpochVerdict v;
     v.epoch = epoch.number;
     v.root = run.root;
-    const fs::path dir = epoch.dir;
-    const std::string modelName =
-        epoch.info && epoch.info->modelFile ? *epoch.info->modelFile : std::string("model.h5");
-    v.path = epoch.modelPath.empty() ? (dir / modelName).string() : epoch.modelPath;
-    if (!epoch.info) {
+    const fs::path dir = run.pathOf(epoch);
+    const Layout* layout = layoutOf(run);
+    const EpochFile* file = epoch.checksummedFile();
+    if (!file)
+        file = epoch.modelFile();
+    v.path = file ? run.pathOf(epoch, *file) : dir.string();
+    if (!layout || !layout->recordsChecksums()) {
+        v.status = VerifyStatus::NoChecksum;
+        v.message = dir.string() + ": no checksum (" + run.layout +
+                    " checkpoints record none; nothing to compare with)";
+        return v;
+    }
+    const fs::path record = dir / std::string(layout->recordName());
+    if (!epoch.hasRecord()) {
         v.status = VerifyStatus::BadInfo;
         auto bad = std::find_if(epoch.problems.begin(), epoch.problems.end(),
                                 [](const Problem& p) { return p.kind == ProblemKind::BadInfo; });
-        v.message = bad != epoch.problems.end()
-                        ? bad->message
-                        : (dir / "ckpt-info.json").string() + ": missing or unreadable";
+        v.message = bad != epoch.problems.end() ? bad->message
+                                                : record.string() + ": missing or unreadable";
         return v;
     }
-    const CkptInfo& info = *epoch.info;
-    if (auto why =
-            info.modelFile ? CkptInfoReader::modelFileProblem(*info.modelFile) : std::nullopt) {
+    // A record the layout refused (CANDLE: a model_file outside the epoch) names no file to trust.
+    if (auto bad = std::find_if(epoch.problems.begin(), epoch.problems.end(),
+                                [](const Problem& p) { return p.kind == ProblemKind::BadInfo; });
+        bad != epoch.problems.end()) {
         v.status = VerifyStatus::BadInfo;
-        v.path = (dir / "ckpt-info.json").string();
-        v.message = v.path + ": " + *why;
+        v.path = bad->path.empty() ? record.string() : bad->path;
+        v.message = bad->message;
         return v;
     }
-    if (info.checksumDisabled()) {
+    if (file && file->algo == ChecksumAlgo::Disabled) {
         v.status = VerifyStatus::Disabled;
-        v.expected = *info.checksum;
-        v.message = (dir / "ckpt-info.json").string() +
+        v.expected = file->checksum;
+        v.message = record.string() +
                     ": checksum was disabled when this epoch was saved (ckpt_checksum off)";
         return v;
     }
-    if (!info.checksum) {
+    if (!file || file->algo == ChecksumAlgo::None) {
         v.status = VerifyStatus::NoChecksum;
-        v.message = (dir / "ckpt-info.json").string() + ": no checksum recorded";
+        v.message = record.string() + ": no checksum recorded";
         return v;
     }
-    v.expected = *info.checksum;
-    // A loader may leave modelPath empty for an absent file: confirm on disk.
+    v.expected = file->checksum;
+    // The loader records a named but absent file as not present: confirm on disk.
     struct stat st
     {};
-    if (epoch.modelPath.empty() && ::stat(v.path.c_str(), &st) != 0) {
+    if (!file->present && ::stat(v.path.c_str(), &st) != 0) {
         v.status = VerifyStatus::Missing;
         v.message = v.path + ": model file is missing";
         return v;

@@ -11,8 +11,9 @@
 
 namespace ckpt {
 
-// Recomputes the CRC-32 of model files and compares it with ckpt-info.json's
-// "checksum", as CANDLE's restart does. Files are checked in parallel; a file
+// Recomputes the CRC-32 of the files whose layout records an expected checksum
+// (EpochFile::algo; CANDLE: ckpt-info.json's "checksum", as its restart does);
+// epochs of a layout without checksums get "no checksum". Files are checked in parallel; a file
 // larger than `splitBytes` is cut into parts checked in parallel and joined with
 // Crc32::combine, so one huge model also uses every core.
 //

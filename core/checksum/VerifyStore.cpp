@@ -11,10 +11,10 @@ namespace {
 constexpr int kFormat = 1;
 } // namespace
 
-bool VerifyStore::sameFile(const Entry& entry, const Epoch& epoch)
+bool VerifyStore::sameFile(const Entry& entry, const EpochFile& file)
 {
-    return epoch.modelBytes && *epoch.modelBytes == entry.size &&
-           epoch.modelMtimeNs == entry.mtimeNs && epoch.modelInode == entry.inode;
+    return file.present && file.bytes == entry.size && file.mtimeNs == entry.mtimeNs &&
+           file.inode == entry.inode;
 }
 
 Status VerifyStore::load(const std::filesystem::path& path)
@@ -63,25 +63,31 @@ Status VerifyStore::save(const std::filesystem::path& path) const
     return writeFileAtomically(path, j.dump() + "\n");
 }
 
-void VerifyStore::record(const Epoch& epoch, const EpochVerdict& verdict)
+void VerifyStore::record(const Run& run, const Epoch& epoch, const EpochVerdict& verdict)
 {
-    if (epoch.modelPath.empty())
+    const EpochFile* file = epoch.checksummedFile();
+    if (!file)
         return;
+    const std::string path = run.pathOf(epoch, *file);
     std::lock_guard lock(m_mutex);
-    if (!epoch.modelBytes || verdict.status == VerifyStatus::Missing ||
+    if (!file->present || verdict.status == VerifyStatus::Missing ||
         verdict.status == VerifyStatus::Error || verdict.status == VerifyStatus::BadInfo) {
-        m_entries.erase(epoch.modelPath);
+        m_entries.erase(path);
         return;
     }
-    m_entries[epoch.modelPath] = Entry{*epoch.modelBytes, epoch.modelMtimeNs, epoch.modelInode,
-                                       verdict.status,    verdict.expected,   verdict.actual};
+    m_entries[path] = Entry{file->bytes,    file->mtimeNs,    file->inode,
+                            verdict.status, verdict.expected, verdict.actual};
 }
 
-std::optional<VerifyStore::Entry> VerifyStore::lookup(const Epoch& epoch) const
+std::optional<VerifyStore::Entry> VerifyStore::lookup(const Run& run, const Epoch& epoch) const
 {
+    const EpochFile* file = epoch.checksummedFile();
+    if (!file)
+        return std::nullopt;
+    const std::string path = run.pathOf(epoch, *file);
     std::lock_guard lock(m_mutex);
-    auto it = m_entries.find(epoch.modelPath);
-    if (it == m_entries.end() || !sameFile(it->second, epoch))
+    auto it = m_entries.find(path);
+    if (it == m_entries.end() || !sameFile(it->second, *file))
         return std::nullopt;
     return it->second;
 }

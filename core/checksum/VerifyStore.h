@@ -13,7 +13,8 @@
 
 namespace ckpt {
 
-// Verification verdicts remembered across sessions, keyed by model path and
+// Verification verdicts remembered across sessions, keyed by the checksummed
+// file's path (CANDLE: the model) and
 // valid only for the file they were computed on: size, mtime (ns) and inode
 // must all still match, so a file rewritten, truncated or flipped in place
 // since loses its verdict. Thread-safe; saved as one JSON file, atomically.
@@ -36,16 +37,16 @@ public:
 
     // Remembers `verdict` for `epoch` as loaded (its identity); verdicts that
     // prove nothing about the bytes (missing file, unreadable) are forgotten.
-    void record(const Epoch& epoch, const EpochVerdict& verdict);
-    // The verdict for `epoch` if its model file is still the one verified.
-    std::optional<Entry> lookup(const Epoch& epoch) const;
+    void record(const Run& run, const Epoch& epoch, const EpochVerdict& verdict);
+    // The verdict for `epoch` if its checksummed file is still the one verified.
+    std::optional<Entry> lookup(const Run& run, const Epoch& epoch) const;
     std::size_t size() const;
 
-    static bool sameFile(const Entry& entry, const Epoch& epoch);
+    static bool sameFile(const Entry& entry, const EpochFile& file);
 
 private:
     mutable std::mutex m_mutex;
-    std::unordered_map<std::string, Entry> m_entries; // by model path
+    std::unordered_map<std::string, Entry> m_entries; // by file path
 };
 
 } // namespace ckpt

@@ -1,7 +1,7 @@
 #include "history/HistoryBuilder.h"
 
-#include "history/CkptInfoHistory.h"
 #include "history/CkptLogParser.h"
+#include "history/EpochHistory.h"
 #include "history/HistoryTxtParser.h"
 #include "history/TrainingLogParser.h"
 
@@ -318,34 +318,6 @@ MetricHistory HistoryBuilder::merge(std::vector<HistoryFragment> fragments)
     for (auto& f : fragments)
         for (auto& p : f.problems)
             history.problems.push_back(std::move(p));
-    return history;
-}
-
-MetricHistory HistoryBuilder::build(const Run& run)
-{
-    std::vector<HistoryFragment> fragments;
-    Problems unreadable;
-    auto read = [&](const std::string& path, auto parseFile) {
-        if (path.empty())
-            return;
-        auto fragment = parseFile(path);
-        if (fragment) {
-            fragments.push_back(std::move(*fragment));
-            return;
-        }
-        Problem p;
-        p.kind = ProblemKind::Unreadable;
-        p.message = fragment.error().message;
-        p.path = path;
-        unreadable.push_back(std::move(p));
-    };
-    read(run.ckptLog, &CkptLogParser::parseFile);
-    read(run.trainingLog, &TrainingLogParser::parseFile);
-    read(run.historyTxt, &HistoryTxtParser::parseFile);
-    fragments.push_back(CkptInfoHistory::fromEpochs(run.epochs, run.root));
-
-    MetricHistory history = merge(std::move(fragments));
-    history.problems.insert(history.problems.begin(), unreadable.begin(), unreadable.end());
     return history;
 }
 

@@ -2,7 +2,6 @@
 
 #include "history/HistoryFragment.h"
 #include "model/MetricHistory.h"
-#include "model/Run.h"
 
 #include <vector>
 
@@ -27,11 +26,6 @@ namespace ckpt {
 class HistoryBuilder
 {
 public:
-    // Reads run.ckptLog, run.trainingLog, run.historyTxt (when set) and the
-    // ckpt-info of run.epochs. Never fails: unreadable or bad files become
-    // problems of the result.
-    static MetricHistory build(const Run& run);
-
     static MetricHistory merge(std::vector<HistoryFragment> fragments);
 };
 

@@ -1,6 +1,10 @@
 #include "layout/Layout.h"
 
-#include "candle/CandleLayout.h"
+#include "history/EpochHistory.h"
+#include "history/HistoryBuilder.h"
+#include "layout/DirReader.h"
+
+#include <algorithm>
 
 namespace ckpt {
 
@@ -12,17 +16,63 @@ const DirEntry* DirListing::find(std::string_view name) const
     return nullptr;
 }
 
+bool Layout::refreshInProgress(Run&, const DirListing&) const
+{
+    return false;
+}
+
+MetricHistory Layout::history(const Run& run) const
+{
+    std::vector<HistoryFragment> fragments;
+    fragments.push_back(EpochHistory::fromEpochs(run.epochs, run.root));
+    return HistoryBuilder::merge(std::move(fragments));
+}
+
+Result<std::vector<std::string>> Layout::checkRestart(const std::filesystem::path&, int,
+                                                      const Progress&) const
+{
+    return std::vector<std::string>{};
+}
+
+std::filesystem::path Layout::auditLogPath(const std::filesystem::path& root) const
+{
+    // Inside our own folder: a format without a log of its own gets none from us.
+    return root / ".ckpt-studio" / "audit.log";
+}
+
 const std::vector<const Layout*>& builtinLayouts()
 {
     // CANDLE first: when two layouts claim a directory, the first wins.
-    static const std::vector<const Layout*> layouts{&CandleLayout::instance()};
-    return layouts;
+    static const std::vector<const Layout*> all{&layouts::candle(), &layouts::orbax()};
+    return all;
 }
 
 const Layout* findLayout(std::string_view name)
 {
     for (const Layout* layout : builtinLayouts())
         if (layout->name() == name)
+            return layout;
+    return nullptr;
+}
+
+const Layout* layoutOf(const Run& run)
+{
+    return findLayout(run.layout);
+}
+
+MetricHistory historyOf(const Run& run)
+{
+    const Layout* layout = layoutOf(run);
+    return layout ? layout->history(run) : MetricHistory{};
+}
+
+const Layout* layoutAt(const std::filesystem::path& root)
+{
+    auto listing = DirReader::list(root);
+    if (!listing)
+        return nullptr;
+    for (const Layout* layout : builtinLayouts())
+        if (layout->isRunRoot(*listing))
             return layout;
     return nullptr;
 }

@@ -1,5 +1,8 @@
 #pragma once
 
+#include "common/Progress.h"
+#include "common/Result.h"
+#include "model/MetricHistory.h"
 #include "model/Run.h"
 
 #include <filesystem>
@@ -32,16 +35,34 @@ struct DirListing
     const DirEntry* find(std::string_view name) const;
 };
 
-// A checkpoint layout (CANDLE, Lightning, Orbax, ...). Discovery walks the
-// dropped folder once, and at every directory asks each layout whether that
-// directory is the root of one of its runs; a layout then loads the run.
-// Implementations are stateless and thread-safe.
+// What the watcher needs to know about a layout's files to follow a live run
+// with work proportional to the change.
+struct WatchHints
+{
+    // The folder below the root that holds the epoch directories ("epochs");
+    // empty when they sit at the root itself.
+    std::string epochsDir;
+    // A file in an epoch directory whose arrival means the epoch is finished
+    // (an epoch directory without it is watched until it appears); empty when
+    // an epoch directory is complete the moment it appears (renamed in).
+    std::string finishedMarker;
+};
+
+// A checkpoint layout (CANDLE, Orbax, ...). Discovery walks the dropped folder
+// once, and at every directory asks each layout whether that directory is the
+// root of one of its runs; a layout then loads the run.
+//
+// Beyond loading, a layout offers optional capabilities that the other layers
+// ask for instead of checking its name: history sources (history()), expected
+// checksums (recordsChecksums(), in EpochFile), watch hints, movable links
+// (linkNames(), linksMovable()), deletable epochs (canDeleteEpochs()) and
+// restart (canRestart()). Implementations are stateless and thread-safe.
 class Layout
 {
 public:
     virtual ~Layout() = default;
 
-    // Short identifier used in JSON output and the UI: "candle", ...
+    // Short identifier used in JSON output and the UI: candle, orbax, ...
     virtual std::string_view name() const = 0;
 
     // Is `listing.dir` the root of a run of this layout? Must be cheap: it may
@@ -61,10 +82,60 @@ public:
 
     // Directories below a run root that discovery must not descend into.
     virtual bool ownsSubdirectory(std::string_view name) const = 0;
+
+    // --- Epoch directories -------------------------------------------------
+    virtual WatchHints watchHints() const = 0;
+    // The epoch an entry of the epochs folder (watchHints().epochsDir) is, when
+    // it is a finished epoch directory's name.
+    virtual std::optional<int> epochNumberOf(std::string_view entryName) const = 0;
+    // Is an entry of the root or of the epochs folder something being written
+    // (CANDLE work/, Orbax *.orbax-checkpoint-tmp*)?
+    virtual bool isInProgressName(std::string_view entryName) const = 0;
+    // Re-reads the run's in-progress items and their problems from a listing of
+    // the root (the watcher's cheap path). Returns whether they changed.
+    virtual bool refreshInProgress(Run& run, const DirListing& rootListing) const;
+
+    // --- History ---------------------------------------------------------
+    // The run's metric history from every source the layout knows. The default
+    // takes the epochs' own metrics (Epoch::metrics) at their save times.
+    virtual MetricHistory history(const Run& run) const;
+    // The name of the per-epoch record for messages ("ckpt-info.json").
+    virtual std::string_view recordName() const = 0;
+
+    // --- Capabilities ------------------------------------------------------
+    // Does the format record expected checksums of its files (EpochFile::algo)?
+    virtual bool recordsChecksums() const { return false; }
+    // The names of the run's links, in display order (none by default).
+    virtual std::vector<std::string_view> linkNames() const { return {}; }
+    // May Ckpt Studio re-point those links (rollback)?
+    virtual bool linksMovable() const { return false; }
+    // May Ckpt Studio delete epochs (prune)? The targets of linkNames() and the
+    // newest epoch are always kept.
+    virtual bool canDeleteEpochs() const { return false; }
+    // Can a training process of this format restart from a chosen epoch?
+    virtual bool canRestart() const { return false; }
+    // What would make a restart from the epoch in `epochDir` fail, as messages
+    // naming the file (empty: it would work). Error for I/O trouble and cancel.
+    virtual Result<std::vector<std::string>>
+    checkRestart(const std::filesystem::path& epochDir, int epoch, const Progress& progress) const;
+    // Where Ckpt Studio records its changes to a run (relink, prune).
+    virtual std::filesystem::path auditLogPath(const std::filesystem::path& root) const;
 };
 
 // Every layout the core knows, CANDLE first.
 const std::vector<const Layout*>& builtinLayouts();
 const Layout* findLayout(std::string_view name);
+// The layout of a loaded run (nullptr when the name is unknown).
+const Layout* layoutOf(const Run& run);
+// The run's metric history as its layout reads it (empty for an unknown layout).
+MetricHistory historyOf(const Run& run);
+// The layout whose run has its root at `root` (nullptr: no run there).
+const Layout* layoutAt(const std::filesystem::path& root);
+
+// Each layout's folder defines its instance.
+namespace layouts {
+const Layout& candle();
+const Layout& orbax();
+} // namespace layouts
 
 } // namespace ckpt

@@ -55,12 +55,6 @@ std::optional<std::int64_t> savedAt(const std::string& epochDir)
     return mtimeNs(epochDir);
 }
 
-// The run's in-progress save folder (CANDLE: work/); one accessor so other layouts adapt here.
-const std::string& workDirOf(const Run& run)
-{
-    return run.workDir;
-}
-
 Problem interruptedProblem(const std::string& work)
 {
     return Problem{ProblemKind::InterruptedSave,
@@ -85,16 +79,22 @@ std::string_view toString(LiveState state)
     return "idle";
 }
 
+std::string Liveness::workDirOf(const Run& run)
+{
+    return run.inProgress.empty() ? std::string() : run.inProgress.front().path;
+}
+
 Liveness::Subject Liveness::subjectOf(const Run& run)
 {
     Subject s;
     s.root = run.root;
     s.workDir = workDirOf(run);
-    s.ckptLog = run.ckptLog;
-    s.trainingLog = run.trainingLog;
+    for (const RunSource& source : run.sources)
+        if (!source.path.empty())
+            s.logs.push_back(source.path);
     const std::size_t n = std::min(run.epochs.size(), kRecent);
     for (auto it = run.epochs.end() - static_cast<std::ptrdiff_t>(n); it != run.epochs.end(); ++it)
-        s.recentEpochDirs.push_back(it->dir);
+        s.recentEpochDirs.push_back(run.pathOf(*it));
     return s;
 }
 
@@ -144,8 +144,8 @@ Liveness::Evidence Liveness::gather(const Subject& subject, const ProcOpenFiles&
 bool Liveness::heldOpen(const Subject& subject, const ProcOpenFiles& open)
 {
     return (!subject.workDir.empty() && open.anyUnder(subject.workDir)) ||
-           (!subject.ckptLog.empty() && open.isOpen(subject.ckptLog)) ||
-           (!subject.trainingLog.empty() && open.isOpen(subject.trainingLog));
+           std::any_of(subject.logs.begin(), subject.logs.end(),
+                       [&](const std::string& log) { return open.isOpen(log); });
 }
 
 std::int64_t Liveness::windowMs(const Evidence& evidence)
@@ -180,7 +180,7 @@ LiveState Liveness::assess(const Subject& subject)
 
 bool Liveness::settle(Run& run, LiveState state)
 {
-    const std::string& work = workDirOf(run);
+    const std::string work = workDirOf(run);
     const bool want = state == LiveState::Interrupted && !work.empty();
     auto it = std::find_if(run.problems.begin(), run.problems.end(),
                            [](const Problem& p) { return p.kind == ProblemKind::InterruptedSave; });

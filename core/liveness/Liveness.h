@@ -32,14 +32,13 @@ std::string_view toString(LiveState state); // "idle", "live", "interrupted"
 class Liveness
 {
 public:
-    // What an assessment reads of a run: its root, work/, ckpt.log and the
+    // What an assessment reads of a run: its root, work/, its logs and the
     // newest epoch directories (for the cadence). Cheap to copy.
     struct Subject
     {
         std::string root;
         std::string workDir; // empty: none known
-        std::string ckptLog;
-        std::string trainingLog;
+        std::vector<std::string> logs; // the run's history sources (ckpt.log, training.log)
         std::vector<std::string> recentEpochDirs; // oldest first, at most kRecent
     };
     static constexpr std::size_t kRecent = 9;
@@ -54,6 +53,8 @@ public:
     };
 
     static Subject subjectOf(const Run& run);
+    // The run's in-progress save folder (CANDLE work/), empty when none.
+    static std::string workDirOf(const Run& run);
     // Adds a newly saved epoch directory to the subject's recent ones.
     static void noteEpoch(Subject& subject, const std::string& epochDir);
 

@@ -16,9 +16,13 @@ void LivenessMonitor::follow(RunWatcher* watcher)
     connect(watcher, &RunWatcher::runAdded, this, &LivenessMonitor::track);
     connect(watcher, &RunWatcher::runRemoved, this, &LivenessMonitor::forget);
     connect(watcher, &RunWatcher::epochAdded, this,
-            [this](const QString& root, const Epoch& e) { onEpoch(root, e.dir); });
+            [this](const QString& root, const Epoch& e) {
+                onEpoch(root, root.toStdString() + "/" + e.dir);
+            });
     connect(watcher, &RunWatcher::epochChanged, this,
-            [this](const QString& root, const Epoch& e) { onEpoch(root, e.dir); });
+            [this](const QString& root, const Epoch& e) {
+                onEpoch(root, root.toStdString() + "/" + e.dir);
+            });
     connect(watcher, &RunWatcher::runHeadChanged, this, &LivenessMonitor::onHead);
 }
 
@@ -72,9 +76,10 @@ void LivenessMonitor::onEpoch(const QString& root, const std::string& epochDir)
 void LivenessMonitor::onHead(const Run& head)
 {
     auto it = m_runs.find(head.root);
-    if (it == m_runs.end() || it->second.subject.workDir == head.workDir)
+    const std::string work = Liveness::workDirOf(head);
+    if (it == m_runs.end() || it->second.subject.workDir == work)
         return;
-    it->second.subject.workDir = head.workDir;
+    it->second.subject.workDir = work;
     assess(it->first, it->second, true);
 }
 

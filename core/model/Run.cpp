@@ -20,7 +20,7 @@ std::uint64_t Run::totalModelBytes() const
 {
     std::uint64_t total = 0;
     for (const auto& e : epochs)
-        total += e.modelBytes.value_or(0);
+        total += e.modelBytes().value_or(0);
     return total;
 }
 
@@ -30,6 +30,65 @@ Problems Run::allProblems() const
     for (const auto& e : epochs)
         all.insert(all.end(), e.problems.begin(), e.problems.end());
     return all;
+}
+
+const RunLink* Run::link(std::string_view name) const
+{
+    for (const auto& l : links)
+        if (l.name == name)
+            return &l;
+    return nullptr;
+}
+
+std::optional<int> Run::linkedEpoch(std::string_view name) const
+{
+    const RunLink* l = link(name);
+    return l ? l->epoch : std::nullopt;
+}
+
+void Run::setLink(std::string_view name, std::optional<RunLink> l)
+{
+    auto it =
+        std::find_if(links.begin(), links.end(), [&](const RunLink& x) { return x.name == name; });
+    if (!l) {
+        if (it != links.end())
+            links.erase(it);
+        return;
+    }
+    if (it != links.end())
+        *it = std::move(*l);
+    else
+        links.push_back(std::move(*l));
+}
+
+std::string Run::sourcePath(std::string_view kind) const
+{
+    for (const auto& s : sources)
+        if (s.kind == kind)
+            return s.path;
+    return {};
+}
+
+std::string Run::pathOf(const Epoch& epoch) const
+{
+    if (epoch.dir.empty())
+        return root;
+    if (epoch.dir.front() == '/')
+        return epoch.dir;
+    return root + "/" + epoch.dir;
+}
+
+std::string Run::pathOf(const Epoch& epoch, const EpochFile& file) const
+{
+    if (!file.name.empty() && file.name.front() == '/')
+        return file.name;
+    return pathOf(epoch) + "/" + file.name;
+}
+
+std::string Run::modelPath(const Epoch& epoch) const
+{
+    const EpochFile* f = epoch.modelFile();
+    return f && f->present ? pathOf(epoch, *f) : std::string();
 }
 
 } // namespace ckpt

@@ -1,59 +1,72 @@
 #pragma once
 
-#include "model/CkptInfo.h"
+#include "model/Epoch.h"
 #include "model/Problem.h"
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ckpt {
 
-// One saved checkpoint of a run: for CANDLE, one epochs/NNN directory.
-struct Epoch
-{
-    int number = 0;                          // the directory number (1-based in CANDLE)
-    std::string dir;                         // absolute path of the epoch directory
-    std::string modelPath;                   // absolute path of the model file, empty if none
-    std::optional<std::uint64_t> modelBytes; // size of the model file when present
-    // With modelBytes, the model file's identity: a verdict holds only while all three match.
-    std::int64_t modelMtimeNs = 0;
-    std::uint64_t modelInode = 0;
-    std::optional<CkptInfo> info; // absent when ckpt-info.json is missing or bad
-    Problems problems;            // problems of this epoch only
-};
-
 // A named pointer into the run (CANDLE: the `last` and `best` symlinks).
 struct RunLink
 {
-    std::string name;         // "last" or "best"
+    std::string name;         // the layout's name for it ("last", "best")
     std::string path;         // absolute path of the link itself
     std::string target;       // the link text as read (may be absolute)
     std::optional<int> epoch; // the epoch it resolves to, if any
-    bool relocated = false;   // target missing or outside the run: resolved by trailing epochs/NNN
+    bool relocated = false;   // target missing or outside the run: resolved by its trailing path
     bool symlink = true;      // false when a plain directory/file stands there
+};
+
+// A file the layout reads the run's history or log from.
+struct RunSource
+{
+    std::string kind; // the layout's name for it, JSON-friendly ("ckpt_log", "training_log")
+    std::string path; // absolute; empty when the layout looked for it and found none
+};
+
+// Something being written right now (or left over by an interrupted save).
+struct InProgressItem
+{
+    std::string path;         // absolute
+    std::optional<int> epoch; // the epoch/step it will become, when the name tells
 };
 
 // One training run found on disk.
 struct Run
 {
-    std::string root;          // absolute path of the folder holding epochs/
-    std::string layout;        // "candle", ...
+    std::string root;          // absolute path of the run's root folder
+    std::string layout;        // the layout's name (Layout::name())
     std::vector<Epoch> epochs; // sorted by number
-    std::optional<RunLink> last;
-    std::optional<RunLink> best;
-    std::string ckptLog;     // absolute path or empty
-    std::string trainingLog; // absolute path or empty
-    std::string historyTxt;  // absolute path or empty
-    std::string workDir;     // leftover work/ directory or empty
-    Problems problems;       // run-level problems (links, work/, logs)
+    std::vector<RunLink> links;
+    std::vector<RunSource> sources;
+    std::vector<InProgressItem> inProgress;
+    Problems problems; // run-level problems (links, in-progress leftovers, logs)
 
     const Epoch* findEpoch(int number) const;
     Epoch* findEpoch(int number);
     std::uint64_t totalModelBytes() const;
     // All problems of the run and its epochs, run-level first.
     Problems allProblems() const;
+
+    const RunLink* link(std::string_view name) const;
+    // The epoch a link resolves to; nullopt when there is no such link or it resolves nowhere.
+    std::optional<int> linkedEpoch(std::string_view name) const;
+    // Replaces (or, with nullopt, removes) the link called `name`.
+    void setLink(std::string_view name, std::optional<RunLink> link);
+    // The path of a source of that kind; empty when absent.
+    std::string sourcePath(std::string_view kind) const;
+    bool saveInProgress() const { return !inProgress.empty(); }
+
+    // Absolute paths of an epoch's directory and files.
+    std::string pathOf(const Epoch& epoch) const;
+    std::string pathOf(const Epoch& epoch, const EpochFile& file) const;
+    // The model file's absolute path when it is present; empty otherwise.
+    std::string modelPath(const Epoch& epoch) const;
 };
 
 } // namespace ckpt

@@ -1,5 +1,8 @@
 #include "models/CompareModel.h"
 
+#include "layout/Layout.h"
+
+#include "json/LenientJson.h"
 #include "models/ModelRoles.h"
 #include "report/Format.h"
 
@@ -15,7 +18,10 @@ std::optional<CompareSide> CompareSide::of(const QString& runName, const Run& ru
     const Epoch* epoch = run.findEpoch(number);
     if (!epoch)
         return std::nullopt;
-    CompareSide side{runName, *epoch, std::nullopt};
+    CompareSide side{runName, *epoch, {}, std::nullopt};
+    if (const Layout* layout = layoutOf(run))
+        side.recordName =
+            QString::fromUtf8(layout->recordName().data(), qsizetype(layout->recordName().size()));
     if (history)
         for (const HistoryRow* row : history->latestPerEpoch())
             if (row->epoch == number)
@@ -38,8 +44,8 @@ Fields checkpointFields(const CompareSide& side)
     f.emplace_back(QStringLiteral("run"), side.runName);
     f.emplace_back(QStringLiteral("epoch directory"), QString::fromStdString(side.epoch.dir));
     f.emplace_back(QStringLiteral("model size"),
-                   side.epoch.modelBytes
-                       ? QString::fromStdString(Format::bytes(double(*side.epoch.modelBytes)))
+                   side.epoch.modelBytes()
+                       ? QString::fromStdString(Format::bytes(double(*side.epoch.modelBytes())))
                        : QStringLiteral("no model file"));
     f.emplace_back(QStringLiteral("problems"), QString::number(side.epoch.problems.size()));
     return f;
@@ -48,10 +54,15 @@ Fields checkpointFields(const CompareSide& side)
 Fields infoFields(const CompareSide& side)
 {
     Fields f;
-    if (!side.epoch.info)
-        return f;
-    // The raw JSON holds every key as written, in file order.
-    for (const auto& [key, value] : side.epoch.info->raw.items()) {
+    // The record holds every key as written, in file order, values as JSON text.
+    for (const auto& [key, json] : side.epoch.metadata) {
+        auto parsed = LenientJson::parse(json, {});
+        if (!parsed) {
+            f.emplace_back(QString::fromStdString(std::string(key)),
+                           QString::fromStdString(std::string(json)));
+            continue;
+        }
+        const auto& value = *parsed;
         QString text;
         if (value.is_string())
             text = QString::fromStdString(value.get<std::string>());
@@ -61,7 +72,7 @@ Fields infoFields(const CompareSide& side)
             text = QStringLiteral("null");
         else
             text = QString::fromStdString(value.dump());
-        f.emplace_back(QString::fromStdString(key), text);
+        f.emplace_back(QString::fromStdString(std::string(key)), text);
     }
     return f;
 }
@@ -111,7 +122,10 @@ void CompareModel::setSides(const CompareSide& left, const CompareSide& right)
         }
     };
     addSection(QStringLiteral("checkpoint"), checkpointFields(left), checkpointFields(right));
-    addSection(QStringLiteral("ckpt-info.json"), infoFields(left), infoFields(right));
+    const QString record = !left.recordName.isEmpty()    ? left.recordName
+                           : !right.recordName.isEmpty() ? right.recordName
+                                                         : QStringLiteral("record");
+    addSection(record, infoFields(left), infoFields(right));
     addSection(QStringLiteral("metrics"), metricFields(left), metricFields(right));
     endResetModel();
 }

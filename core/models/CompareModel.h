@@ -16,6 +16,7 @@ struct CompareSide
 {
     QString runName;
     Epoch epoch;
+    QString recordName; // the layout's name for the epoch's record ("ckpt-info.json")
     std::optional<HistoryRow> history;
 
     // The side for epoch `number` of `run`, with its latest history row when
@@ -24,8 +25,8 @@ struct CompareSide
                                          const std::optional<MetricHistory>& history, int number);
 };
 
-// Two epochs side by side: their ckpt-info fields (known keys first, then any
-// other keys found in either file), then every metric of either history row.
+// Two epochs side by side: their record's fields (CANDLE ckpt-info.json) (known keys first, then
+// any other keys found in either file), then every metric of either history row.
 // roles::DifferentRole marks rows whose two values differ.
 class CompareModel final : public QAbstractTableModel
 {

@@ -39,20 +39,15 @@ EpochTableModel::Row EpochTableModel::makeRow(const Epoch& epoch)
 {
     Row row;
     row.epoch = epoch.number;
-    row.bytes = epoch.modelBytes;
-    row.hasModel = !epoch.modelPath.empty();
-    if (epoch.info) {
-        const auto& info = *epoch.info;
-        if (info.timestamp)
-            row.savedAt = QString::fromStdString(*info.timestamp);
-        row.elapsed = info.timeElapsed;
-        row.firstSave = info.firstSave;
-        if (info.saveBestMetric)
-            row.monitoredName = QString::fromStdString(*info.saveBestMetric);
-        row.bestSoFar = info.bestMetricLast;
-        if (info.checksumDisabled())
-            row.checksum = ChecksumState::Disabled;
-    }
+    row.bytes = epoch.modelBytes();
+    row.hasModel = epoch.hasModel();
+    row.savedAt = QString::fromStdString(epoch.savedAt);
+    row.elapsed = epoch.elapsed;
+    row.firstSave = epoch.firstSave;
+    row.monitoredName = QString::fromStdString(epoch.monitored);
+    row.bestSoFar = epoch.metric(kBestSoFar);
+    if (const EpochFile* f = epoch.checksummedFile(); f && f->algo == ChecksumAlgo::Disabled)
+        row.checksum = ChecksumState::Disabled;
     for (const auto& p : epoch.problems)
         row.problems << QString::fromStdString(p.message);
     return row;
@@ -60,8 +55,8 @@ EpochTableModel::Row EpochTableModel::makeRow(const Epoch& epoch)
 
 void EpochTableModel::applyLinks(Block& block, const Run& run)
 {
-    block.last = run.last ? run.last->epoch : std::nullopt;
-    block.best = run.best ? run.best->epoch : std::nullopt;
+    block.last = run.linkedEpoch("last");
+    block.best = run.linkedEpoch("best");
     for (auto& row : block.rows) {
         row.isLast = block.last && *block.last == row.epoch;
         row.isBest = block.best && *block.best == row.epoch;

@@ -1,7 +1,8 @@
 #include "ops/AuditLog.h"
 
 #include "io/AtomicFile.h"
-#include "io/CandleLog.h"
+#include "io/TaggedLog.h"
+#include "layout/Layout.h"
 
 #include <cerrno>
 #include <cstdlib>
@@ -14,23 +15,14 @@ namespace ckpt {
 
 namespace fs = std::filesystem;
 
-AuditLog::AuditLog(const fs::path& runRoot) : m_path(locate(runRoot)) {}
-
-fs::path AuditLog::locate(const fs::path& runRoot)
-{
-    const fs::path own = runRoot / "ckpt.log";
-    struct stat st
-    {};
-    if (::stat(own.c_str(), &st) == 0)
-        return own;
-    const fs::path above = runRoot.parent_path() / "ckpt.log";
-    if (!runRoot.parent_path().empty() && ::stat(above.c_str(), &st) == 0 && S_ISREG(st.st_mode))
-        return above;
-    return own;
-}
+AuditLog::AuditLog(const Layout& layout, const fs::path& runRoot)
+    : m_path(layout.auditLogPath(runRoot))
+{}
 
 Status AuditLog::checkWritable() const
 {
+    std::error_code ec;
+    std::filesystem::create_directories(m_path.parent_path(), ec);
     const int fd = ::open(m_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0)
         return Error{"cannot write the audit log " + osError(m_path, errno), m_path.string()};
@@ -40,7 +32,7 @@ Status AuditLog::checkWritable() const
 
 Status AuditLog::write(std::string_view message) const
 {
-    return CandleLog(m_path, std::string(kTag)).write(message);
+    return TaggedLog(m_path, std::string(kTag)).write(message);
 }
 
 std::string AuditLog::defaultActor()

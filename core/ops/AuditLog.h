@@ -8,19 +8,17 @@
 
 namespace ckpt {
 
-// Where Ckpt Studio's changes to a run are recorded for people: the run's own
-// ckpt.log, in CANDLE's line format with the tag "CkptStudio", so that one file
-// tells the whole story of the run (training saves and user actions alike).
+class Layout;
+
+// Where Ckpt Studio's changes to a run are recorded for people: the place the
+// run's layout names (CANDLE: the run's own ckpt.log, so that one file tells the
+// whole story of the run), in tagged lines with the tag "CkptStudio".
 class AuditLog
 {
 public:
     static constexpr std::string_view kTag = "CkptStudio";
 
-    explicit AuditLog(const std::filesystem::path& runRoot);
-
-    // CANDLE's places: <root>/ckpt.log; else <root>/../ckpt.log when it exists
-    // (the save/ckpts generations); else <root>/ckpt.log (created on first write).
-    static std::filesystem::path locate(const std::filesystem::path& runRoot);
+    AuditLog(const Layout& layout, const std::filesystem::path& runRoot);
 
     const std::filesystem::path& path() const { return m_path; }
 

@@ -1,6 +1,6 @@
 #include "ops/EpochDirs.h"
 
-#include "candle/CandleLayout.h"
+#include "layout/Layout.h"
 
 #include <system_error>
 
@@ -8,9 +8,16 @@ namespace ckpt {
 
 namespace fs = std::filesystem;
 
-Result<std::map<int, std::vector<std::string>>> EpochDirs::list(const fs::path& root)
+fs::path EpochDirs::folder(const fs::path& root, const Layout& layout)
 {
-    const fs::path epochs = root / "epochs";
+    const std::string sub = layout.watchHints().epochsDir;
+    return sub.empty() ? root : root / sub;
+}
+
+Result<std::map<int, std::vector<std::string>>> EpochDirs::list(const fs::path& root,
+                                                                const Layout& layout)
+{
+    const fs::path epochs = folder(root, layout);
     std::map<int, std::vector<std::string>> out;
     std::error_code ec;
     fs::directory_iterator it(epochs, ec);
@@ -20,7 +27,7 @@ Result<std::map<int, std::vector<std::string>>> EpochDirs::list(const fs::path& 
         if (ec)
             return Error::at(epochs.string(), "cannot list the epochs: " + ec.message());
         const std::string name = it->path().filename().string();
-        const auto number = CandleLayout::parseEpochDirName(name);
+        const auto number = layout.epochNumberOf(name);
         std::error_code typeEc;
         if (number && it->is_directory(typeEc))
             out[*number].push_back(name);
@@ -30,27 +37,28 @@ Result<std::map<int, std::vector<std::string>>> EpochDirs::list(const fs::path& 
     return out;
 }
 
-Result<std::string> EpochDirs::find(const fs::path& root, int epoch)
+Result<std::string> EpochDirs::find(const fs::path& root, const Layout& layout, int epoch)
 {
-    auto all = list(root);
+    auto all = list(root, layout);
     if (!all)
         return all.error();
     auto it = all->find(epoch);
-    const fs::path wanted = CandleLayout::epochDir(root, epoch);
+    const fs::path epochs = folder(root, layout);
     if (it == all->end())
-        return Error::at(wanted.string(), "epoch " + std::to_string(epoch) +
+        return Error::at(epochs.string(), "epoch " + std::to_string(epoch) +
                                               " does not exist in this run (no directory for it "
                                               "under " +
-                                              (root / "epochs").string() + ")");
+                                              epochs.string() + ")");
     if (it->second.size() > 1) {
         std::string names;
         for (const auto& n : it->second)
             names += (names.empty() ? "" : ", ") + n;
-        return Error::at((root / "epochs").string(),
+        return Error::at(epochs.string(),
                          "epoch " + std::to_string(epoch) + " has more than one directory (" +
                              names + "): remove the one that is not meant before relinking");
     }
-    return "epochs/" + it->second.front();
+    const std::string sub = layout.watchHints().epochsDir;
+    return sub.empty() ? it->second.front() : sub + "/" + it->second.front();
 }
 
 } // namespace ckpt

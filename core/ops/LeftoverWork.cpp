@@ -1,6 +1,7 @@
 #include "ops/LeftoverWork.h"
 
 #include "io/AtomicFile.h"
+#include "layout/Layout.h"
 #include "ops/AuditLog.h"
 #include "ops/RunLock.h"
 
@@ -60,7 +61,10 @@ Result<fs::path> LeftoverWork::moveAside(const fs::path& runRoot, const Options&
                          "changed less than " + std::to_string(options.quietFor.count()) +
                              " s ago: a save may be in progress; try again when the trainer "
                              "has stopped");
-    const AuditLog audit(root);
+    const Layout* layout = layoutAt(root);
+    if (!layout)
+        return Error::at(root.string(), "no checkpoint run here (nothing was moved)");
+    const AuditLog audit(*layout, root);
     if (Status s = audit.checkWritable(); !s)
         return Error{s.error().message + " (nothing was moved)", s.error().path};
     fs::path aside = root / ("work.interrupted-" + utcStamp());

@@ -1,8 +1,8 @@
 #include "ops/LinkState.h"
 
-#include "candle/CandleLayout.h"
 #include "common/SingleQuoted.h"
 #include "io/AtomicFile.h"
+#include "layout/Layout.h"
 
 #include <cerrno>
 #include <sys/stat.h>
@@ -31,29 +31,38 @@ std::optional<std::string> LinkState::textOrAbsent() const
     return std::nullopt;
 }
 
-Status LinkState::checkName(std::string_view name)
+Status LinkState::checkName(const Layout& layout, std::string_view name)
 {
-    if (name == "last" || name == "best")
-        return {};
-    return Error{singleQuoted(name) + " is not a link Ckpt Studio changes: only 'last' and "
-                                      "'best' can be relinked",
+    const auto names = layout.linkNames();
+    if (!layout.linksMovable() || names.empty())
+        return Error{std::string(layout.name()) + " runs have no movable links", {}};
+    std::string known;
+    for (std::string_view n : names) {
+        if (n == name)
+            return {};
+        known += (known.empty() ? "'" : " and '") + std::string(n) + "'";
+    }
+    return Error{singleQuoted(name) + " is not a link Ckpt Studio changes: only " + known +
+                     " can be relinked",
                  {}};
 }
 
-std::optional<int> LinkState::trailingEpoch(std::string_view text)
+std::optional<int> LinkState::trailingEpoch(const Layout& layout, std::string_view text)
 {
+    const std::string folder = layout.watchHints().epochsDir;
     std::vector<std::string> parts;
     for (const auto& part : fs::path(text)) {
         const std::string s = part.string();
         if (!s.empty() && s != "." && s != "/")
             parts.push_back(s);
     }
-    if (parts.size() < 2 || parts[parts.size() - 2] != "epochs")
+    if (parts.empty() ||
+        (!folder.empty() && (parts.size() < 2 || parts[parts.size() - 2] != folder)))
         return std::nullopt;
-    return CandleLayout::parseEpochDirName(parts.back());
+    return layout.epochNumberOf(parts.back());
 }
 
-Result<LinkState> LinkState::read(const fs::path& root, std::string_view name)
+Result<LinkState> LinkState::read(const fs::path& root, const Layout& layout, std::string_view name)
 {
     LinkState state;
     state.name = std::string(name);
@@ -82,16 +91,17 @@ Result<LinkState> LinkState::read(const fs::path& root, std::string_view name)
         buf.resize(buf.size() * 2); // the link grew between lstat and readlink
     }
     state.text = std::move(buf);
-    state.namedEpoch = trailingEpoch(state.text);
+    state.namedEpoch = trailingEpoch(layout, state.text);
 
     std::error_code ec;
     const fs::path target = fs::canonical(state.path, ec);
     if (ec)
         return state;
     state.resolves = true;
-    const fs::path epochs = fs::canonical(root / "epochs", ec);
+    const std::string folder = layout.watchHints().epochsDir;
+    const fs::path epochs = fs::canonical(folder.empty() ? root : root / folder, ec);
     if (!ec && target.parent_path() == epochs && fs::is_directory(target, ec))
-        state.resolvedEpoch = CandleLayout::parseEpochDirName(target.filename().string());
+        state.resolvedEpoch = layout.epochNumberOf(target.filename().string());
     return state;
 }
 

@@ -10,7 +10,9 @@
 
 namespace ckpt {
 
-// What stands at <root>/last or <root>/best right now, read from disk with
+class Layout;
+
+// What stands at one of a run's links (<root>/last, <root>/best) right now, read from disk with
 // lstat/readlink, and which epochs of the run it designates.
 struct LinkState
 {
@@ -21,7 +23,7 @@ struct LinkState
         Other
     };
 
-    std::string name;           // "last" or "best"
+    std::string name;           // the layout's link name
     std::filesystem::path path; // <root>/<name>
     Kind kind = Kind::Absent;
     std::string text;                 // readlink text when a symlink
@@ -35,11 +37,14 @@ struct LinkState
     // The text, or nullopt when there is no link (journal form).
     std::optional<std::string> textOrAbsent() const;
 
-    static Result<LinkState> read(const std::filesystem::path& root, std::string_view name);
-    // Trailing "epochs/<digits>" of a link text (CANDLE's relocation rule).
-    static std::optional<int> trailingEpoch(std::string_view text);
-    // "last" or "best"; Error naming the bad name otherwise.
-    static Status checkName(std::string_view name);
+    static Result<LinkState> read(const std::filesystem::path& root, const Layout& layout,
+                                  std::string_view name);
+    // The epoch the tail of a link text names ("<epochs folder>/<epoch dir>"),
+    // as the layout reads epoch directory names (CANDLE's relocation rule).
+    static std::optional<int> trailingEpoch(const Layout& layout, std::string_view text);
+    // One of the layout's movable links; Error naming the bad name (or saying
+    // the layout has none) otherwise.
+    static Status checkName(const Layout& layout, std::string_view name);
 };
 
 } // namespace ckpt

@@ -1,7 +1,7 @@
 #include "ops/Pruner.h"
 
-#include "candle/CandleLayout.h"
 #include "io/AtomicFile.h"
+#include "layout/Layout.h"
 #include "ops/AuditLog.h"
 #include "ops/EpochDirs.h"
 #include "ops/LinkState.h"
@@ -19,21 +19,6 @@
 namespace ckpt {
 
 namespace fs = std::filesystem;
-
-std::string_view toString(KeepReason reason)
-{
-    switch (reason) {
-    case KeepReason::Newest:
-        return "newest";
-    case KeepReason::Last:
-        return "last";
-    case KeepReason::Best:
-        return "best";
-    case KeepReason::Policy:
-        return "policy";
-    }
-    return "policy";
-}
 
 namespace {
 
@@ -58,22 +43,22 @@ std::uint64_t treeBytes(const fs::path& dir)
 }
 
 // "epochs/.012.deleting-xxxx" -> 12: a directory an interrupted prune left.
-std::optional<int> asideEpoch(const std::string& name)
+std::optional<int> asideEpoch(const Layout& layout, const std::string& name)
 {
     if (name.size() < 2 || name[0] != '.')
         return std::nullopt;
     const auto mark = name.find(kAsideMark);
     if (mark == std::string::npos)
         return std::nullopt;
-    return CandleLayout::parseEpochDirName(std::string_view(name).substr(1, mark - 1));
+    return layout.epochNumberOf(std::string_view(name).substr(1, mark - 1));
 }
 
-std::string asideName(int epoch)
+std::string asideName(const std::string& dirName)
 {
     static thread_local std::mt19937_64 rng{std::random_device{}()};
     static constexpr char kHex[] = "0123456789abcdef";
     std::string s(1, '.'); // appended: GCC 12 -O3 warns falsely on "." + std::string&&
-    s += CandleLayout::epochDirName(epoch);
+    s += dirName;
     s += kAsideMark;
     auto bits = rng();
     for (int i = 0; i < 12; ++i, bits >>= 4)
@@ -99,18 +84,18 @@ int renameNoReplace(const fs::path& from, const fs::path& to)
 
 struct Protection
 {
-    std::map<int, std::vector<KeepReason>> epochs;
+    std::map<int, std::vector<std::string>> epochs;
     std::vector<std::string> notes;
     bool unreadable = false; // a link could not be read: nothing is safe to delete
 };
 
 // Epochs that must survive, from the disk as it is now.
-Protection protectionOnDisk(const fs::path& root)
+Protection protectionOnDisk(const fs::path& root, const Layout& layout)
 {
     Protection p;
-    for (const auto& [name, reason] :
-         {std::pair{"last", KeepReason::Last}, std::pair{"best", KeepReason::Best}}) {
-        auto state = LinkState::read(root, name);
+    for (std::string_view name : layout.linkNames()) {
+        const std::string reason(name);
+        auto state = LinkState::read(root, layout, name);
         if (!state) {
             p.unreadable = true;
             p.notes.push_back(state.error().message);
@@ -125,31 +110,27 @@ Protection protectionOnDisk(const fs::path& root)
         for (int e : designated)
             p.epochs[e].push_back(reason);
     }
-    auto dirs = EpochDirs::list(root);
+    auto dirs = EpochDirs::list(root, layout);
     if (!dirs) {
         p.unreadable = true;
         p.notes.push_back(dirs.error().message);
     } else if (!dirs->empty()) {
-        p.epochs[dirs->rbegin()->first].push_back(KeepReason::Newest);
+        p.epochs[dirs->rbegin()->first].push_back(std::string(kKeepNewest));
     }
     return p;
 }
 
-std::string reasonsText(const std::vector<KeepReason>& reasons)
+std::string reasonsText(const std::vector<std::string>& reasons)
 {
     std::string out;
-    for (auto r : reasons) {
-        std::string s(toString(r));
-        if (r != KeepReason::Newest)
-            s = "the target of " + s;
-        else
-            s = "the newest epoch";
+    for (const auto& r : reasons) {
+        const std::string s = r == kKeepNewest ? "the newest epoch" : "the target of " + r;
         out += (out.empty() ? "" : " and ") + s;
     }
     return out;
 }
 
-void addReason(std::vector<KeepReason>& reasons, KeepReason r)
+void addReason(std::vector<std::string>& reasons, const std::string& r)
 {
     for (auto have : reasons)
         if (have == r)
@@ -165,22 +146,27 @@ PrunePlan Pruner::plan(const Run& run, const KeepPolicy& policy)
     plan.root = run.root;
     plan.policy = policy;
     const fs::path root(run.root);
+    const Layout* layout = layoutOf(run);
+    if (!layout || !layout->canDeleteEpochs()) {
+        plan.notes.push_back(run.layout + " runs cannot be pruned by Ckpt Studio: nothing planned");
+        return plan;
+    }
+    const auto linkNames = layout->linkNames();
 
     std::vector<int> numbers;
     for (const auto& e : run.epochs)
         numbers.push_back(e.number);
-    std::map<int, std::vector<KeepReason>> reasons;
+    std::map<int, std::vector<std::string>> reasons;
     if (!run.epochs.empty())
-        addReason(reasons[run.epochs.back().number], KeepReason::Newest);
-    if (run.last && run.last->epoch)
-        addReason(reasons[*run.last->epoch], KeepReason::Last);
-    if (run.best && run.best->epoch)
-        addReason(reasons[*run.best->epoch], KeepReason::Best);
+        addReason(reasons[run.epochs.back().number], std::string(kKeepNewest));
+    for (std::string_view name : linkNames)
+        if (const auto e = run.linkedEpoch(name))
+            addReason(reasons[*e], std::string(name));
     // The Run may be older than the disk: what the links say now counts too.
-    Protection now = protectionOnDisk(root);
+    Protection now = protectionOnDisk(root, *layout);
     for (const auto& [e, rs] : now.epochs)
-        for (auto r : rs)
-            if (r != KeepReason::Newest)
+        for (const auto& r : rs)
+            if (r != kKeepNewest)
                 addReason(reasons[e], r);
     plan.notes = now.notes;
     if (now.unreadable) {
@@ -199,28 +185,30 @@ PrunePlan Pruner::plan(const Run& run, const KeepPolicy& policy)
     for (const auto& e : run.epochs) {
         if (!doomedSet.count(e.number)) {
             KeptEpoch kept{e.number, {}};
-            for (auto r : {KeepReason::Newest, KeepReason::Last, KeepReason::Best})
+            std::vector<std::string> order{std::string(kKeepNewest)};
+            order.insert(order.end(), linkNames.begin(), linkNames.end());
+            for (const auto& r : order)
                 if (auto it = reasons.find(e.number); it != reasons.end())
-                    for (auto have : it->second)
+                    for (const auto& have : it->second)
                         if (have == r)
                             kept.reasons.push_back(r);
             if (!unpickedSet.count(e.number))
-                kept.reasons.push_back(KeepReason::Policy);
+                kept.reasons.push_back(std::string(kKeepPolicy));
             plan.kept.push_back(std::move(kept));
             continue;
         }
+        const std::string dir = run.pathOf(e);
         struct stat st
         {};
-        if (::lstat(e.dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+        if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
             // Never delete through a symlinked epoch: the data is elsewhere.
-            plan.notes.push_back(e.dir +
-                                 ": not a real directory (gone, or a symlink); not planned");
+            plan.notes.push_back(dir + ": not a real directory (gone, or a symlink); not planned");
             continue;
         }
         PruneCandidate c;
         c.epoch = e.number;
-        c.dir = e.dir;
-        c.bytes = treeBytes(e.dir);
+        c.dir = dir;
+        c.bytes = treeBytes(dir);
         c.device = static_cast<std::uint64_t>(st.st_dev);
         c.inode = static_cast<std::uint64_t>(st.st_ino);
         plan.bytesFreed += c.bytes;
@@ -228,10 +216,11 @@ PrunePlan Pruner::plan(const Run& run, const KeepPolicy& policy)
     }
 
     std::error_code ec;
-    for (fs::directory_iterator it(root / "epochs", ec), end; !ec && it != end; it.increment(ec)) {
+    for (fs::directory_iterator it(EpochDirs::folder(root, *layout), ec), end; !ec && it != end;
+         it.increment(ec)) {
         const std::string name = it->path().filename().string();
         std::error_code typeEc;
-        if (asideEpoch(name) && it->is_directory(typeEc) && !it->is_symlink(typeEc)) {
+        if (asideEpoch(*layout, name) && it->is_directory(typeEc) && !it->is_symlink(typeEc)) {
             plan.leftovers.push_back(it->path().string());
             plan.leftoverBytes += treeBytes(it->path());
         }
@@ -246,14 +235,17 @@ Result<PruneOutcome> Pruner::execute(const Run& run, const PrunePlan& plan,
     if (plan.root != run.root)
         return Error::at(run.root, "the prune plan is for another run (" + plan.root + ")");
     const fs::path root(plan.root);
-    const fs::path epochsDir = root / "epochs";
     PruneOutcome out;
     if (plan.toDelete.empty() && plan.leftovers.empty())
         return out; // nothing to do: not even the lock or the log is created
+    const Layout* layout = layoutOf(run);
+    if (!layout || !layout->canDeleteEpochs())
+        return Error::at(run.root, run.layout + " runs cannot be pruned by Ckpt Studio");
+    const fs::path epochsDir = EpochDirs::folder(root, *layout);
     auto lock = RunLock::acquire(root);
     if (!lock)
         return lock.error();
-    const AuditLog audit(root);
+    const AuditLog audit(*layout, root);
     if (Status st = audit.checkWritable(); !st)
         return Error{st.error().message + " (nothing was deleted)", st.error().path};
     const std::string actor = actorIn.empty() ? AuditLog::defaultActor() : actorIn;
@@ -287,11 +279,11 @@ Result<PruneOutcome> Pruner::execute(const Run& run, const PrunePlan& plan,
         };
         const fs::path dir(c.dir);
         if (dir.parent_path() != epochsDir ||
-            CandleLayout::parseEpochDirName(dir.filename().string()) != c.epoch) {
+            layout->epochNumberOf(dir.filename().string()) != c.epoch) {
             skip("not an epoch directory of " + root.string());
             continue;
         }
-        Protection now = protectionOnDisk(root);
+        Protection now = protectionOnDisk(root, *layout);
         if (now.unreadable) {
             skip("cannot tell which epochs the links protect: " + now.notes.back());
             continue;
@@ -315,14 +307,14 @@ Result<PruneOutcome> Pruner::execute(const Run& run, const PrunePlan& plan,
         // Renamed aside first: the epoch disappears as a whole, and a crash
         // during the removal leaves a hidden .NNN.deleting-* that no reader
         // takes for an epoch.
-        const fs::path aside = epochsDir / asideName(c.epoch);
+        const fs::path aside = epochsDir / asideName(dir.filename().string());
         if (renameNoReplace(dir, aside) != 0) {
             skip("cannot move it aside: " + osError(dir, errno));
             continue;
         }
         struct stat moved
         {};
-        Protection after = protectionOnDisk(root);
+        Protection after = protectionOnDisk(root, *layout);
         auto became = after.epochs.find(c.epoch);
         const bool same = ::lstat(aside.c_str(), &moved) == 0 && moved.st_dev == st.st_dev &&
                           moved.st_ino == st.st_ino;
@@ -365,7 +357,7 @@ Result<PruneOutcome> Pruner::execute(const Run& run, const PrunePlan& plan,
         }
         progress.report({done++, total, "epochs", left});
         const fs::path p(left);
-        if (p.parent_path() != epochsDir || !asideEpoch(p.filename().string()))
+        if (p.parent_path() != epochsDir || !asideEpoch(*layout, p.filename().string()))
             continue;
         const std::uint64_t bytes = treeBytes(p);
         std::error_code ec;

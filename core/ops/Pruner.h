@@ -12,15 +12,10 @@
 
 namespace ckpt {
 
-// Why a prune keeps an epoch. An epoch may have several reasons.
-enum class KeepReason
-{
-    Newest,
-    Last,
-    Best,
-    Policy
-};
-std::string_view toString(KeepReason reason);
+// Why a prune keeps an epoch, as text: "newest", the name of a link of the
+// run's layout that designates it ("last", "best"), "policy".
+inline constexpr std::string_view kKeepNewest = "newest";
+inline constexpr std::string_view kKeepPolicy = "policy";
 
 struct PruneCandidate
 {
@@ -36,7 +31,7 @@ struct PruneCandidate
 struct KeptEpoch
 {
     int epoch = 0;
-    std::vector<KeepReason> reasons; // in KeepReason order
+    std::vector<std::string> reasons; // newest, the links in layout order, policy
 };
 
 // What a prune would do; computing it changes nothing on disk.
@@ -71,13 +66,15 @@ struct PruneOutcome
     std::string auditLog;
 };
 
-// Deletes old epochs of a CANDLE run by a keep policy, safely: planning and
-// deleting are separate calls, the targets of last/best (as resolved, relocated
+// Deletes old epochs of a run by a keep policy, safely, where its layout allows
+// (Layout::canDeleteEpochs): planning and deleting are separate calls, the
+// targets of the layout's links (CANDLE last/best, as resolved, relocated
 // included, and as their text names) and the newest epoch are never deleted,
 // and each epoch vanishes as a whole (renamed aside first, then removed).
 class Pruner
 {
 public:
+    // A layout that cannot delete epochs gets an empty plan with a note saying so.
     static PrunePlan plan(const Run& run, const KeepPolicy& policy);
 
     // Deletes exactly the plan's epochs, each re-checked just before: one that

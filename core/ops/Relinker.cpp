@@ -1,9 +1,7 @@
 #include "ops/Relinker.h"
 
-#include "candle/CkptInfoReader.h"
-#include "checksum/Crc32.h"
 #include "io/AtomicFile.h"
-#include "io/RegularFile.h"
+#include "layout/Layout.h"
 #include "ops/AuditLog.h"
 #include "ops/EpochDirs.h"
 #include "ops/LinkState.h"
@@ -47,19 +45,41 @@ Result<fs::path> runDirectory(const fs::path& runRoot)
     return root;
 }
 
-// The run directory of a link operation on `linkName` (last or best only).
-Result<fs::path> linkRunDirectory(const fs::path& runRoot, std::string_view linkName)
+// A run directory and its layout.
+struct RunAt
 {
-    if (Status st = LinkState::checkName(linkName); !st)
-        return st.error();
-    return runDirectory(runRoot);
+    fs::path root;
+    const Layout* layout = nullptr;
+};
+
+Result<RunAt> runAt(const fs::path& runRoot)
+{
+    auto root = runDirectory(runRoot);
+    if (!root)
+        return root.error();
+    const Layout* layout = layoutAt(*root);
+    if (!layout)
+        return Error::at(root->string(), "no checkpoint run here");
+    return RunAt{*root, layout};
+}
+
+// The run of a link operation on `linkName`: one of the layout's movable links.
+Result<RunAt> linkRun(const fs::path& runRoot, std::string_view linkName)
+{
+    auto run = runAt(runRoot);
+    if (!run)
+        return run.error();
+    if (Status st = LinkState::checkName(*run->layout, linkName); !st)
+        return Error::at(run->root.string(), st.error().message);
+    return run;
 }
 
 // The link as it is now, under the run lock: a symlink or nothing. A real file
 // or directory in its place is refused.
-Result<LinkState> readReplaceableLink(const fs::path& root, std::string_view linkName)
+Result<LinkState> readReplaceableLink(const fs::path& root, const Layout& layout,
+                                      std::string_view linkName)
 {
-    auto current = LinkState::read(root, linkName);
+    auto current = LinkState::read(root, layout, linkName);
     if (current && current->kind == LinkState::Kind::Other)
         return Error::at(current->path.string(),
                          "is a real file or directory, not a symlink: refusing to replace it, it "
@@ -95,11 +115,12 @@ std::string auditMessage(const LinkState& current, const Change& change, const s
 
 // Journals, changes and audits one link; the caller holds the run lock and has
 // just read `current` with readReplaceableLink.
-Result<RelinkOutcome> applyChange(const fs::path& root, const LinkState& current,
-                                  const Change& change, const RelinkOptions& options)
+Result<RelinkOutcome> applyChange(const fs::path& root, const Layout& layout,
+                                  const LinkState& current, const Change& change,
+                                  const RelinkOptions& options)
 {
     const std::string actor = options.actor.empty() ? AuditLog::defaultActor() : options.actor;
-    const AuditLog audit(root);
+    const AuditLog audit(layout, root);
     const ActionJournal journal(root);
     if (Status st = audit.checkWritable(); !st)
         return Error{st.error().message + " (nothing was changed)", st.error().path};
@@ -163,91 +184,31 @@ bool pointsOutside(const fs::path& root, const std::string& text)
     return rel.empty() || *rel.begin() == "..";
 }
 
-std::optional<std::uint32_t> parseCrc(const std::string& text)
-{
-    std::uint32_t value = 0;
-    const char* end = text.data() + text.size();
-    auto [ptr, ec] = std::from_chars(text.data(), end, value);
-    if (ec != std::errc() || ptr != end || text.empty())
-        return std::nullopt;
-    return value;
-}
-
 } // namespace
 
 Result<std::vector<std::string>> Relinker::checkEpoch(const fs::path& runRoot, int epoch,
                                                       const Progress& progress)
 {
-    auto root = runDirectory(runRoot);
-    if (!root)
-        return root.error();
-    auto rel = EpochDirs::find(*root, epoch);
+    auto run = runAt(runRoot);
+    if (!run)
+        return run.error();
+    auto rel = EpochDirs::find(run->root, *run->layout, epoch);
     if (!rel)
         return rel.error();
-    const fs::path dir = *root / *rel;
-    std::vector<std::string> failures;
-
-    const fs::path infoPath = dir / "ckpt-info.json";
-    std::optional<CkptInfo> info;
-    std::error_code ec;
-    if (!fs::exists(infoPath, ec)) {
-        failures.push_back(infoPath.string() + ": missing (a CANDLE restart reads it)");
-    } else if (auto read = CkptInfoReader::readFile(infoPath); !read) {
-        failures.push_back(read.error().message);
-    } else {
-        info = std::move(*read);
-        if (info->epoch && *info->epoch != epoch)
-            failures.push_back(infoPath.string() + ": says epoch " + std::to_string(*info->epoch) +
-                               ", not " + std::to_string(epoch) +
-                               " (a restart would resume at the wrong epoch)");
-    }
-
-    const std::string modelName = info && info->modelFile ? *info->modelFile : "model.h5";
-    if (auto why = CkptInfoReader::modelFileProblem(modelName)) {
-        failures.push_back(infoPath.string() + ": " + *why);
-        return failures;
-    }
-    const fs::path model = dir / modelName;
-    struct stat st
-    {};
-    if (::stat(model.c_str(), &st) != 0) {
-        failures.push_back(errno == ENOENT
-                               ? model.string() + ": model file is missing (a restart needs it)"
-                               : osError(model, errno));
-        return failures;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        failures.push_back(model.string() + " is " + RegularFile::kindOf(st.st_mode) +
-                           ", not a regular file");
-        return failures;
-    }
-    if (!info || !info->checksum || info->checksumDisabled())
-        return failures;
-    const auto expected = parseCrc(*info->checksum);
-    if (!expected) {
-        failures.push_back(infoPath.string() + ": checksum \"" + *info->checksum +
-                           "\" is not a CRC-32 (decimal digits expected)");
-        return failures;
-    }
-    auto actual = Crc32::ofFile(model, progress);
-    if (!actual)
-        return actual.error();
-    if (*actual != *expected)
-        failures.push_back(model.string() + ": checksum mismatch: ckpt-info.json says " +
-                           Crc32::toDecimal(*expected) + ", the file has " +
-                           Crc32::toDecimal(*actual) + " (corrupt or replaced model)");
-    return failures;
+    return run->layout->checkRestart(run->root / *rel, epoch, progress);
 }
 
 Result<RelinkOutcome> Relinker::relink(const fs::path& runRoot, std::string_view linkName,
                                        int epoch, const RelinkOptions& options,
                                        const Progress& progress)
 {
-    auto root = linkRunDirectory(runRoot, linkName);
-    if (!root)
-        return root.error();
+    auto run = linkRun(runRoot, linkName);
+    if (!run)
+        return run.error();
+    const fs::path* root = &run->root;
+    const Layout& layout = *run->layout;
     const fs::path linkPath = *root / std::string(linkName);
-    auto target = EpochDirs::find(*root, epoch);
+    auto target = EpochDirs::find(*root, layout, epoch);
     if (!target)
         return Error{"cannot point " + std::string(linkName) + " at epoch " +
                          std::to_string(epoch) + ": " + target.error().message,
@@ -263,11 +224,11 @@ Result<RelinkOutcome> Relinker::relink(const fs::path& runRoot, std::string_view
     auto lock = RunLock::acquire(*root);
     if (!lock)
         return lock.error();
-    auto current = readReplaceableLink(*root, linkName);
+    auto current = readReplaceableLink(*root, layout, linkName);
     if (!current)
         return current.error();
     // The epoch may have gone while the checksum was computed.
-    auto again = EpochDirs::find(*root, epoch);
+    auto again = EpochDirs::find(*root, layout, epoch);
     if (!again || *again != *target)
         return Error::at(linkPath.string(), "epoch " + std::to_string(epoch) +
                                                 " changed on disk during the checks; try again");
@@ -286,14 +247,16 @@ Result<RelinkOutcome> Relinker::relink(const fs::path& runRoot, std::string_view
     change.to = *target;
     change.epoch = epoch;
     change.forced = *failures;
-    return applyChange(*root, *current, change, options);
+    return applyChange(*root, layout, *current, change, options);
 }
 
 Result<RelinkOutcome> Relinker::undo(const fs::path& runRoot, const RelinkOptions& options)
 {
-    auto root = runDirectory(runRoot);
-    if (!root)
-        return root.error();
+    auto run = runAt(runRoot);
+    if (!run)
+        return run.error();
+    const fs::path* root = &run->root;
+    const Layout& layout = *run->layout;
     auto lock = RunLock::acquire(*root);
     if (!lock)
         return lock.error();
@@ -306,10 +269,10 @@ Result<RelinkOutcome> Relinker::undo(const fs::path& runRoot, const RelinkOption
         return Error::at(journal.path().string(),
                          "nothing to undo: every link change recorded here is already undone");
     // The journal is a file anyone can edit: never follow it outside last/best.
-    if (Status st = LinkState::checkName(action->link); !st)
+    if (Status st = LinkState::checkName(layout, action->link); !st)
         return Error::at(journal.path().string(),
                          "entry " + action->id + ": " + st.error().message);
-    auto current = readReplaceableLink(*root, action->link);
+    auto current = readReplaceableLink(*root, layout, action->link);
     if (!current)
         return current.error();
 
@@ -330,11 +293,11 @@ Result<RelinkOutcome> Relinker::undo(const fs::path& runRoot, const RelinkOption
         const fs::path p(*action->from);
         std::error_code ec;
         const bool exists = fs::exists(p.is_absolute() ? p : *root / p, ec);
-        const auto named = LinkState::trailingEpoch(*action->from);
+        const auto named = LinkState::trailingEpoch(layout, *action->from);
         epoch = named;
         bool local = false;
         if (!exists && named) {
-            auto dirs = EpochDirs::list(*root);
+            auto dirs = EpochDirs::list(*root, layout);
             local = dirs && dirs->count(*named);
         }
         if (!exists && !local) {
@@ -353,7 +316,7 @@ Result<RelinkOutcome> Relinker::undo(const fs::path& runRoot, const RelinkOption
     change.ref = action->id;
     change.undoneSummary = made;
     change.forced = forced;
-    auto out = applyChange(*root, *current, change, options);
+    auto out = applyChange(*root, layout, *current, change, options);
     if (out)
         for (const auto& skipped : contents->skipped)
             out->warnings.push_back("unreadable journal line skipped: " + skipped);
@@ -363,13 +326,15 @@ Result<RelinkOutcome> Relinker::undo(const fs::path& runRoot, const RelinkOption
 Result<RelinkOutcome> Relinker::repair(const fs::path& runRoot, std::string_view linkName,
                                        const RelinkOptions& options)
 {
-    auto root = linkRunDirectory(runRoot, linkName);
-    if (!root)
-        return root.error();
+    auto run = linkRun(runRoot, linkName);
+    if (!run)
+        return run.error();
+    const fs::path* root = &run->root;
+    const Layout& layout = *run->layout;
     auto lock = RunLock::acquire(*root);
     if (!lock)
         return lock.error();
-    auto current = readReplaceableLink(*root, linkName);
+    auto current = readReplaceableLink(*root, layout, linkName);
     if (!current)
         return current.error();
     if (current->kind == LinkState::Kind::Absent)
@@ -384,7 +349,7 @@ Result<RelinkOutcome> Relinker::repair(const fs::path& runRoot, std::string_view
                          "-> " + current->text +
                              " does not end in epochs/<number>: cannot tell which "
                              "epoch it meant; relink it to an epoch instead");
-    auto target = EpochDirs::find(*root, *current->namedEpoch);
+    auto target = EpochDirs::find(*root, layout, *current->namedEpoch);
     if (!target)
         return Error{"cannot repair " + current->path.string() + " -> " + current->text + ": " +
                          target.error().message,
@@ -393,28 +358,32 @@ Result<RelinkOutcome> Relinker::repair(const fs::path& runRoot, std::string_view
     change.action = "repair";
     change.to = *target;
     change.epoch = current->namedEpoch;
-    return applyChange(*root, *current, change, options);
+    return applyChange(*root, layout, *current, change, options);
 }
 
 bool Relinker::isRepairable(const fs::path& runRoot, std::string_view linkName)
 {
-    auto current = LinkState::read(runRoot, linkName);
+    auto run = linkRun(runRoot, linkName);
+    if (!run)
+        return false;
+    auto current = LinkState::read(run->root, *run->layout, linkName);
     if (!current || current->kind != LinkState::Kind::Symlink || !current->namedEpoch)
         return false;
-    if (current->resolves && (current->resolvedEpoch || !pointsOutside(runRoot, current->text)))
+    if (current->resolves && (current->resolvedEpoch || !pointsOutside(run->root, current->text)))
         return false;
-    auto dirs = EpochDirs::list(runRoot);
+    auto dirs = EpochDirs::list(run->root, *run->layout);
     return dirs && dirs->count(*current->namedEpoch);
 }
 
 Result<std::vector<RelinkOutcome>> Relinker::repairAll(const fs::path& runRoot,
                                                        const RelinkOptions& options)
 {
-    auto root = runDirectory(runRoot);
-    if (!root)
-        return root.error();
+    auto run = runAt(runRoot);
+    if (!run)
+        return run.error();
+    const fs::path* root = &run->root;
     std::vector<RelinkOutcome> done;
-    for (const char* name : {"last", "best"}) {
+    for (std::string_view name : run->layout->linkNames()) {
         if (!isRepairable(*root, name))
             continue;
         auto out = repair(*root, name, options);
@@ -427,8 +396,8 @@ Result<std::vector<RelinkOutcome>> Relinker::repairAll(const fs::path& runRoot,
         done.push_back(std::move(*out));
     }
     if (done.empty())
-        return Error::at(root->string(), "no link to repair: last and best resolve inside this "
-                                         "run or name no local epoch");
+        return Error::at(root->string(), "no link to repair: the run's links resolve inside it "
+                                         "or name no local epoch");
     return done;
 }
 

@@ -1,6 +1,7 @@
 #include "report/RunJson.h"
 
 #include "json/LenientJson.h"
+#include "layout/Layout.h"
 
 #include <cmath>
 
@@ -46,10 +47,23 @@ Json finiteOnly(const Json& v)
 
 } // namespace
 
-Json RunJson::infoToJson(const CkptInfo& info)
+Json RunJson::metadataToJson(const KeyValues& metadata)
 {
-    return finiteOnly(info.raw);
+    Json j = Json::object();
+    for (const auto& [key, value] : metadata) {
+        auto parsed = LenientJson::parse(value, {});
+        j[LenientJson::validUtf8(key)] =
+            parsed ? finiteOnly(*parsed) : Json(LenientJson::validUtf8(value));
+    }
+    return j;
 }
+
+namespace {
+Json finiteOrNull(double v)
+{
+    return std::isfinite(v) ? Json(v) : Json(nullptr);
+}
+} // namespace
 
 Json RunJson::toJson(const Problem& problem)
 {
@@ -81,16 +95,45 @@ Json RunJson::toJson(const RunLink& link)
     return j;
 }
 
-Json RunJson::toJson(const Epoch& epoch)
+Json RunJson::toJson(const Run& run, const Epoch& epoch)
 {
     Json j = Json::object();
     j["epoch"] = epoch.number;
-    j["dir"] = text(epoch.dir);
-    j["model"] = pathOrNull(epoch.modelPath);
-    j["model_bytes"] = optional(epoch.modelBytes);
-    j["info"] = epoch.info ? infoToJson(*epoch.info) : Json(nullptr);
+    j["step"] = optional(epoch.step);
+    j["dir"] = text(run.pathOf(epoch));
+    j["model"] = pathOrNull(run.modelPath(epoch));
+    j["model_bytes"] = optional(epoch.modelBytes());
+    j["info"] = epoch.hasRecord() ? metadataToJson(epoch.metadata) : Json(nullptr);
+    Json metrics = Json::object();
+    for (const auto& m : epoch.metrics)
+        metrics[LenientJson::validUtf8(m.name)] = finiteOrNull(m.value);
+    j["metrics"] = std::move(metrics);
     j["problems"] = toJson(epoch.problems);
     return j;
+}
+
+namespace {
+constexpr auto kReplace = Json::error_handler_t::replace;
+} // namespace
+
+void RunJson::write(const Run& run, const std::function<void(std::string_view)>& sink,
+                    const nlohmann::ordered_json& extra)
+{
+    Json head = toJson(Run{run.root, run.layout, {}, run.links, run.sources, run.inProgress, {}});
+    head["model_bytes_total"] = run.totalModelBytes();
+    for (const auto& [key, value] : extra.items())
+        head[key] = value;
+    head.erase("epochs");
+    head.erase("problems");
+    std::string text = head.dump(-1, ' ', false, kReplace);
+    text.pop_back(); // the closing brace: epochs and problems follow
+    sink(text + ",\n\"epochs\": [");
+    for (std::size_t i = 0; i < run.epochs.size(); ++i) {
+        text = i == 0 ? "\n" : ",\n";
+        text += toJson(run, run.epochs[i]).dump(-1, ' ', false, kReplace);
+        sink(text);
+    }
+    sink("],\n\"problems\": " + toJson(run.problems).dump(-1, ' ', false, kReplace) + "}");
 }
 
 Json RunJson::toJson(const Run& run)
@@ -98,22 +141,23 @@ Json RunJson::toJson(const Run& run)
     Json j = Json::object();
     j["root"] = text(run.root);
     j["layout"] = text(run.layout);
-    j["last"] = run.last ? optional(run.last->epoch) : Json(nullptr);
-    j["best"] = run.best ? optional(run.best->epoch) : Json(nullptr);
+    if (const Layout* layout = layoutOf(run))
+        for (std::string_view name : layout->linkNames())
+            j[std::string(name)] = optional(run.linkedEpoch(name));
     Json links = Json::object();
-    if (run.last)
-        links["last"] = toJson(*run.last);
-    if (run.best)
-        links["best"] = toJson(*run.best);
+    for (const auto& l : run.links)
+        links[l.name] = toJson(l);
     j["links"] = std::move(links);
-    j["ckpt_log"] = pathOrNull(run.ckptLog);
-    j["training_log"] = pathOrNull(run.trainingLog);
-    j["history_txt"] = pathOrNull(run.historyTxt);
-    j["work_dir"] = pathOrNull(run.workDir);
+    for (const auto& s : run.sources)
+        j[s.kind] = pathOrNull(s.path);
+    Json inProgress = Json::array();
+    for (const auto& item : run.inProgress)
+        inProgress.push_back(text(item.path));
+    j["in_progress"] = std::move(inProgress);
     j["model_bytes_total"] = run.totalModelBytes();
     Json epochs = Json::array();
     for (const auto& e : run.epochs)
-        epochs.push_back(toJson(e));
+        epochs.push_back(toJson(run, e));
     j["epochs"] = std::move(epochs);
     j["problems"] = toJson(run.problems);
     return j;

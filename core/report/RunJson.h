@@ -3,15 +3,19 @@
 #include "model/Run.h"
 #include "scan/Scanner.h"
 
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <string_view>
 
 namespace ckpt {
 
 // The CLI's JSON schema for scan results, in one place:
-// {"runs": [{"root", "layout", "last", "best", "links", "ckpt_log", "training_log",
-//   "history_txt", "work_dir", "epochs": [{"epoch", "dir", "model", "model_bytes", "info",
-//   "problems"}], "problems": [{"kind", "severity", "message", "path",
-//   "epoch"}]}], "walk_problems": [...]}
+// {"runs": [{"root", "layout", <each link name of the layout: epoch>, "links",
+//   <each source kind: path>, "in_progress", "epochs": [{"epoch", "step", "dir",
+//   "model", "model_bytes", "info", "metrics", "problems"}], "problems": [{"kind",
+//   "severity", "message", "path", "epoch"}]}], "walk_problems": [...]}
+// "info" is the epoch's own record as the format wrote it (CANDLE ckpt-info.json,
+// Orbax _CHECKPOINT_METADATA), null when it has none.
 // Absent values are null; non-finite numbers (Python's Infinity/NaN) become null
 // because strict JSON cannot carry them.
 class RunJson
@@ -19,12 +23,17 @@ class RunJson
 public:
     static nlohmann::ordered_json toJson(const Scanner::Outcome& outcome);
     static nlohmann::ordered_json toJson(const Run& run);
-    static nlohmann::ordered_json toJson(const Epoch& epoch);
+    // The same object as toJson(run), written in pieces (one per epoch) so that
+    // a run of 100,000 epochs never exists as one JSON tree in memory. The
+    // members of `extra` (an object) follow the run's own ones.
+    static void write(const Run& run, const std::function<void(std::string_view)>& sink,
+                      const nlohmann::ordered_json& extra = nlohmann::ordered_json::object());
+    static nlohmann::ordered_json toJson(const Run& run, const Epoch& epoch);
     static nlohmann::ordered_json toJson(const Problem& problem);
     static nlohmann::ordered_json toJson(const Problems& problems);
     static nlohmann::ordered_json toJson(const RunLink& link);
-    // The ckpt-info.json fields in file order, non-finite numbers as null.
-    static nlohmann::ordered_json infoToJson(const CkptInfo& info);
+    // The epoch's record in file order, non-finite numbers as null.
+    static nlohmann::ordered_json metadataToJson(const KeyValues& metadata);
 };
 
 } // namespace ckpt

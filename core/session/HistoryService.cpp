@@ -1,6 +1,6 @@
 #include "session/HistoryService.h"
 
-#include "history/HistoryBuilder.h"
+#include "layout/Layout.h"
 #include "jobs/JobRunner.h"
 
 namespace ckpt {
@@ -31,7 +31,7 @@ void HistoryService::launch(const QString& root, Slot& slot, std::shared_ptr<con
 {
     slot.runner->start<std::shared_ptr<MetricHistory>>(
         [snapshot](const Progress&) {
-            return std::make_shared<MetricHistory>(HistoryBuilder::build(*snapshot));
+            return std::make_shared<MetricHistory>(historyOf(*snapshot));
         },
         [this, root](std::shared_ptr<MetricHistory> history) {
             emit ready(root, std::move(history));

@@ -11,7 +11,7 @@ Problems RunState::problems() const
         if (verdict.state != ChecksumState::Mismatch)
             continue;
         const Epoch* e = run.findEpoch(number);
-        const std::string model = e ? e->modelPath : std::string();
+        const std::string model = e ? run.modelPath(*e) : std::string();
         all.push_back(Problem{
             ProblemKind::ChecksumMismatch,
             model + ": CRC-32 is " + verdict.actual.toStdString() + " but ckpt-info.json records " +

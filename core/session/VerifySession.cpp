@@ -40,7 +40,7 @@ VerifySession::Verdicts VerifySession::remembered(const Run& run) const
     if (m_store->size() == 0)
         return out;
     for (const Epoch& e : run.epochs) {
-        if (auto entry = m_store->lookup(e))
+        if (auto entry = m_store->lookup(run, e))
             out[e.number] =
                 ChecksumVerdict{stateOf(entry->status), QString::fromStdString(entry->expected),
                                 QString::fromStdString(entry->actual)};
@@ -121,7 +121,7 @@ void VerifySession::run()
                         ChecksumVerdict{stateOf(v.status), QString::fromStdString(v.expected),
                                         QString::fromStdString(v.actual)};
                     if (const Epoch* e = slim ? slim->findEpoch(v.epoch) : nullptr)
-                        store->record(*e, v);
+                        store->record(*slim, *e, v);
                 }
             }
             outcome->summary = summary(report.value(), {});
@@ -207,17 +207,9 @@ Run VerifySession::slimCopy(const Run& run, const std::vector<int>& wanted)
         Epoch c;
         c.number = e.number;
         c.dir = e.dir;
-        c.modelPath = e.modelPath;
-        c.modelBytes = e.modelBytes;
-        c.modelMtimeNs = e.modelMtimeNs;
-        c.modelInode = e.modelInode;
-        if (e.info) {
-            CkptInfo info;
-            info.epoch = e.info->epoch;
-            info.modelFile = e.info->modelFile;
-            info.checksum = e.info->checksum;
-            c.info = std::move(info);
-        }
+        c.recorded = e.recorded;
+        c.files = e.files;
+        c.problems = e.problems;
         slim.epochs.push_back(std::move(c));
     }
     return slim;

@@ -1,5 +1,6 @@
 #include "session/Workspace.h"
 
+#include "layout/Layout.h"
 #include "liveness/LivenessMonitor.h"
 #include "models/EpochTableModel.h"
 #include "models/ProblemsModel.h"
@@ -339,16 +340,16 @@ void Workspace::refreshSummary(const QString& root)
     summary.diskBytes = s.run.totalModelBytes();
     summary.problems = static_cast<int>(s.problems().size());
     summary.live = s.live == LiveState::Live;
-    summary.lastEpoch = s.run.last ? s.run.last->epoch : std::nullopt;
-    summary.bestEpoch = s.run.best ? s.run.best->epoch : std::nullopt;
+    summary.lastEpoch = s.run.linkedEpoch("last");
+    summary.bestEpoch = s.run.linkedEpoch("best");
     bool first = true;
     for (const auto& e : s.run.epochs) {
-        if (e.modelPath.empty())
+        if (!e.hasModel())
             continue;
         ChecksumState st = ChecksumState::Unknown;
         if (auto c = s.checks.find(e.number); c != s.checks.end())
             st = c->second.state;
-        else if (e.info && e.info->checksumDisabled())
+        else if (const EpochFile* f = e.checksummedFile(); f && f->algo == ChecksumAlgo::Disabled)
             st = ChecksumState::Disabled;
         summary.checksum = first ? st : combineChecksumStates(summary.checksum, st);
         first = false;
@@ -430,12 +431,9 @@ void Workspace::onWatchedHead(const Run& head)
     if (!s)
         return;
     Run& run = s->run;
-    run.last = head.last;
-    run.best = head.best;
-    run.workDir = head.workDir;
-    run.ckptLog = head.ckptLog;
-    run.trainingLog = head.trainingLog;
-    run.historyTxt = head.historyTxt;
+    run.links = head.links;
+    run.sources = head.sources;
+    run.inProgress = head.inProgress;
     run.problems = head.problems;
     Liveness::settle(run, s->live);
     m_epochTable->updateLinks(root, run);

@@ -1,5 +1,7 @@
 #include "watch/RunDiff.h"
 
+#include <cstring>
+
 namespace ckpt {
 
 bool RunDiff::sameProblems(const Problems& a, const Problems& b)
@@ -18,32 +20,49 @@ Run RunDiff::headOf(const Run& run)
     Run head;
     head.root = run.root;
     head.layout = run.layout;
-    head.last = run.last;
-    head.best = run.best;
-    head.ckptLog = run.ckptLog;
-    head.trainingLog = run.trainingLog;
-    head.historyTxt = run.historyTxt;
-    head.workDir = run.workDir;
+    head.links = run.links;
+    head.sources = run.sources;
+    head.inProgress = run.inProgress;
     head.problems = run.problems;
     return head;
 }
 
 bool RunDiff::sameHead(const Run& a, const Run& b)
 {
-    return sameLink(a.last, b.last) && sameLink(a.best, b.best) && a.workDir == b.workDir &&
-           a.ckptLog == b.ckptLog && a.trainingLog == b.trainingLog &&
-           a.historyTxt == b.historyTxt && sameProblems(a.problems, b.problems);
+    if (a.links.size() != b.links.size() || a.sources.size() != b.sources.size() ||
+        a.inProgress.size() != b.inProgress.size())
+        return false;
+    for (std::size_t i = 0; i < a.links.size(); ++i)
+        if (!sameLink(a.links[i], b.links[i]))
+            return false;
+    for (std::size_t i = 0; i < a.sources.size(); ++i)
+        if (a.sources[i].kind != b.sources[i].kind || a.sources[i].path != b.sources[i].path)
+            return false;
+    for (std::size_t i = 0; i < a.inProgress.size(); ++i)
+        if (a.inProgress[i].path != b.inProgress[i].path ||
+            a.inProgress[i].epoch != b.inProgress[i].epoch)
+            return false;
+    return sameProblems(a.problems, b.problems);
 }
 
 bool RunDiff::sameEpoch(const Epoch& a, const Epoch& b)
 {
-    if (a.number != b.number || a.dir != b.dir || a.modelPath != b.modelPath ||
-        a.modelBytes != b.modelBytes || a.modelMtimeNs != b.modelMtimeNs ||
-        a.modelInode != b.modelInode || a.info.has_value() != b.info.has_value())
+    if (a.number != b.number || a.step != b.step || a.dir != b.dir ||
+        a.files.size() != b.files.size() || a.metadata != b.metadata ||
+        a.metrics.size() != b.metrics.size())
         return false;
-    // raw holds every key as read (NaN compares unequal to itself: dump instead).
-    if (a.info && a.info->raw.dump() != b.info->raw.dump())
-        return false;
+    for (std::size_t i = 0; i < a.files.size(); ++i) {
+        const EpochFile& x = a.files[i];
+        const EpochFile& y = b.files[i];
+        if (x.name != y.name || x.bytes != y.bytes || x.present != y.present || x.algo != y.algo ||
+            x.checksum != y.checksum || x.mtimeNs != y.mtimeNs || x.inode != y.inode)
+            return false;
+    }
+    // Metric values by their bits: NaN compares unequal to itself.
+    for (std::size_t i = 0; i < a.metrics.size(); ++i)
+        if (a.metrics[i].name != b.metrics[i].name ||
+            std::memcmp(&a.metrics[i].value, &b.metrics[i].value, sizeof(double)) != 0)
+            return false;
     return sameProblems(a.problems, b.problems);
 }
 
@@ -63,6 +82,23 @@ RunLink RunDiff::removedLink(const std::string& name)
     link.name = name;
     link.symlink = false;
     return link;
+}
+
+std::vector<RunLink> RunDiff::changedLinks(const Run& before, const Run& after)
+{
+    std::vector<RunLink> out;
+    // In the order the links had before, then the new ones.
+    for (const auto& l : before.links) {
+        const RunLink* now = after.link(l.name);
+        if (!now)
+            out.push_back(removedLink(l.name));
+        else if (!sameLink(l, *now))
+            out.push_back(*now);
+    }
+    for (const auto& l : after.links)
+        if (!before.link(l.name))
+            out.push_back(l);
+    return out;
 }
 
 RunChanges RunDiff::diff(const Run& before, const Run& after)
@@ -85,12 +121,9 @@ RunChanges RunDiff::diff(const Run& before, const Run& after)
             ++b;
         }
     }
-    if (!sameLink(before.last, after.last))
-        changes.links.push_back(after.last ? *after.last : removedLink("last"));
-    if (!sameLink(before.best, after.best))
-        changes.links.push_back(after.best ? *after.best : removedLink("best"));
-    if (before.workDir.empty() != after.workDir.empty())
-        changes.saveInProgress = !after.workDir.empty();
+    changes.links = changedLinks(before, after);
+    if (before.saveInProgress() != after.saveInProgress())
+        changes.saveInProgress = after.saveInProgress();
     return changes;
 }
 

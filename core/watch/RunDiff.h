@@ -30,11 +30,13 @@ public:
     static bool sameEpoch(const Epoch& a, const Epoch& b);
     static bool sameLink(const std::optional<RunLink>& a, const std::optional<RunLink>& b);
     static bool sameProblems(const Problems& a, const Problems& b);
-    // The run-level part of a run (links, work/, problems, logs): no epochs.
+    // The run-level part of a run (links, sources, in-progress saves, problems): no epochs.
     static Run headOf(const Run& run);
     static bool sameHead(const Run& a, const Run& b);
     // The link as reported when it disappeared: name only.
     static RunLink removedLink(const std::string& name);
+    // Links that appeared, changed or went away (as removedLink) between two loads.
+    static std::vector<RunLink> changedLinks(const Run& before, const Run& after);
 };
 
 } // namespace ckpt

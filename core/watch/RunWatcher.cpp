@@ -1,6 +1,5 @@
 #include "watch/RunWatcher.h"
 
-#include "candle/CandleLayout.h"
 #include "layout/AbsolutePath.h"
 #include "watch/WatchSet.h"
 #include "watch/WatchTree.h"
@@ -24,9 +23,13 @@ std::string spath(const QString& path)
     return QFile::encodeName(path).toStdString();
 }
 
+// Not finished yet: no record (the layout's finished marker), or a named file missing.
 bool incomplete(const Epoch& epoch)
 {
-    return !epoch.info || (epoch.info->modelFile && epoch.modelPath.empty());
+    if (!epoch.hasRecord())
+        return true;
+    const EpochFile* model = epoch.modelFile();
+    return model && !model->present;
 }
 
 } // namespace
@@ -291,9 +294,11 @@ void RunWatcher::processRoot(const std::string& root)
     TrackedRun& t = m_runs.at(root);
     auto entries = DirSnapshot::read(root);
     const DirListing listing = entries ? DirSnapshot::toListing(root, *entries) : DirListing{};
-    // A CANDLE run stays a run while epochs/ is there; isRunRoot would list it.
-    const DirEntry* epochsEntry = listing.find("epochs");
-    const bool stillRun = t.layout->name() == "candle"
+    // A run whose epochs live in their own folder stays a run while that folder
+    // is there (isRunRoot would list it); otherwise the layout decides.
+    const std::string epochsDir = t.layout->watchHints().epochsDir;
+    const DirEntry* epochsEntry = epochsDir.empty() ? nullptr : listing.find(epochsDir);
+    const bool stillRun = !epochsDir.empty()
                               ? epochsEntry && epochsEntry->type == DirEntry::Type::Directory
                               : t.layout->isRunRoot(listing);
     if (!entries || !stillRun) {
@@ -309,25 +314,19 @@ void RunWatcher::processRoot(const std::string& root)
         return;
     }
     t.generation = m_generation;
-    const DirEntry* work = listing.find("work");
-    const bool live = work && work->type == DirEntry::Type::Directory;
-    if (live != t.saveInProgress()) {
-        t.run.workDir = live ? root + "/work" : std::string();
-        if (!live) {
-            std::erase_if(t.run.problems,
-                          [](const Problem& p) { return p.kind == ProblemKind::InterruptedSave; });
-        }
-        emit saveInProgress(qpath(root), live);
-    }
+    if (t.layout->refreshInProgress(t.run, listing))
+        emit saveInProgress(qpath(root), t.saveInProgress());
     std::uint64_t epochsInode = 0;
     std::set<std::string> present;
     for (const auto& e : *entries) {
-        if (e.name == "epochs")
+        if (!epochsDir.empty() && e.name == epochsDir)
             epochsInode = e.inode;
-        if (e.type == DirEntry::Type::Directory && !t.layout->ownsSubdirectory(e.name))
+        if (e.type == DirEntry::Type::Directory && !t.layout->ownsSubdirectory(e.name) &&
+            !t.layout->epochNumberOf(e.name) && !t.layout->isInProgressName(e.name))
             present.insert(root + "/" + e.name);
     }
-    if (epochsInode != t.epochsInode || m_fullEpochs.erase(t.epochsPath()))
+    // Epochs at the root: the root's listing is the epochs' listing.
+    if (t.epochsAtRoot() || epochsInode != t.epochsInode || m_fullEpochs.erase(t.epochsPath()))
         processEpochs(root);
     else if (m_dirty.erase(t.epochsPath()))
         processEpochsDir(t.epochsPath(), root);
@@ -342,14 +341,14 @@ void RunWatcher::processRoot(const std::string& root)
 
 void RunWatcher::refreshLinks(TrackedRun& t)
 {
-    const std::optional<RunLink> last = t.run.last;
-    const std::optional<RunLink> best = t.run.best;
+    if (t.layout->linkNames().empty())
+        return;
+    Run before;
+    before.links = t.run.links;
     t.layout->reloadLinks(t.run);
     const QString root = qpath(t.run.root);
-    if (!RunDiff::sameLink(last, t.run.last))
-        emit linkChanged(root, t.run.last ? *t.run.last : RunDiff::removedLink("last"));
-    if (!RunDiff::sameLink(best, t.run.best))
-        emit linkChanged(root, t.run.best ? *t.run.best : RunDiff::removedLink("best"));
+    for (const RunLink& link : RunDiff::changedLinks(before, t.run))
+        emit linkChanged(root, link);
 }
 
 void RunWatcher::processEpochsDir(const std::string& epochsDir, const std::string& root)
@@ -364,22 +363,15 @@ void RunWatcher::processEpochsDir(const std::string& epochsDir, const std::strin
 void RunWatcher::processEpochs(const std::string& root)
 {
     TrackedRun& t = m_runs.at(root);
-    if (t.layout->name() != "candle") {
-        reloadWhole(root);
-        return;
-    }
     t.generation = m_generation;
-    m_watches->rearm(t.epochsPath()); // anew if epochs/ was replaced
+    if (!t.epochsAtRoot())
+        m_watches->rearm(t.epochsPath()); // anew if epochs/ was replaced
     finishEpochChanges(root, t.syncAllEpochs());
 }
 
 void RunWatcher::processEpochNames(const std::string& root, const std::set<std::string>& names)
 {
     TrackedRun& t = m_runs.at(root);
-    if (t.layout->name() != "candle") {
-        reloadWhole(root);
-        return;
-    }
     t.generation = m_generation;
     finishEpochChanges(root, t.syncEpochNames(names));
 }
@@ -445,8 +437,9 @@ void RunWatcher::watchEpochIfIncomplete(const std::string& root, const Epoch& ep
 {
     if (!incomplete(epoch) || epoch.dir.empty())
         return;
-    m_pending[epoch.dir] = {root, epoch.number};
-    m_watches->add(epoch.dir, epoch.dir);
+    const std::string dir = root + "/" + epoch.dir;
+    m_pending[dir] = {root, epoch.number};
+    m_watches->add(dir, dir);
 }
 
 void RunWatcher::reloadWhole(const std::string& root)
@@ -513,12 +506,14 @@ void RunWatcher::addRun(TrackedRun tracked, bool announce)
     auto [it, inserted] = m_runs.insert_or_assign(root, std::move(tracked));
     TrackedRun& t = it->second;
     m_watches->add(root, root);
-    m_watches->add(t.epochsPath(), t.epochsPath(), true);
-    m_epochsDirs[t.epochsPath()] = root;
+    if (!t.epochsAtRoot()) {
+        m_watches->add(t.epochsPath(), t.epochsPath(), true);
+        m_epochsDirs[t.epochsPath()] = root;
+    }
     if (m_options.polling) {
         // Relinking shows in the root's mtime too, but coarse network-fs times may hide it.
-        m_watches->add(root + "/last", root);
-        m_watches->add(root + "/best", root);
+        for (std::string_view link : t.layout->linkNames())
+            m_watches->add(root + "/" + std::string(link), root);
     }
     for (const Epoch& e : t.run.epochs)
         watchEpochIfIncomplete(root, e);
@@ -538,14 +533,16 @@ void RunWatcher::removeRun(const std::string& root, bool announce)
     if (it == m_runs.end())
         return;
     const std::string epochs = it->second.epochsPath();
+    const auto links = it->second.layout->linkNames();
     m_runs.erase(it);
     m_heads.erase(root);
     unwatchEpochContents(root, std::nullopt);
     m_contentCount.erase(root);
     m_watches->remove(root);
-    m_watches->remove(epochs);
-    m_watches->remove(root + "/last");
-    m_watches->remove(root + "/best");
+    if (epochs != root)
+        m_watches->remove(epochs);
+    for (std::string_view link : links)
+        m_watches->remove(root + "/" + std::string(link));
     m_epochsDirs.erase(epochs);
     m_epochNames.erase(epochs);
     m_fullEpochs.erase(epochs);

@@ -1,6 +1,5 @@
 #include "watch/TrackedRun.h"
 
-#include "candle/CandleLayout.h"
 #include "watch/DirSnapshot.h"
 
 #include <algorithm>
@@ -23,6 +22,12 @@ TrackedRun TrackedRun::adopt(Run run, const Layout& layout)
     return t;
 }
 
+std::string TrackedRun::epochsPath() const
+{
+    const std::string sub = layout->watchHints().epochsDir;
+    return sub.empty() ? run.root : run.root + "/" + sub;
+}
+
 void TrackedRun::noteEpochDirs()
 {
     epochDirs.clear();
@@ -33,7 +38,7 @@ void TrackedRun::noteEpochDirs()
     for (const auto& e : *entries) {
         if (e.type == DirEntry::Type::File)
             continue;
-        if (auto number = CandleLayout::parseEpochDirName(e.name))
+        if (auto number = layout->epochNumberOf(e.name))
             epochDirs[*number] = {e.name, e.inode};
     }
 }
@@ -47,7 +52,7 @@ RunChanges TrackedRun::syncAllEpochs()
         for (const auto& e : *entries) {
             if (e.type == DirEntry::Type::File)
                 continue;
-            if (auto number = CandleLayout::parseEpochDirName(e.name))
+            if (auto number = layout->epochNumberOf(e.name))
                 now[*number] = {e.name, e.inode};
         }
     }
@@ -72,7 +77,7 @@ RunChanges TrackedRun::syncEpochNames(const std::set<std::string>& names)
 {
     RunChanges changes;
     for (const std::string& name : names) {
-        const auto number = CandleLayout::parseEpochDirName(name);
+        const auto number = layout->epochNumberOf(name);
         if (!number)
             continue;
         struct stat st

@@ -13,7 +13,8 @@
 namespace ckpt {
 
 // A run as the watcher knows it: the loaded Run plus what lets it see changes
-// cheaply (the inode of every epoch directory, the inode of epochs/ itself).
+// cheaply (the inode of every epoch directory, the inode of the epochs folder
+// itself). Which entries are epochs is the layout's call (Layout::epochNumberOf).
 struct TrackedRun
 {
     struct EpochDir
@@ -42,8 +43,10 @@ struct TrackedRun
     // inotify named the entries that changed: one lstat each.
     RunChanges syncEpochNames(const std::set<std::string>& names);
 
-    std::string epochsPath() const { return run.root + "/epochs"; }
-    bool saveInProgress() const { return !run.workDir.empty(); }
+    // The folder holding the epoch directories (the root itself for some layouts).
+    std::string epochsPath() const;
+    bool epochsAtRoot() const { return epochsPath() == run.root; }
+    bool saveInProgress() const { return run.saveInProgress(); }
 
 private:
     // Brings epoch `number` in line with its directory entry (`now` empty: absent).

@@ -119,7 +119,7 @@ Result<std::optional<CandleCheckpoint::Restart>> CandleCheckpoint::restart()
 {
     if (m_options.restartMode == RestartMode::Off)
         return std::optional<Restart>();
-    const CandleLog rlog(m_options.logPath, m_options.restartLogTag);
+    const TaggedLog rlog(m_options.logPath, m_options.restartLogTag);
     const fs::path dirLast = m_options.root / "last";
     const fs::path model = dirLast / "model.h5";
     std::error_code ec;
@@ -311,7 +311,7 @@ Status CandleCheckpoint::writeInfo(const fs::path& file, int epoch)
     info.bestMetricLast = m_bestMetricLast;
     info.modelFile = "model.h5";
     info.checksum = m_checksum;
-    info.timestamp = CandleLog::localTimestamp(now);
+    info.timestamp = TaggedLog::localTimestamp(now);
     if (m_timestampLast) {
         // timedelta.total_seconds(): whole microseconds / 1e6
         const auto us =

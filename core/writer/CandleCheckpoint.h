@@ -1,8 +1,8 @@
 #pragma once
 
+#include "candle/CkptInfo.h"
 #include "common/Result.h"
-#include "io/CandleLog.h"
-#include "model/CkptInfo.h"
+#include "io/TaggedLog.h"
 #include "writer/CandleCheckpointOptions.h"
 
 #include <chrono>
@@ -82,7 +82,7 @@ private:
     std::string rel(const std::filesystem::path& p) const;
 
     CandleCheckpointOptions m_options;
-    CandleLog m_log;
+    TaggedLog m_log;
     std::filesystem::path m_cwd;
     double m_bestMetricLast;
     int m_epochBest = 0;

@@ -317,7 +317,7 @@ QString epochList(const Run& run)
     return items.join(',');
 }
 
-QString linkEpoch(const std::optional<RunLink>& link)
+QString linkEpoch(const RunLink* link)
 {
     if (!link)
         return "none";
@@ -412,13 +412,13 @@ void tst_CandleLayout::loadRun()
     // Let QTemporaryDir clean up what the row made unreadable.
     fs::permissions(root, fs::perms::owner_all, fs::perm_options::add);
     for (const auto& e : run.epochs)
-        fs::permissions(e.dir, fs::perms::owner_all, fs::perm_options::add);
+        fs::permissions(run.pathOf(e), fs::perms::owner_all, fs::perm_options::add);
 
     QCOMPARE(QString::fromStdString(run.root), QString::fromStdString(root.string()));
     QCOMPARE(QString::fromStdString(run.layout), QString("candle"));
     QCOMPARE(epochList(run), epochs);
-    QCOMPARE(linkEpoch(run.last), last);
-    QCOMPARE(linkEpoch(run.best), best);
+    QCOMPARE(linkEpoch(run.link("last")), last);
+    QCOMPARE(linkEpoch(run.link("best")), best);
     QCOMPARE(problemSummary(run), problems);
     for (const auto& p : run.allProblems()) {
         // Every message names a file of this scan and is a sentence, not a code.
@@ -436,18 +436,24 @@ void tst_CandleLayout::epochFields()
     const Run run = CandleLayout::instance().loadRun(f.root());
     QCOMPARE(run.epochs.size(), std::size_t(2));
     const Epoch& e1 = run.epochs[0];
-    QCOMPARE(e1.dir, f.epochDir(1).string());
-    QCOMPARE(e1.modelPath, (f.epochDir(1) / "model.h5").string());
-    QCOMPARE(e1.modelBytes, std::optional<std::uint64_t>(100));
-    QVERIFY(e1.info.has_value());
-    QVERIFY(e1.info->firstSave);
-    QVERIFY(std::isinf(*e1.info->bestMetricLast));
-    QCOMPARE(e1.info->checksum, std::optional<std::string>(std::to_string(
-                                    CandleFixture::crc32Of(CandleFixture::modelContent(1, 100)))));
+    QCOMPARE(run.pathOf(e1), f.epochDir(1).string());
+    QCOMPARE(e1.dir, std::string("epochs/001"));
+    QCOMPARE(run.modelPath(e1), (f.epochDir(1) / "model.h5").string());
+    QCOMPARE(e1.modelBytes(), std::optional<std::uint64_t>(100));
+    QVERIFY(e1.hasRecord());
+    QVERIFY(e1.firstSave);
+    QVERIFY(std::isinf(*e1.metric(kBestSoFar)));
+    QVERIFY(e1.checksummedFile());
+    QVERIFY(e1.checksummedFile()->algo == ChecksumAlgo::Crc32);
+    QCOMPARE(e1.checksummedFile()->checksum,
+             std::to_string(CandleFixture::crc32Of(CandleFixture::modelContent(1, 100))));
+    // The record is kept as written, key by key.
+    QCOMPARE(std::string(*e1.metadata.get("time_elapsed")), std::string("\"__FIRST__\""));
+    QCOMPARE(std::string(*e1.metadata.get("best_metric_last")), std::string("Infinity"));
     const Epoch& e2 = run.epochs[1];
-    QVERIFY(e2.modelPath.empty());
-    QVERIFY(!e2.modelBytes);
-    QCOMPARE(e2.info->bestMetricLast, std::optional<double>(0.25));
+    QVERIFY(run.modelPath(e2).empty());
+    QVERIFY(!e2.modelBytes());
+    QCOMPARE(e2.metric(kBestSoFar), std::optional<double>(0.25));
     QCOMPARE(run.totalModelBytes(), std::uint64_t(100));
 }
 
@@ -458,9 +464,10 @@ void tst_CandleLayout::relocatedLinkDetails()
     healthy(base / "cluster" / "save" / "ckpts");
     fs::rename(base / "cluster", base / "laptop");
     const Run run = CandleLayout::instance().loadRun(base / "laptop" / "save" / "ckpts");
-    QVERIFY(run.last && run.last->relocated && run.last->symlink);
-    QCOMPARE(run.last->target, (base / "cluster" / "save" / "ckpts" / "epochs" / "003").string());
-    QCOMPARE(run.last->path, (base / "laptop" / "save" / "ckpts" / "last").string());
+    const RunLink* last = run.link("last");
+    QVERIFY(last && last->relocated && last->symlink);
+    QCOMPARE(last->target, (base / "cluster" / "save" / "ckpts" / "epochs" / "003").string());
+    QCOMPARE(last->path, (base / "laptop" / "save" / "ckpts" / "last").string());
     const Problem& p = run.problems.front();
     QVERIFY(p.kind == ProblemKind::RelocatedLink);
     QVERIFY2(p.message.find("resolved to " + (base / "laptop/save/ckpts/epochs/003").string()) !=
@@ -500,9 +507,9 @@ void tst_CandleLayout::logsFoundAbove()
     if (!trainingLogRel.isEmpty())
         CandleFixture::writeText(abs(trainingLogRel), "epoch,loss\n");
     const Run run = CandleLayout::instance().loadRun(base / rootRel.toStdString());
-    QCOMPARE(run.ckptLog, abs(ckptLogRel));
-    QCOMPARE(run.trainingLog, abs(trainingLogRel));
-    QVERIFY(run.historyTxt.empty());
+    QCOMPARE(run.sourcePath(CandleLayout::kCkptLog), abs(ckptLogRel));
+    QCOMPARE(run.sourcePath(CandleLayout::kTrainingLog), abs(trainingLogRel));
+    QVERIFY(run.sourcePath(CandleLayout::kHistoryTxt).empty());
 }
 
 void tst_CandleLayout::isRunRoot_data()
@@ -578,7 +585,7 @@ void tst_CandleLayout::loadEpochAndReloadLinks()
     auto e4 = layout.loadEpoch(run, 4);
     QVERIFY(e4.has_value());
     QCOMPARE(e4->number, 4);
-    QCOMPARE(e4->info->bestMetricLast, std::optional<double>(0.2));
+    QCOMPARE(e4->metric(kBestSoFar), std::optional<double>(0.2));
 
     f.writeInfo(2, "{");
     auto e2 = layout.loadEpoch(run, 2);
@@ -595,7 +602,7 @@ void tst_CandleLayout::loadEpochAndReloadLinks()
     f.linkAbsolute("last", 2);
     f.linkAbsolute("best", 2);
     layout.reloadLinks(run);
-    QCOMPARE(linkEpoch(run.last), QString("2"));
+    QCOMPARE(linkEpoch(run.link("last")), QString("2"));
     QCOMPARE(problemSummary(run), QString("best_not_at_best@2"));
 }
 

@@ -97,7 +97,7 @@ void tst_HostileEpochs::hostileInfo()
     QCOMPARE(run.epochs.size(), std::size_t(3));
     const Epoch& e = run.epochs[1];
     QCOMPARE(e.number, 2);
-    QVERIFY(!e.info);
+    QVERIFY(!e.hasRecord());
     QCOMPARE(e.problems.size(), std::size_t(1));
     const Problem& p = e.problems.front();
     QVERIFY(p.kind == ProblemKind::BadInfo);
@@ -106,12 +106,12 @@ void tst_HostileEpochs::hostileInfo()
                  QString::fromStdString(infoPath.string()) + message),
              p.message.c_str());
     // The model beside it is still shown, and the other epochs are untouched.
-    QCOMPARE(e.modelBytes, std::optional<std::uint64_t>(5));
-    QVERIFY(run.epochs[0].info && run.epochs[2].info);
+    QCOMPARE(e.modelBytes(), std::optional<std::uint64_t>(5));
+    QVERIFY(run.epochs[0].hasRecord() && run.epochs[2].hasRecord());
     QVERIFY(run.epochs[0].problems.empty() && run.epochs[2].problems.empty());
     // The watcher's single-epoch reload says the same.
     auto again = CandleLayout::instance().loadEpoch(run, 2);
-    QVERIFY(again && !again->info);
+    QVERIFY(again && !again->hasRecord());
     QCOMPARE(again->problems.front().message, p.message);
 }
 
@@ -143,9 +143,9 @@ void tst_HostileEpochs::modelFileOutside()
     f.writeInfo(2, info(modelFile.toStdString()));
     const Run run = CandleLayout::instance().loadRun(f.root());
     const Epoch& e = run.epochs.at(1);
-    QVERIFY(e.info); // the file parsed; only its model_file is refused
-    QVERIFY2(e.modelPath.empty(), e.modelPath.c_str());
-    QVERIFY(!e.modelBytes);
+    QVERIFY(e.hasRecord()); // the file parsed; only its model_file is refused
+    QVERIFY2(run.modelPath(e).empty(), run.modelPath(e).c_str());
+    QVERIFY(!e.modelBytes());
     QCOMPARE(e.problems.size(), std::size_t(1));
     const Problem& p = e.problems.front();
     QVERIFY(p.kind == ProblemKind::BadInfo);
@@ -169,8 +169,8 @@ void tst_HostileEpochs::modelFileInside()
     const Run run = CandleLayout::instance().loadRun(f.root());
     const Problems& problems = run.epochs.at(0).problems;
     QVERIFY2(problems.empty(), problems.empty() ? "" : problems.front().message.c_str());
-    QCOMPARE(run.epochs.at(0).modelPath, (f.epochDir(2) / "sub" / "weights.pt").string());
-    QCOMPARE(run.epochs.at(0).modelBytes, std::optional<std::uint64_t>(4));
+    QCOMPARE(run.modelPath(run.epochs.at(0)), (f.epochDir(2) / "sub" / "weights.pt").string());
+    QCOMPARE(run.epochs.at(0).modelBytes(), std::optional<std::uint64_t>(4));
 }
 
 QTEST_GUILESS_MAIN(tst_HostileEpochs)

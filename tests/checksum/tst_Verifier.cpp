@@ -25,14 +25,16 @@ Epoch handEpoch(const CandleFixture& fx, int number, std::size_t bytes)
     Epoch e;
     e.number = number;
     e.dir = fx.epochDir(number).string();
-    e.modelPath = (fx.epochDir(number) / "model.h5").string();
-    e.modelBytes = bytes;
-    CkptInfo info;
-    info.epoch = number;
-    info.modelFile = "model.h5";
-    info.checksum =
+    e.recorded = true;
+    EpochFile model;
+    model.name = "model.h5";
+    model.bytes = bytes;
+    model.present = true;
+    model.model = true;
+    model.algo = ChecksumAlgo::Crc32;
+    model.checksum =
         std::to_string(CandleFixture::crc32Of(CandleFixture::modelContent(number, bytes)));
-    e.info = info;
+    e.files.push_back(model);
     return e;
 }
 
@@ -99,7 +101,7 @@ private slots:
             QCOMPARE(epochs[i].epoch, static_cast<int>(i) + 1);
             QCOMPARE(name(epochs[i].status), name(VerifyStatus::Ok));
             QCOMPARE(epochs[i].actual, epochs[i].expected);
-            QCOMPARE(epochs[i].bytes, *run.epochs[i].modelBytes);
+            QCOMPARE(epochs[i].bytes, *run.epochs[i].modelBytes());
             QCOMPARE(epochs[i].root, run.root);
             QVERIFY(epochs[i].message.empty());
         }
@@ -114,21 +116,21 @@ private slots:
         const Run run = handRun(dir.filePath("ckpts").toStdString(), {4096});
         std::string content = CandleFixture::modelContent(1, 4096);
         content[1234] = static_cast<char>(content[1234] ^ 0x01);
-        CandleFixture::writeText(run.epochs[0].modelPath, content);
+        CandleFixture::writeText(run.modelPath(run.epochs[0]), content);
         auto verdict = Verifier::verifyEpoch(run, run.epochs[0], opts());
         QVERIFY(verdict.ok());
         QCOMPARE(name(verdict->status), name(VerifyStatus::Mismatch));
-        QCOMPARE(verdict->expected, *run.epochs[0].info->checksum);
+        QCOMPARE(verdict->expected, run.epochs[0].files[0].checksum);
         QCOMPARE(verdict->actual, std::to_string(CandleFixture::crc32Of(content)));
         QVERIFY(verdict->actual != verdict->expected);
-        QVERIFY(contains(verdict->message, run.epochs[0].modelPath));
+        QVERIFY(contains(verdict->message, run.modelPath(run.epochs[0])));
     }
 
     void recordedValueNotDecimalIsMismatch()
     {
         QTemporaryDir dir;
         Run run = handRun(dir.filePath("ckpts").toStdString(), {10});
-        run.epochs[0].info->checksum = "0x1234";
+        run.epochs[0].files[0].checksum = "0x1234";
         auto verdict = Verifier::verifyEpoch(run, run.epochs[0], opts());
         QVERIFY(verdict.ok());
         QCOMPARE(name(verdict->status), name(VerifyStatus::Mismatch));
@@ -153,23 +155,26 @@ private slots:
         QTemporaryDir dir;
         Run run = handRun(dir.filePath("ckpts").toStdString(), {100});
         Epoch& e = run.epochs[0];
+        const std::string modelPath = run.pathOf(e, e.files[0]);
         if (change == "disabled") {
-            e.info->checksum = "__DISABLED__";
+            e.files[0].checksum = "__DISABLED__";
+            e.files[0].algo = ChecksumAlgo::Disabled;
         } else if (change == "nochecksum") {
-            e.info->checksum.reset();
+            e.files[0].checksum.clear();
+            e.files[0].algo = ChecksumAlgo::None;
         } else if (change == "noinfo") {
-            e.info.reset();
+            e.recorded = false;
             e.problems.push_back({ProblemKind::BadInfo, e.dir + "/ckpt-info.json: truncated at 1:7",
                                   e.dir + "/ckpt-info.json", 1});
         } else if (change == "deleted") {
-            fs::remove(e.modelPath);
+            fs::remove(modelPath);
         } else if (change == "deletednopath") {
-            fs::remove(e.modelPath);
-            e.modelPath.clear();
-            e.modelBytes.reset();
+            fs::remove(modelPath);
+            e.files[0].present = false;
+            e.files[0].bytes = 0;
         } else if (change == "directory") {
-            fs::remove(e.modelPath);
-            fs::create_directory(e.modelPath);
+            fs::remove(modelPath);
+            fs::create_directory(modelPath);
         }
         auto report = Verifier::verifyRun(run, opts());
         QVERIFY(report.ok());
@@ -193,16 +198,16 @@ private slots:
     {
         QTemporaryDir dir;
         const Run run = handRun(dir.filePath("ckpts").toStdString(), {100});
-        fs::permissions(run.epochs[0].modelPath, fs::perms::none);
+        fs::permissions(run.modelPath(run.epochs[0]), fs::perms::none);
         UnprivilegedScope asUser(dir.path().toStdString());
         QVERIFY2(asUser.ok(), asUser.error().c_str());
         auto report = Verifier::verifyRun(run, opts());
         asUser.restore();
-        fs::permissions(run.epochs[0].modelPath, fs::perms::owner_all);
+        fs::permissions(run.modelPath(run.epochs[0]), fs::perms::owner_all);
         QVERIFY(report.ok());
         const EpochVerdict& v = report->runs[0].epochs[0];
         QCOMPARE(name(v.status), name(VerifyStatus::Error));
-        QVERIFY(contains(v.message, run.epochs[0].modelPath));
+        QVERIFY(contains(v.message, run.modelPath(run.epochs[0])));
         QVERIFY(contains(v.message, "Permission denied"));
     }
 
@@ -249,7 +254,8 @@ private slots:
         QTemporaryDir dir;
         const std::vector<std::size_t> sizes = {3u << 20, 10, (1u << 20) + 7, 0, 500000};
         Run run = handRun(dir.filePath("ckpts").toStdString(), sizes);
-        run.epochs[1].info->checksum = "__DISABLED__"; // not read: not in the total
+        run.epochs[1].files[0].checksum = "__DISABLED__";
+        run.epochs[1].files[0].algo = ChecksumAlgo::Disabled; // not read: not in the total
         std::atomic_int inside{0};
         bool overlapped = false;
         std::vector<ProgressUpdate> updates;
@@ -292,11 +298,12 @@ private slots:
                 handRun(dir.filePath(QString("run%1/ckpts").arg(r)).toStdString(), sizes));
         }
         // A mix of outcomes, so equal results are not just "all ok".
-        std::string broken = CandleFixture::modelContent(3, *runs[0].epochs[2].modelBytes);
+        std::string broken = CandleFixture::modelContent(3, *runs[0].epochs[2].modelBytes());
         broken.back() = static_cast<char>(broken.back() ^ 0x80);
-        CandleFixture::writeText(runs[0].epochs[2].modelPath, broken);
-        fs::remove(runs[1].epochs[5].modelPath);
-        runs[2].epochs[7].info->checksum = "__DISABLED__";
+        CandleFixture::writeText(runs[0].modelPath(runs[0].epochs[2]), broken);
+        fs::remove(runs[1].modelPath(runs[1].epochs[5]));
+        runs[2].epochs[7].files[0].checksum = "__DISABLED__";
+        runs[2].epochs[7].files[0].algo = ChecksumAlgo::Disabled;
 
         const VerifyReport serial = verified(runs, opts(1, 0));
         const VerifyReport parallel = verified(runs, opts(4, 64u << 10));

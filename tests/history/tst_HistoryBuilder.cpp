@@ -1,4 +1,5 @@
 #include "CandleFixture.h"
+#include "candle/CandleHistory.h"
 #include "candle/CandleLayout.h"
 #include "history/HistoryBuilder.h"
 #include "history/LocalTime.h"
@@ -67,15 +68,18 @@ Epoch makeEpoch(int number, double best, const std::string& timestamp, bool firs
 {
     Epoch e;
     e.number = number;
-    e.modelBytes = 2 * 1024 * 1024;
-    CkptInfo info;
-    info.epoch = number;
-    info.bestMetricLast = best;
-    info.timestamp = timestamp;
-    info.firstSave = first;
+    EpochFile model;
+    model.name = "model.h5";
+    model.bytes = 2 * 1024 * 1024;
+    model.present = true;
+    model.model = true;
+    e.files.push_back(model);
+    e.recorded = true;
+    e.setMetric(kBestSoFar, best);
+    e.savedAt = timestamp;
+    e.firstSave = first;
     if (!first)
-        info.timeElapsed = 60.0;
-    e.info = info;
+        e.elapsed = 60.0;
     return e;
 }
 
@@ -138,9 +142,11 @@ static Run restartedRun(const std::filesystem::path& root)
     Run run;
     run.root = root.string();
     run.layout = "candle";
-    run.ckptLog = (root / "ckpt.log").string();
-    run.trainingLog = (root / "training.log").string();
-    run.historyTxt = (root / "history.txt").string();
+    run.sources.push_back({std::string(CandleLayout::kCkptLog), (root / "ckpt.log").string()});
+    run.sources.push_back(
+        {std::string(CandleLayout::kTrainingLog), (root / "training.log").string()});
+    run.sources.push_back(
+        {std::string(CandleLayout::kHistoryTxt), (root / "history.txt").string()});
     for (int e = 1; e <= 8; ++e)
         run.epochs.push_back(makeEpoch(e, v1(e), stamp(13, e, 30), e == 1));
     for (int e = 10; e <= 15; ++e)
@@ -151,7 +157,7 @@ static Run restartedRun(const std::filesystem::path& root)
 void tst_HistoryBuilder::restartWithEverySource()
 {
     const auto root = std::filesystem::path(m_dir.filePath("restart").toStdString());
-    const MetricHistory h = HistoryBuilder::build(restartedRun(root));
+    const MetricHistory h = CandleHistory::build(restartedRun(root));
 
     QVERIFY2(h.problems.empty(), h.problems.empty() ? "" : h.problems[0].message.c_str());
     QCOMPARE(h.segments.size(), std::size_t(2));
@@ -214,7 +220,7 @@ void tst_HistoryBuilder::restartWithEverySource()
 void tst_HistoryBuilder::latestPerEpochTakesTheRestartedRows()
 {
     const auto root = std::filesystem::path(m_dir.filePath("latest").toStdString());
-    const MetricHistory h = HistoryBuilder::build(restartedRun(root));
+    const MetricHistory h = CandleHistory::build(restartedRun(root));
     const auto latest = h.latestPerEpoch();
     QCOMPARE(latest.size(), std::size_t(15));
     for (int e = 1; e <= 15; ++e) {
@@ -237,13 +243,14 @@ void tst_HistoryBuilder::withoutCkptLogSegmentsComeFromCkptInfo()
 
     Run run;
     run.root = root.string();
-    run.trainingLog = (root / "training.log").string();
+    run.sources.push_back(
+        {std::string(CandleLayout::kTrainingLog), (root / "training.log").string()});
     for (int e = 1; e <= 8; ++e)
         run.epochs.push_back(makeEpoch(e, v1(e), stamp(13, e, 30), e == 1));
     for (int e = 10; e <= 15; ++e)
         run.epochs.push_back(makeEpoch(e, v2(e), stamp(14, e, 30), e == 10));
 
-    const MetricHistory h = HistoryBuilder::build(run);
+    const MetricHistory h = CandleHistory::build(run);
     QVERIFY(h.problems.empty());
     QCOMPARE(h.segments.size(), std::size_t(2));
     QCOMPARE(h.segments[0].resumedFrom, std::optional<int>());
@@ -274,7 +281,7 @@ void tst_HistoryBuilder::rollbackKeepsUnoverwrittenEpochsInTheirProcess()
     std::sort(run.epochs.begin(), run.epochs.end(),
               [](const Epoch& a, const Epoch& b) { return a.number < b.number; });
 
-    const MetricHistory h = HistoryBuilder::build(run);
+    const MetricHistory h = CandleHistory::build(run);
     QCOMPARE(h.segments.size(), std::size_t(2));
     QCOMPARE(h.segments[1].resumedFrom, std::optional<int>(5));
     QCOMPARE(h.rows.size(), std::size_t(12));
@@ -293,8 +300,9 @@ void tst_HistoryBuilder::trainingLogOnly()
                              "epoch,loss\n0,0.5\n1,0.4\n2,0.3\nepoch,loss,lr\n1,0.35,0.01\n");
     Run run;
     run.root = root.string();
-    run.trainingLog = (root / "training.log").string();
-    const MetricHistory h = HistoryBuilder::build(run);
+    run.sources.push_back(
+        {std::string(CandleLayout::kTrainingLog), (root / "training.log").string()});
+    const MetricHistory h = CandleHistory::build(run);
     QCOMPARE(h.segments.size(), std::size_t(2));
     QCOMPARE(h.segments[1].resumedFrom, std::optional<int>(1));
     QCOMPARE(h.rows.size(), std::size_t(4));
@@ -317,9 +325,10 @@ void tst_HistoryBuilder::trainingLogThatFitsNoProcessGetsItsOwnSegment()
     CandleFixture::writeText(root / "training.log", "epoch,loss\n0,0.9\n");
     Run run;
     run.root = root.string();
-    run.ckptLog = (root / "ckpt.log").string();
-    run.trainingLog = (root / "training.log").string();
-    const MetricHistory h = HistoryBuilder::build(run);
+    run.sources.push_back({std::string(CandleLayout::kCkptLog), (root / "ckpt.log").string()});
+    run.sources.push_back(
+        {std::string(CandleLayout::kTrainingLog), (root / "training.log").string()});
+    const MetricHistory h = CandleHistory::build(run);
     QCOMPARE(h.segments.size(), std::size_t(2));
     QCOMPARE(h.rows.size(), std::size_t(2));
     const HistoryRow* fresh = nullptr;
@@ -336,10 +345,11 @@ void tst_HistoryBuilder::unreadableFilesAreProblems()
 {
     Run run;
     run.root = m_dir.filePath("unreadable").toStdString();
-    run.ckptLog = run.root + "/missing/ckpt.log";
-    run.trainingLog = run.root + "/missing/training.log";
+    run.sources.push_back({std::string(CandleLayout::kCkptLog), run.root + "/missing/ckpt.log"});
+    run.sources.push_back(
+        {std::string(CandleLayout::kTrainingLog), run.root + "/missing/training.log"});
     run.epochs.push_back(makeEpoch(1, 0.5, stamp(13, 1, 0), true));
-    const MetricHistory h = HistoryBuilder::build(run);
+    const MetricHistory h = CandleHistory::build(run);
     QCOMPARE(h.problems.size(), std::size_t(2));
     for (const auto& p : h.problems) {
         QVERIFY(p.kind == ProblemKind::Unreadable);
@@ -357,9 +367,11 @@ void tst_HistoryBuilder::parseProblemsAreCollected()
     CandleFixture::writeText(root / "history.txt", "{\"loss\": [");
     Run run;
     run.root = root.string();
-    run.trainingLog = (root / "training.log").string();
-    run.historyTxt = (root / "history.txt").string();
-    const MetricHistory h = HistoryBuilder::build(run);
+    run.sources.push_back(
+        {std::string(CandleLayout::kTrainingLog), (root / "training.log").string()});
+    run.sources.push_back(
+        {std::string(CandleLayout::kHistoryTxt), (root / "history.txt").string()});
+    const MetricHistory h = CandleHistory::build(run);
     QCOMPARE(h.problems.size(), std::size_t(2));
     QVERIFY(h.problems[0].kind == ProblemKind::BadLog);
     QVERIFY(h.problems[0].message.find("training.log:2:") != std::string::npos);
@@ -400,10 +412,10 @@ void tst_HistoryBuilder::buildsFromALoadedCandleTree()
 
     const Run run = CandleLayout::instance().loadRun(out / "save" / "ckpts");
     QCOMPARE(run.epochs.size(), std::size_t(8));
-    QVERIFY(!run.ckptLog.empty());
-    QVERIFY(!run.trainingLog.empty());
+    QVERIFY(!run.sourcePath(CandleLayout::kCkptLog).empty());
+    QVERIFY(!run.sourcePath(CandleLayout::kTrainingLog).empty());
 
-    const MetricHistory h = HistoryBuilder::build(run);
+    const MetricHistory h = CandleHistory::build(run);
     QVERIFY2(h.problems.empty(), h.problems.empty() ? "" : h.problems[0].message.c_str());
     QCOMPARE(h.segments.size(), std::size_t(2));
     QCOMPARE(h.segments[0].lastEpoch, std::optional<int>(6));

@@ -2,6 +2,7 @@
 // restarts from it. Both processes save within the same second (ckpt-info.json
 // timestamps have whole seconds), so only the resume epoch can tell which
 // process wrote which epoch.
+#include "candle/CandleHistory.h"
 #include "candle/CandleLayout.h"
 #include "history/HistoryBuilder.h"
 #include "ops/Relinker.h"
@@ -43,7 +44,7 @@ void tst_HistoryOfARestartedRun::restartedRunHasTwoSegments()
     train(dir.path(), 14, "required");
 
     const Run run = CandleLayout::instance().loadRun(root);
-    const MetricHistory h = HistoryBuilder::build(run);
+    const MetricHistory h = CandleHistory::build(run);
     QCOMPARE(h.segments.size(), 2u);
     QCOMPARE(h.segments[1].resumedFrom, std::optional<int>(6));
 

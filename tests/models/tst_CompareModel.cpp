@@ -4,6 +4,8 @@
 #include <QAbstractItemModelTester>
 #include <QTest>
 
+#include <nlohmann/json.hpp>
+
 using namespace ckpt;
 
 class tst_CompareModel : public QObject
@@ -20,10 +22,17 @@ static CompareSide side(const QString& run, int n, const std::string& json, doub
     s.runName = run;
     s.epoch.number = n;
     s.epoch.dir = "/r/epochs/" + std::to_string(n);
-    s.epoch.modelBytes = 2048;
-    CkptInfo info;
-    info.raw = nlohmann::ordered_json::parse(json);
-    s.epoch.info = info;
+    EpochFile model;
+    model.name = "model.h5";
+    model.bytes = 2048;
+    model.present = true;
+    model.model = true;
+    s.epoch.files.push_back(model);
+    s.epoch.recorded = true;
+    const nlohmann::ordered_json record = nlohmann::ordered_json::parse(json);
+    for (auto it = record.begin(); it != record.end(); ++it)
+        s.epoch.metadata.set(it.key(), it.value().dump());
+    s.recordName = QStringLiteral("ckpt-info.json");
     HistoryRow row;
     row.epoch = n;
     row.samples.push_back(MetricSample{"loss", loss, MetricSource::TrainingLog});

@@ -29,16 +29,19 @@ static Epoch epoch(const std::string& root, int n, double best, bool checksumOff
     Epoch e;
     e.number = n;
     e.dir = root + "/epochs/" + std::to_string(n);
-    e.modelPath = e.dir + "/model.h5";
-    e.modelBytes = 1024u * static_cast<unsigned>(n);
-    CkptInfo info;
-    info.epoch = n;
-    info.saveBestMetric = "val_loss";
-    info.bestMetricLast = best;
-    info.timestamp = "2026-11-22 13:00:0" + std::to_string(n % 10);
-    info.timeElapsed = 2.0 * n;
-    info.checksum = checksumOff ? "__DISABLED__" : "123";
-    e.info = info;
+    EpochFile model;
+    model.name = "model.h5";
+    model.bytes = 1024u * static_cast<unsigned>(n);
+    model.present = true;
+    model.model = true;
+    model.algo = checksumOff ? ChecksumAlgo::Disabled : ChecksumAlgo::Crc32;
+    model.checksum = checksumOff ? "__DISABLED__" : "123";
+    e.files.push_back(model);
+    e.recorded = true;
+    e.monitored = "val_loss";
+    e.setMetric(kBestSoFar, best);
+    e.savedAt = "2026-11-22 13:00:0" + std::to_string(n % 10);
+    e.elapsed = 2.0 * n;
     return e;
 }
 
@@ -49,9 +52,9 @@ static Run makeRun(const std::string& root, int epochs)
     run.layout = "candle";
     for (int n = 1; n <= epochs; ++n)
         run.epochs.push_back(epoch(root, n, 1.0 / n));
-    run.last =
-        RunLink{"last", root + "/last", root + "/epochs/00" + std::to_string(epochs), epochs};
-    run.best = RunLink{"best", root + "/best", "", 1};
+    run.setLink("last", RunLink{"last", root + "/last",
+                                root + "/epochs/00" + std::to_string(epochs), epochs});
+    run.setLink("best", RunLink{"best", root + "/best", "", 1});
     return run;
 }
 
@@ -130,7 +133,7 @@ void tst_EpochTableModel::liveEpochInsertsOneRow()
     QSignalSpy inserted(&model, &QAbstractItemModel::rowsInserted);
     QSignalSpy reset(&model, &QAbstractItemModel::modelReset);
     run.epochs.push_back(epoch("/r", 4, 0.2));
-    run.last->epoch = 4;
+    run.links[0].epoch = 4;
     model.upsertEpoch("/r", run, run.epochs.back());
     QCOMPARE(inserted.count(), 1);
     QCOMPARE(reset.count(), 0);
@@ -152,7 +155,7 @@ void tst_EpochTableModel::linksMoveBadges()
     Run run = makeRun("/r", 3);
     model.setRuns({&run}, {"r"});
     QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
-    run.last->epoch = 2;
+    run.links[0].epoch = 2;
     model.updateLinks("/r", run);
     QVERIFY(changed.count() >= 2);
     QCOMPARE(model.index(1, 0).data(roles::IsLastRole).toBool(), true);

@@ -47,8 +47,8 @@ QString kept(const PrunePlan& plan)
     QStringList parts;
     for (const auto& k : plan.kept) {
         QStringList reasons;
-        for (auto r : k.reasons)
-            reasons << QString::fromUtf8(toString(r).data(), qsizetype(toString(r).size()));
+        for (const auto& r : k.reasons)
+            reasons << QString::fromStdString(r);
         parts << QString::number(k.epoch) + ":" + reasons.join('+');
     }
     return parts.join(' ');

@@ -75,7 +75,7 @@ void tst_RunJson::problemsAndNulls()
     QVERIFY(j["last"].is_null());
     QVERIFY(j["best"].is_null());
     QVERIFY(j["links"].is_object() && j["links"].empty());
-    QCOMPARE(j["work_dir"].get<std::string>(), (f.root() / "work").string());
+    QCOMPARE(j["in_progress"][0].get<std::string>(), (f.root() / "work").string());
     const auto& runProblem = j["problems"][0];
     QCOMPARE(runProblem["kind"].get<std::string>(), std::string("interrupted_save"));
     QVERIFY(runProblem["epoch"].is_null());

@@ -130,7 +130,7 @@ void tst_Scanner::badFilesDoNotStopTheScan()
     QCOMPARE(roots(*result, base), QString("a/ckpts;b/ckpts"));
     const Run& bad = result->runs[1];
     QCOMPARE(bad.epochs.size(), std::size_t(3));
-    QVERIFY(!bad.epochs[1].info.has_value());
+    QVERIFY(!bad.epochs[1].hasRecord());
     QCOMPARE(bad.epochs[1].problems.size(), std::size_t(1));
     QVERIFY(bad.epochs[1].problems[0].kind == ProblemKind::BadInfo);
     const std::string& message = bad.epochs[1].problems[0].message;

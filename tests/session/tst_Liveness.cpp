@@ -28,7 +28,7 @@ Epoch epochAt(int number, const fs::path& dir)
 {
     Epoch e;
     e.number = number;
-    e.dir = dir.string();
+    e.dir = dir.string(); // absolute: Run::pathOf takes it as it is
     return e;
 }
 } // namespace
@@ -154,7 +154,7 @@ void tst_Liveness::leftoverWorkIsInterruptedAndSettled()
     CandleFixture::backdate(f.root() / "work", 3600);
     Run run;
     run.root = f.root().string();
-    run.workDir = (f.root() / "work").string();
+    run.inProgress.push_back(InProgressItem{(f.root() / "work").string(), std::nullopt});
     run.epochs.push_back(epochAt(1, f.epochDir(1)));
     QCOMPARE_STATE(Liveness::settle(run), LiveState::Interrupted);
     QCOMPARE(run.problems.size(), std::size_t(1));

@@ -126,9 +126,9 @@ void tst_CopiedExperiment::copyShowsLocalLinksAndRepairsAll()
     // last/best show as the copy's own epochs, not as errors without links.
     const QString root = QString::fromStdString((copy / "RUN000/ckpts").string());
     const Run* run = m_workspace->run(root);
-    QVERIFY(run && run->last && run->best);
-    QCOMPARE(run->last->epoch, std::optional<int>(4));
-    QCOMPARE(run->best->epoch, std::optional<int>(3));
+    QVERIFY(run && run->link("last") && run->link("best"));
+    QCOMPARE(run->linkedEpoch("last"), std::optional<int>(4));
+    QCOMPARE(run->linkedEpoch("best"), std::optional<int>(3));
     QTRY_COMPARE(m_workspace->problems()->rowCount(), 4);
     QVERIFY(problemRow("link_outside_run") < 0);
     const int row = problemRow("copied_link");

@@ -266,7 +266,7 @@ void tst_MainWindow::rollbackChangesLinkAndUndoRestoresIt()
     QTest::keyClick(window.epochTable()->view(), Qt::Key_Z, Qt::ControlModifier);
     QTRY_COMPARE(linkTarget(root / "last"), linkTarget(fixture.epochDir(5)));
     QTRY_VERIFY(workspace.isIdle());
-    QVERIFY(workspace.run(rootText)->last->epoch == 5);
+    QVERIFY(workspace.run(rootText)->linkedEpoch("last") == 5);
 
     // Cancelling the confirmation changes nothing.
     window.activateWindow();

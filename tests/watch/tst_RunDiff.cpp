@@ -11,10 +11,15 @@ Epoch epoch(int number, const std::string& checksum = "1")
     Epoch e;
     e.number = number;
     e.dir = "/r/epochs/" + std::to_string(number);
-    CkptInfo info;
-    info.checksum = checksum;
-    info.raw = {{"epoch", number}, {"checksum", checksum}};
-    e.info = info;
+    e.recorded = true;
+    e.metadata.set("epoch", std::to_string(number));
+    e.metadata.set("checksum", "\"" + checksum + "\"");
+    EpochFile model;
+    model.name = "model.h5";
+    model.model = true;
+    model.algo = ChecksumAlgo::Crc32;
+    model.checksum = checksum;
+    e.files.push_back(model);
     return e;
 }
 
@@ -39,7 +44,7 @@ private slots:
     {
         Run a;
         a.epochs = {epoch(1), epoch(2)};
-        a.last = link("last", 2);
+        a.setLink("last", link("last", 2));
         QVERIFY(RunDiff::diff(a, a).empty());
     }
 
@@ -63,18 +68,19 @@ private slots:
     void nonFiniteValuesCompareEqual()
     {
         Epoch a = epoch(1);
-        a.info->raw["best_metric_last"] = std::numeric_limits<double>::quiet_NaN();
+        a.setMetric(kBestSoFar, std::numeric_limits<double>::quiet_NaN());
+        a.metadata.set("best_metric_last", "NaN");
         QVERIFY(RunDiff::sameEpoch(a, a));
     }
 
     void linksAndWork()
     {
         Run a;
-        a.last = link("last", 2);
-        a.best = link("best", 1);
+        a.setLink("last", link("last", 2));
+        a.setLink("best", link("best", 1));
         Run b;
-        b.last = link("last", 3);
-        b.workDir = "/r/work";
+        b.setLink("last", link("last", 3));
+        b.inProgress.push_back({"/r/work", std::nullopt});
         const RunChanges c = RunDiff::diff(a, b);
         QCOMPARE(c.links.size(), std::size_t{2});
         QCOMPARE(c.links[0].name, std::string("last"));

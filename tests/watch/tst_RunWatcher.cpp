@@ -133,8 +133,8 @@ private slots:
         QCOMPARE(added.at(0).at(0).toString().toStdString(), m_root.string());
         const Epoch epoch = added.at(0).at(1).value<Epoch>();
         QCOMPARE(epoch.number, 4);
-        QVERIFY(epoch.info.has_value());
-        QVERIFY(!epoch.modelPath.empty());
+        QVERIFY(epoch.hasRecord());
+        QVERIFY(epoch.hasModel());
         // Once: later windows and polls must not announce it again.
         settle(watcher, polling);
         settle(watcher, polling);
@@ -181,7 +181,7 @@ private slots:
         QCOMPARE(added.count(), 0);
         const Epoch epoch = changed.at(0).at(1).value<Epoch>();
         QCOMPARE(epoch.number, 3);
-        QCOMPARE(epoch.info->bestMetricLast.value_or(0), 0.25);
+        QCOMPARE(epoch.metric(kBestSoFar).value_or(0), 0.25);
     }
 
     void lastRelinked_data() { addPollingColumn(); }
@@ -199,7 +199,9 @@ private slots:
         QCOMPARE(link.epoch.value_or(-1), 2);
         settle(watcher, polling);
         QCOMPARE(links.count(), 1);
-        QCOMPARE(watcher.run(QString::fromStdString(m_root.string()))->last->epoch.value_or(-1), 2);
+        QCOMPARE(
+            watcher.run(QString::fromStdString(m_root.string()))->linkedEpoch("last").value_or(-1),
+            2);
     }
 
     // Both changes land in one debounce batch: the epoch must be announced first.

@@ -152,7 +152,7 @@ void tst_RollbackConfirmDialog::warnsWhenLastPointsOutsideTheRun()
                                       QString::fromStdString(copy)}),
              0);
     const Run run = loadRun(copy / "ckpts");
-    QCOMPARE(run.last->epoch, std::optional<int>(6)); // shown as the local epoch
+    QCOMPARE(run.linkedEpoch("last"), std::optional<int>(6)); // shown as the local epoch
     const auto text = RollbackConfirmDialog::describe(
         RollbackConfirmDialog::requestFor(run, "RUN000-copy", QStringLiteral("last"), 5));
     QVERIFY2(text.contains("last now points outside this run"), qPrintable(text));

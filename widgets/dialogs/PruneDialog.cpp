@@ -24,19 +24,14 @@ QString formatBytes(quint64 bytes)
     return QString::fromStdString(Format::bytes(double(bytes)));
 }
 
-QString reasonText(KeepReason reason)
+// A keep reason: newest, policy, or the name of a link that targets the epoch.
+QString reasonText(const std::string& reason)
 {
-    switch (reason) {
-    case KeepReason::Newest:
+    if (reason == kKeepNewest)
         return PruneDialog::tr("newest");
-    case KeepReason::Last:
-        return PruneDialog::tr("last");
-    case KeepReason::Best:
-        return PruneDialog::tr("best");
-    case KeepReason::Policy:
+    if (reason == kKeepPolicy)
         return PruneDialog::tr("within the limit");
-    }
-    return {};
+    return QString::fromStdString(reason);
 }
 } // namespace
 
@@ -121,16 +116,16 @@ void PruneDialog::showPlan(PrunePlan plan)
     for (int r = 0; r < static_cast<int>(m_run.epochs.size()); ++r) {
         const Epoch& e = m_run.epochs[static_cast<size_t>(r)];
         auto gone = doomed.find(e.number);
-        const quint64 bytes = gone != doomed.end() ? gone->second->bytes : e.modelBytes.value_or(0);
+        const quint64 bytes = gone != doomed.end() ? gone->second->bytes : e.modelBytes().value_or(0);
         QString fate = tr("keep");
         if (gone != doomed.end()) {
             fate = tr("delete");
         } else if (auto k = kept.find(e.number); k != kept.end()) {
             QStringList why;
             bool isProtected = false;
-            for (KeepReason reason : k->second->reasons) {
+            for (const std::string& reason : k->second->reasons) {
                 why << reasonText(reason);
-                isProtected = isProtected || reason != KeepReason::Policy;
+                isProtected = isProtected || reason != kKeepPolicy;
             }
             if (!why.isEmpty())
                 fate = (isProtected ? tr("keep (protected: %1)") : tr("keep (%1)"))

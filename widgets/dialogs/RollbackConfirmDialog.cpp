@@ -45,8 +45,7 @@ RollbackConfirmDialog::Request RollbackConfirmDialog::requestFor(const Run& run,
     r.link = link;
     r.epoch = epoch;
     const bool isLast = link == QLatin1String("last");
-    const auto& current = isLast ? run.last : run.best;
-    if (current) {
+    if (const RunLink* current = run.link(link.toStdString())) {
         r.currentTarget = current->epoch;
         // A copy's link into the original (or a moved run's) is shown as the
         // local epoch; say where it really points.
@@ -55,8 +54,8 @@ RollbackConfirmDialog::Request RollbackConfirmDialog::requestFor(const Run& run,
     }
     if (isLast) {
         r.overwritten = Relinker::restartOverwrites(run, epoch);
-        if (run.best)
-            r.bestEpoch = run.best->epoch;
+        if (const RunLink* best = run.link("best"))
+            r.bestEpoch = best->epoch;
     }
     return r;
 }

@@ -102,6 +102,7 @@ int files(const std::map<std::string, std::string>& args)
     }
     Run run;
     run.root = "bench";
+    run.layout = "candle";
     std::string line;
     while (std::getline(list, line)) {
         std::istringstream in(line);
@@ -111,10 +112,14 @@ int files(const std::map<std::string, std::string>& args)
         Epoch e;
         e.number = static_cast<int>(run.epochs.size()) + 1;
         e.dir = std::filesystem::path(path).parent_path().string();
-        e.modelPath = path;
-        CkptInfo info;
-        info.checksum = crc;
-        e.info = info;
+        e.recorded = true;
+        EpochFile model;
+        model.name = std::filesystem::path(path).filename().string();
+        model.present = true;
+        model.model = true;
+        model.algo = ChecksumAlgo::Crc32;
+        model.checksum = crc;
+        e.files.push_back(model);
         run.epochs.push_back(std::move(e));
     }
     Verifier::Options options; // the defaults unless told otherwise

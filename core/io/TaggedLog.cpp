@@ -1,4 +1,4 @@
-#include "io/CandleLog.h"
+#include "io/TaggedLog.h"
 
 #include "io/AtomicFile.h"
 
@@ -6,16 +6,16 @@
 
 namespace ckpt {
 
-CandleLog::CandleLog(std::filesystem::path path, std::string tag)
+TaggedLog::TaggedLog(std::filesystem::path path, std::string tag)
     : m_path(std::move(path)), m_tag(std::move(tag))
 {}
 
-Status CandleLog::write(std::string_view message) const
+Status TaggedLog::write(std::string_view message) const
 {
     return appendLine(m_path, formatLine(std::chrono::system_clock::now(), m_tag, message));
 }
 
-std::string CandleLog::localTimestamp(std::chrono::system_clock::time_point when)
+std::string TaggedLog::localTimestamp(std::chrono::system_clock::time_point when)
 {
     const std::time_t t = std::chrono::system_clock::to_time_t(when);
     std::tm tm{};
@@ -25,7 +25,7 @@ std::string CandleLog::localTimestamp(std::chrono::system_clock::time_point when
     return buf;
 }
 
-std::string CandleLog::formatLine(std::chrono::system_clock::time_point when, std::string_view tag,
+std::string TaggedLog::formatLine(std::chrono::system_clock::time_point when, std::string_view tag,
                                   std::string_view message)
 {
     const auto ms =

@@ -10,12 +10,13 @@
 
 namespace ckpt {
 
-// CANDLE's ckpt.log line format: "YYYY-MM-DD HH:MM:SS,mmm CandleCheckpoint: <message>".
+// A log of timestamped, tagged lines: "YYYY-MM-DD HH:MM:SS,mmm <tag>: <message>"
+// (CANDLE's ckpt.log format, whose writer uses the tag "CandleCheckpoint").
 // Used by the writer and by the core's own audited actions (relink, prune).
-class CandleLog
+class TaggedLog
 {
 public:
-    explicit CandleLog(std::filesystem::path path, std::string tag = "CandleCheckpoint");
+    explicit TaggedLog(std::filesystem::path path, std::string tag);
 
     const std::filesystem::path& path() const { return m_path; }
 

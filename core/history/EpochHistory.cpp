@@ -1,4 +1,4 @@
-#include "history/CkptInfoHistory.h"
+#include "history/EpochHistory.h"
 
 #include "history/LocalTime.h"
 
@@ -6,7 +6,7 @@
 
 namespace ckpt {
 
-HistoryFragment CkptInfoHistory::fromEpochs(const std::vector<Epoch>& epochs, std::string_view root)
+HistoryFragment EpochHistory::fromEpochs(const std::vector<Epoch>& epochs, std::string_view root)
 {
     HistoryFragment out;
     out.source = MetricSource::CkptInfo;
@@ -20,11 +20,11 @@ HistoryFragment CkptInfoHistory::fromEpochs(const std::vector<Epoch>& epochs, st
     std::vector<Entry> entries;
     bool allTimed = true;
     for (const auto& e : epochs) {
-        if (!e.info)
+        if (!e.hasRecord())
             continue;
         Entry entry{&e, std::nullopt};
-        if (e.info->timestamp)
-            entry.wall = LocalTime::parse(*e.info->timestamp);
+        if (!e.savedAt.empty())
+            entry.wall = LocalTime::parse(e.savedAt);
         allTimed = allTimed && entry.wall.has_value();
         entries.push_back(entry);
     }
@@ -38,30 +38,29 @@ HistoryFragment CkptInfoHistory::fromEpochs(const std::vector<Epoch>& epochs, st
 
     for (const auto& entry : entries) {
         const Epoch& e = *entry.epoch;
-        const CkptInfo& info = *e.info;
-        if (out.segments.empty() || info.firstSave) {
+        if (out.segments.empty() || e.firstSave) {
             FragmentSegment segment;
-            if (info.firstSave) {
+            if (e.firstSave) {
                 if (e.number > 1)
                     segment.resumedFrom = e.number - 1;
                 segment.evidence = ResumeEvidence::Guessed;
             }
-            segment.startedAt = info.timestamp.value_or("");
+            segment.startedAt = e.savedAt;
             segment.startWall = entry.wall;
             out.segments.push_back(std::move(segment));
         }
         const int segment = static_cast<int>(out.segments.size()) - 1;
-        auto add = [&](const char* metric, double value) {
+        auto add = [&](std::string_view metric, double value) {
             out.samples.push_back(
                 FragmentSample{segment, e.number, entry.wall,
-                               MetricSample{metric, value, MetricSource::CkptInfo}});
+                               MetricSample{std::string(metric), value, MetricSource::CkptInfo}});
         };
-        if (info.bestMetricLast)
-            add("best_so_far", *info.bestMetricLast);
-        if (info.timeElapsed)
-            add("time_elapsed", *info.timeElapsed);
-        if (e.modelBytes)
-            add("model_mb", static_cast<double>(*e.modelBytes) / (1024.0 * 1024.0));
+        for (const auto& m : e.metrics)
+            add(m.name, m.value);
+        if (e.elapsed)
+            add("time_elapsed", *e.elapsed);
+        if (const auto bytes = e.modelBytes())
+            add("model_mb", static_cast<double>(*bytes) / (1024.0 * 1024.0));
     }
     return out;
 }

@@ -1,0 +1,68 @@
+#pragma once
+
+#include <cstddef>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+namespace ckpt {
+
+// A small ordered key/value list packed into one string ("k\0v\0k\0v\0"): an
+// epoch's metadata costs one allocation instead of a JSON tree or a vector of
+// string pairs. Keys keep their insertion order; values are JSON text as the
+// format wrote them (`12`, `"val_loss"`, `Infinity`).
+class KeyValues
+{
+public:
+    using Entry = std::pair<std::string_view, std::string_view>;
+
+    class const_iterator
+    {
+    public:
+        using iterator_category = std::forward_iterator_tag;
+        using value_type = Entry;
+        using difference_type = std::ptrdiff_t;
+        using pointer = const Entry*;
+        using reference = const Entry&;
+
+        const_iterator() = default;
+        const_iterator(std::string_view packed, std::size_t pos);
+        reference operator*() const { return m_entry; }
+        pointer operator->() const { return &m_entry; }
+        const_iterator& operator++();
+        bool operator==(const const_iterator& other) const { return m_pos == other.m_pos; }
+
+    private:
+        void load();
+        std::string_view m_packed;
+        std::size_t m_pos = 0;
+        std::size_t m_next = 0;
+        Entry m_entry;
+    };
+
+    // Appends, or replaces the value of an existing key in place of order.
+    void set(std::string_view key, std::string_view value);
+    std::optional<std::string_view> get(std::string_view key) const;
+    bool contains(std::string_view key) const { return get(key).has_value(); }
+    bool empty() const { return m_packed.empty(); }
+    std::size_t size() const;
+    void clear() { m_packed.clear(); }
+    void shrinkToFit() { m_packed.shrink_to_fit(); }
+
+    // Decoded helpers for values written as JSON: the string value without quotes
+    // and escapes (nullopt for a non-string), the number (Infinity/NaN accepted).
+    std::optional<std::string> text(std::string_view key) const;
+    std::optional<double> number(std::string_view key) const;
+
+    const_iterator begin() const { return {m_packed, 0}; }
+    const_iterator end() const { return {m_packed, m_packed.size()}; }
+
+    bool operator==(const KeyValues& other) const = default;
+
+private:
+    std::string m_packed;
+};
+
+} // namespace ckpt
