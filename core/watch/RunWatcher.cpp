@@ -197,13 +197,17 @@ void RunWatcher::announceHeads()
 
 void RunWatcher::watchEpochContents(const std::string& root, const Epoch& epoch)
 {
-    if (epoch.dir.empty() || m_contents.count(epoch.dir) || m_contents.size() >= kContentWatches)
+    if (epoch.dir.empty())
+        return;
+    // Epoch directories are relative to the run root (an Orbax step may be the root's child).
+    const std::string dir = epoch.dir.front() == '/' ? epoch.dir : root + "/" + epoch.dir;
+    if (m_contents.count(dir) || m_contents.size() >= kContentWatches)
         return;
     std::size_t& perRun = m_contentCount[root];
     if (perRun >= kContentWatchesPerRun)
         return;
-    if (m_watches->addContents(epoch.dir)) {
-        m_contents[epoch.dir] = {root, epoch.number};
+    if (m_watches->addContents(dir)) {
+        m_contents[dir] = {root, epoch.number};
         ++perRun;
     }
 }
@@ -234,7 +238,7 @@ void RunWatcher::processContents(const std::string& dir)
         epoch = it->second.layout->loadEpoch(it->second.run, number);
         old = it->second.run.findEpoch(number);
     }
-    if (!epoch || !old || epoch->dir != dir) {
+    if (!epoch || !old || it->second.run.pathOf(*epoch) != dir) {
         // Gone or replaced: epochs/ events tell the rest.
         unwatchEpochContents(root, number);
         if (it != m_runs.end())
