@@ -48,9 +48,9 @@ int runScan(const QStringList& arguments)
             if (cl.json()) {
                 Console::out(firstRun ? "\n" : ",\n");
                 firstRun = false;
-                RunJson::write(
-                    run, [](std::string_view chunk) { Console::out(std::string(chunk)); },
-                    {{"liveness", std::string(toString(live))}});
+                RunJson::write(run,
+                               [](std::string_view chunk) { Console::out(std::string(chunk)); },
+                               {{"liveness", std::string(toString(live))}});
             } else {
                 Console::out(RunPrinter::describe(run, !cl.isSet(QStringLiteral("summary")),
                                                   toString(live)));

@@ -167,8 +167,7 @@ int runWatch(const QStringList& arguments)
         for (const RunLink& l : run.links)
             found[l.name] = l.epoch ? nlohmann::ordered_json(*l.epoch) : nlohmann::ordered_json();
         found["liveness"] = live;
-        out.print("run_found", root, found,
-                  std::to_string(run.epochs.size()) + " epochs, " + live);
+        out.print("run_found", root, found, std::to_string(run.epochs.size()) + " epochs, " + live);
     }
     out.print("ready", folders.join(QLatin1Char(':')), {}, {});
     const int rc = QCoreApplication::exec();

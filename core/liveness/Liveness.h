@@ -37,7 +37,7 @@ public:
     struct Subject
     {
         std::string root;
-        std::string workDir; // empty: none known
+        std::string workDir;           // empty: none known
         std::vector<std::string> logs; // the run's history sources (ckpt.log, training.log)
         std::vector<std::string> recentEpochDirs; // oldest first, at most kRecent
     };

@@ -15,14 +15,12 @@ void LivenessMonitor::follow(RunWatcher* watcher)
 {
     connect(watcher, &RunWatcher::runAdded, this, &LivenessMonitor::track);
     connect(watcher, &RunWatcher::runRemoved, this, &LivenessMonitor::forget);
-    connect(watcher, &RunWatcher::epochAdded, this,
-            [this](const QString& root, const Epoch& e) {
-                onEpoch(root, root.toStdString() + "/" + e.dir);
-            });
-    connect(watcher, &RunWatcher::epochChanged, this,
-            [this](const QString& root, const Epoch& e) {
-                onEpoch(root, root.toStdString() + "/" + e.dir);
-            });
+    connect(watcher, &RunWatcher::epochAdded, this, [this](const QString& root, const Epoch& e) {
+        onEpoch(root, root.toStdString() + "/" + e.dir);
+    });
+    connect(watcher, &RunWatcher::epochChanged, this, [this](const QString& root, const Epoch& e) {
+        onEpoch(root, root.toStdString() + "/" + e.dir);
+    });
     connect(watcher, &RunWatcher::runHeadChanged, this, &LivenessMonitor::onHead);
 }
 

@@ -1,8 +1,7 @@
 #include "models/CompareModel.h"
 
-#include "layout/Layout.h"
-
 #include "json/LenientJson.h"
+#include "layout/Layout.h"
 #include "models/ModelRoles.h"
 #include "report/Format.h"
 

@@ -1,7 +1,7 @@
 #include "session/HistoryService.h"
 
-#include "layout/Layout.h"
 #include "jobs/JobRunner.h"
+#include "layout/Layout.h"
 
 namespace ckpt {
 

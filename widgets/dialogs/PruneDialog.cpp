@@ -116,7 +116,8 @@ void PruneDialog::showPlan(PrunePlan plan)
     for (int r = 0; r < static_cast<int>(m_run.epochs.size()); ++r) {
         const Epoch& e = m_run.epochs[static_cast<size_t>(r)];
         auto gone = doomed.find(e.number);
-        const quint64 bytes = gone != doomed.end() ? gone->second->bytes : e.modelBytes().value_or(0);
+        const quint64 bytes =
+            gone != doomed.end() ? gone->second->bytes : e.modelBytes().value_or(0);
         QString fate = tr("keep");
         if (gone != doomed.end()) {
             fate = tr("delete");
