@@ -6,7 +6,6 @@
 #include "candle/CandleLinks.h"
 #include "candle/CandleRestartCheck.h"
 #include "io/AtomicFile.h"
-#include "layout/AbsolutePath.h"
 #include "layout/DirReader.h"
 #include "layout/UniqueFd.h"
 #include "liveness/Liveness.h"
@@ -192,17 +191,9 @@ bool CandleLayout::isRunRoot(const DirListing& listing) const
 Run CandleLayout::loadRun(const fs::path& rootPath) const
 {
     Run run;
-    run.root = AbsolutePath::normal(rootPath);
-    run.layout = std::string(name());
-
-    auto listing = DirReader::list(fs::path(run.root));
-    if (!listing) {
-        run.problems.push_back(Problem{ProblemKind::Unreadable,
-                                       "cannot list " + listing.error().message +
-                                           ": check the permissions of the run folder.",
-                                       run.root, std::nullopt});
+    const auto listing = beginRun(run, rootPath);
+    if (!listing)
         return run;
-    }
     noteWorkDir(run, *listing);
 
     const std::string epochsPath = run.root + "/epochs";

@@ -2,6 +2,7 @@
 
 #include "history/EpochHistory.h"
 #include "history/HistoryBuilder.h"
+#include "layout/AbsolutePath.h"
 #include "layout/DirReader.h"
 
 #include <algorithm>
@@ -64,6 +65,21 @@ MetricHistory historyOf(const Run& run)
 {
     const Layout* layout = layoutOf(run);
     return layout ? layout->history(run) : MetricHistory{};
+}
+
+std::optional<DirListing> Layout::beginRun(Run& run, const std::filesystem::path& root) const
+{
+    run.root = AbsolutePath::normal(root);
+    run.layout = std::string(name());
+    auto listing = DirReader::list(std::filesystem::path(run.root));
+    if (!listing) {
+        run.problems.push_back(Problem{ProblemKind::Unreadable,
+                                       "cannot list " + listing.error().message +
+                                           ": check the permissions of the run folder.",
+                                       run.root, std::nullopt});
+        return std::nullopt;
+    }
+    return std::move(*listing);
 }
 
 const Layout* layoutAt(const std::filesystem::path& root)

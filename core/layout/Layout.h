@@ -120,6 +120,11 @@ public:
     checkRestart(const std::filesystem::path& epochDir, int epoch, const Progress& progress) const;
     // Where Ckpt Studio records its changes to a run (relink, prune).
     virtual std::filesystem::path auditLogPath(const std::filesystem::path& root) const;
+
+protected:
+    // The start of every loadRun: a run of this layout at `root`, and the root's
+    // listing; when the root cannot be listed, the run carries that problem instead.
+    std::optional<DirListing> beginRun(Run& run, const std::filesystem::path& root) const;
 };
 
 // Every layout the core knows, CANDLE first.

@@ -1,6 +1,5 @@
 #include "orbax/OrbaxLayout.h"
 
-#include "layout/AbsolutePath.h"
 #include "layout/DirReader.h"
 #include "orbax/OrbaxStepReader.h"
 
@@ -117,16 +116,9 @@ bool OrbaxLayout::isRunRoot(const DirListing& listing) const
 Run OrbaxLayout::loadRun(const fs::path& rootPath) const
 {
     Run run;
-    run.root = AbsolutePath::normal(rootPath);
-    run.layout = std::string(name());
-    auto listing = DirReader::list(fs::path(run.root));
-    if (!listing) {
-        run.problems.push_back(Problem{ProblemKind::Unreadable,
-                                       "cannot list " + listing.error().message +
-                                           ": check the permissions of the run folder.",
-                                       run.root, std::nullopt});
+    const auto listing = beginRun(run, rootPath);
+    if (!listing)
         return run;
-    }
     for (const DirEntry& e : listing->entries) {
         if (!maybeDirectory(e))
             continue;

@@ -71,22 +71,13 @@ void tst_Layout::registryClaimsRunRoots()
     test::CandleFixture fx(root);
     fx.addEpoch(1, 0.5);
     fx.linkAbsolute("last", 1);
-    auto claimant = [](const fs::path& dir) -> const Layout* {
-        auto listing = DirReader::list(dir);
-        if (!listing)
-            return nullptr;
-        for (const Layout* layout : builtinLayouts())
-            if (layout->isRunRoot(*listing))
-                return layout;
-        return nullptr;
-    };
-    const Layout* owner = claimant(root);
+    const Layout* owner = layoutAt(root);
     QVERIFY(owner);
     QCOMPARE(owner, findLayout("candle"));
     QCOMPARE(owner->loadRun(root).layout, std::string(owner->name()));
     QVERIFY(owner->ownsSubdirectory("epochs"));
-    QCOMPARE(claimant(root.parent_path()), nullptr);
-    QCOMPARE(claimant(root / "epochs"), nullptr);
+    QCOMPARE(layoutAt(root.parent_path()), nullptr);
+    QCOMPARE(layoutAt(root / "epochs"), nullptr);
 }
 
 QTEST_GUILESS_MAIN(tst_Layout)

@@ -1,4 +1,5 @@
 #include "CandleFixture.h"
+#include "LiveStateCompare.h"
 #include "ProcessRunner.h"
 #include "models/ChecksumState.h"
 #include "models/EpochTableModel.h"
@@ -19,17 +20,6 @@
 using namespace ckpt;
 using test::CandleFixture;
 namespace fs = std::filesystem;
-
-// ckpt::toString(LiveState) returns a string_view, which QCOMPARE cannot print.
-#define QCOMPARE_STATE(actual, expected)                                                           \
-    do {                                                                                           \
-        const LiveState a_ = (actual);                                                             \
-        const LiveState e_ = (expected);                                                           \
-        QVERIFY2(                                                                                  \
-            a_ == e_,                                                                              \
-            qPrintable(                                                                            \
-                QStringLiteral("%1, expected %2").arg(toString(a_).data(), toString(e_).data()))); \
-    } while (false)
 
 namespace {
 
