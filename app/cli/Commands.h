@@ -27,5 +27,6 @@ int runDiff(const QStringList& arguments);
 int runParams(const QStringList& arguments);
 int runRuns(const QStringList& arguments);
 int runStop(const QStringList& arguments);
+int runLaunch(const QStringList& arguments);
 
 } // namespace ckpt::cli

@@ -11,7 +11,7 @@ namespace ckpt::cli {
 
 std::span<const Command> commands()
 {
-    static const std::array<Command, 11> kCommands{{
+    static const std::array<Command, 12> kCommands{{
         {"scan", "find every run below a folder and report its epochs, links and problems",
          &runScan},
         {"verify", "recompute model checksums (CRC-32) on all cores and compare", &runVerify},
@@ -28,6 +28,10 @@ std::span<const Command> commands()
         {"params", "a run's hyperparameters by section; --diff: typed comparison", &runParams},
         {"runs", "runs launched by Ckpt Studio: state, backend, job id, parent, duration",
          &runRuns},
+        {"launch",
+         "restart a run from an epoch, or fork a new run from it, with edited "
+         "parameters, locally or on Slurm",
+         &runLaunch},
         {"stop", "stop a launched run (SIGTERM then SIGKILL, or scancel)", &runStop},
     }};
     return kCommands;

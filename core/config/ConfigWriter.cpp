@@ -8,6 +8,7 @@
 #include <QDateTime>
 
 #include <cerrno>
+#include <regex>
 #include <unistd.h>
 
 namespace ckpt {
@@ -70,6 +71,24 @@ Result<std::string> ConfigWriter::render(const ParamSet& original,
     return original.ini()->renderWith(params);
 }
 
+fs::path ConfigWriter::firstChoice(const ParamSet& original, const fs::path& dir)
+{
+    const fs::path source =
+        original.origin().empty() ? fs::path("params.ini") : fs::path(original.origin());
+    std::string ext = source.extension().string();
+    if (ext.empty())
+        ext = original.format() == ParamSet::Format::Json ? ".json" : ".ini";
+    // An edited copy of an edited copy keeps one stamp: spirals-20261123-151733-2 -> spirals.
+    static const std::regex kStamped(R"((.*)-\d{8}-\d{6}(-\d+)?)");
+    std::string stem = source.stem().string();
+    if (std::smatch m; std::regex_match(stem, m, kStamped))
+        stem = m[1].str();
+    return dir /
+           (stem + "-" +
+            QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")).toStdString() +
+            ext);
+}
+
 Result<fs::path> ConfigWriter::writeNew(const ParamSet& original,
                                         const std::vector<ParamEdit>& edits, const fs::path& dir)
 {
@@ -81,14 +100,11 @@ Result<fs::path> ConfigWriter::writeNew(const ParamSet& original,
     if (ec)
         return Error::at(dir.string(), "cannot create the folder: " + ec.message());
 
+    const fs::path first = firstChoice(original, dir);
+    const std::string stem = first.stem().string();
+    const std::string ext = first.extension().string();
     const fs::path source =
         original.origin().empty() ? fs::path("params.ini") : fs::path(original.origin());
-    std::string ext = source.extension().string();
-    if (ext.empty())
-        ext = original.format() == ParamSet::Format::Json ? ".json" : ".ini";
-    const std::string stem =
-        source.stem().string() + "-" +
-        QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")).toStdString();
 
     const fs::path aside = dir / ("." + stem + ext + ".new");
     if (Status st = writeFileAtomically(aside, *text); !st)

@@ -39,6 +39,10 @@ public:
         return runRoot / ".ckpt-studio" / "configs";
     }
 
+    // The name writeNew tries first: <dir>/<stem>-<yyyyMMdd-HHmmss><ext>, the
+    // original's own stamp (an edited copy's) replaced.
+    static std::filesystem::path firstChoice(const ParamSet& original,
+                                             const std::filesystem::path& dir);
     // <dir>/<stem>-<yyyyMMdd-HHmmss>[-N]<ext>, <dir> created when missing.
     // Returns the new file's path.
     static Result<std::filesystem::path> writeNew(const ParamSet& original,

@@ -1,0 +1,223 @@
+#include "CommandLine.h"
+#include "Commands.h"
+#include "Console.h"
+#include "launch/CommandTemplate.h"
+#include "launch/LaunchPrep.h"
+#include "launch/Launcher.h"
+#include "launch/LogTail.h"
+
+#include <QThread>
+
+namespace ckpt::cli {
+
+namespace {
+
+QCommandLineOption option(const char* name, const char* help, const char* value = nullptr)
+{
+    return value ? QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(help),
+                                      QString::fromLatin1(value))
+                 : QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(help));
+}
+
+std::string epochList(const std::vector<int>& epochs)
+{
+    std::string out;
+    for (int e : epochs)
+        out += (out.empty() ? "" : ", ") + std::to_string(e);
+    return out;
+}
+
+// What --dry-run shows, and what a launch prints before it starts.
+std::string describe(const PreparedLaunch& p, int from)
+{
+    const LaunchPlan& plan = p.plan;
+    const bool fork = plan.mode == LaunchPlan::Mode::Fork;
+    std::string out = std::string(fork ? "fork of " : "restart of ") + p.parentRoot.string() +
+                      " from epoch " + std::to_string(from) + "\n";
+    for (const auto& f : p.checkFailures)
+        out += "  forced past: " + f + "\n";
+    if (fork) {
+        out += "  new run:     " + plan.runRoot + "\n";
+        out += "  epoch:       hard-linked into " + p.forkEpochDir.string() + ", last -> it\n";
+    } else {
+        if (p.superseded.empty())
+            out += "  move aside:  nothing (no epoch after " + std::to_string(from) + ")\n";
+        else
+            out += "  move aside:  epochs " + epochList(p.superseded) + " -> " +
+                   p.supersededDir.string() + " (with training.log and ckpt.log as they are)\n";
+        out += "  relink:      last -> epoch " + std::to_string(from);
+        if (p.bestTo)
+            out += ", best -> epoch " + std::to_string(*p.bestTo);
+        out += "\n";
+    }
+    out += "  config:      " + plan.configFile + " (edited copy of " + p.original.origin() + ")\n";
+    for (const ParamEdit& e : p.edits) {
+        const auto* old = p.original.find(e.key);
+        out += "    " + e.key + ": " + (old ? old->value.pythonLiteral() : "(unset)") + " -> " +
+               e.value.pythonLiteral() + "\n";
+    }
+    out += "  directory:   " + plan.workingDir + "\n";
+    out += "  backend:     " + std::string(LaunchPlan::backendName(plan.backend)) + "\n";
+    out += "  argv:        " + CommandTemplate::displayArgv(plan.argv) + "\n";
+    return out;
+}
+
+nlohmann::ordered_json outcomeJson(const PreparedLaunch& p, int from, const LaunchRecord* record)
+{
+    using Json = nlohmann::ordered_json;
+    const LaunchAttempt* a = record ? record->latest() : nullptr;
+    Json pid = nullptr;
+    if (a && !a->segments.empty() && a->segments.back().pid > 0)
+        pid = a->segments.back().pid;
+    return Json{{"run", p.plan.runRoot},
+                {"mode", LaunchPlan::modeName(p.plan.mode)},
+                {"from", from},
+                {"parent", p.parentRoot.string()},
+                {"backend", LaunchPlan::backendName(p.plan.backend)},
+                {"job_id", a && !a->jobId.empty() ? Json(a->jobId) : Json(nullptr)},
+                {"pid", pid},
+                {"config", p.plan.configFile},
+                {"argv", p.plan.argv},
+                {"superseded", p.superseded},
+                {"superseded_dir",
+                 p.supersededDir.empty() ? Json(nullptr) : Json(p.supersededDir.string())},
+                {"state", a ? Json(runStateName(a->state)) : Json("planned")}};
+}
+
+} // namespace
+
+int runLaunch(const QStringList& arguments)
+{
+    CommandLine cl(
+        QStringLiteral("launch"),
+        QStringLiteral("RUN --from N [--fork [--into DIR]] [--config FILE] [--set KEY=VALUE]... "
+                       "[--backend local|slurm] [--slurm-partition P] [--slurm-time T] "
+                       "[--slurm-cpus C] [--slurm-gpus G] [--slurm-mem M] [--sbatch ARG]... "
+                       "[--force] [--dry-run] [--detach] [--json] [-- COMMAND TEMPLATE...]"),
+        QStringLiteral(
+            "Restarts RUN in place from epoch N, or forks a new run from it, with edited "
+            "parameters, and launches the trainer.\n"
+            "Restart: epochs after N are moved aside into RUN/.ckpt-studio/superseded/<time>/ "
+            "(with training.log and ckpt.log as they were), best is relinked when it pointed "
+            "past N, last is relinked to N. Fork: a new run folder beside the parent (or --into "
+            "DIR) with epoch N hard-linked and last pointing at it; the parent is not changed.\n"
+            "The edited config is a new file in the run's .ckpt-studio/configs/; the trainer gets "
+            "--ckpt_restart_mode required. The command template defaults to the run's last "
+            "launch; placeholders {config} {ckpt_directory} {output_dir} {epochs} "
+            "{ckpt_restart_mode} and any {parameter}.\n"
+            "Without --detach the trainer's output is streamed and the exit status is the run's "
+            "(0 completed, 1 failed or stopped). --dry-run prints the plan and changes "
+            "nothing."));
+    cl.addOption(option("from", "The epoch to restart or fork from.", "N"));
+    cl.addOption(option("fork", "Fork a new run instead of restarting in place."));
+    cl.addOption(option("into", "The fork's new folder (default: beside the parent).", "DIR"));
+    cl.addOption(option("config", "The parameter file to edit (default: the run's).", "FILE"));
+    cl.addOption(option("set", "Edit one parameter (a Python literal or a word).", "KEY=VALUE"));
+    cl.addOption(option("backend", "local (default) or slurm.", "BACKEND"));
+    cl.addOption(option("slurm-partition", "Slurm partition.", "P"));
+    cl.addOption(option("slurm-time", "Slurm time limit.", "T"));
+    cl.addOption(option("slurm-cpus", "CPUs per task.", "C"));
+    cl.addOption(option("slurm-gpus", "GPUs.", "G"));
+    cl.addOption(option("slurm-mem", "Memory (4G).", "M"));
+    cl.addOption(option("sbatch", "An extra #SBATCH argument.", "ARG"));
+    cl.addOption(option("force", "Launch from an epoch that fails the restart check."));
+    cl.addOption(option("dry-run", "Print the plan; change nothing."));
+    cl.addOption(option("detach", "Return once the trainer started."));
+    if (auto exit = cl.parse(arguments, 1, -1))
+        return *exit;
+    if (!cl.isSet(QStringLiteral("from")))
+        return cl.usageError(QStringLiteral("--from N is required"));
+    const auto from = cl.intValue(QStringLiteral("from"), 0);
+    if (!from)
+        return ExitUsage;
+    if (cl.isSet(QStringLiteral("into")) && !cl.isSet(QStringLiteral("fork")))
+        return cl.usageError(QStringLiteral("--into goes with --fork"));
+
+    PrepRequest request;
+    const QStringList positional = cl.positional();
+    request.runRoot = positional.first().toStdString();
+    request.fromEpoch = *from;
+    request.mode =
+        cl.isSet(QStringLiteral("fork")) ? LaunchPlan::Mode::Fork : LaunchPlan::Mode::Restart;
+    request.forkFolder = cl.value(QStringLiteral("into")).toStdString();
+    request.configFile = cl.value(QStringLiteral("config")).toStdString();
+    request.force = cl.isSet(QStringLiteral("force"));
+    for (const QString& set : cl.parser().values(QStringLiteral("set"))) {
+        auto edit = ParamEdit::parse(set.toStdString());
+        if (!edit)
+            return cl.usageError(QString::fromStdString(edit.error().message));
+        request.edits.push_back(std::move(*edit));
+    }
+    for (qsizetype i = 1; i < positional.size(); ++i)
+        request.commandTemplate +=
+            (i > 1 ? " " : "") + CommandTemplate::shellQuote(positional[i].toStdString());
+    if (cl.isSet(QStringLiteral("backend"))) {
+        auto backend =
+            LaunchPlan::backendFromName(cl.value(QStringLiteral("backend")).toStdString());
+        if (!backend)
+            return cl.usageError(QStringLiteral("--backend is local or slurm"));
+        request.backend = *backend;
+    }
+    SlurmOptions& slurm = request.slurm;
+    slurm.partition = cl.value(QStringLiteral("slurm-partition")).toStdString();
+    slurm.time = cl.value(QStringLiteral("slurm-time")).toStdString();
+    slurm.memory = cl.value(QStringLiteral("slurm-mem")).toStdString();
+    for (const auto& [name, field] :
+         {std::pair{"slurm-cpus", &slurm.cpusPerTask}, std::pair{"slurm-gpus", &slurm.gpus}}) {
+        if (!cl.isSet(QString::fromLatin1(name)))
+            continue;
+        const auto n = cl.intValue(QString::fromLatin1(name), 0);
+        if (!n)
+            return ExitUsage;
+        *field = *n;
+    }
+    for (const QString& arg : cl.parser().values(QStringLiteral("sbatch")))
+        slurm.extraLines.push_back(arg.toStdString());
+
+    const Launcher launcher;
+    TerminalProgress progress("checking epoch " + std::to_string(*from));
+    auto prepared = LaunchPrep::prepare(request, launcher.registry(), progress.progress());
+    if (!prepared)
+        return cl.fail(prepared.error().message, ExitProblems);
+    const bool json = cl.json();
+    if (cl.isSet(QStringLiteral("dry-run"))) {
+        if (json)
+            Console::json(outcomeJson(*prepared, *from, nullptr));
+        else
+            Console::out(describe(*prepared, *from) + "(dry run: nothing changed)\n");
+        return ExitOk;
+    }
+    if (Status st = LaunchPrep::apply(*prepared); !st)
+        return cl.fail(st.error().message, ExitProblems);
+    if (!json)
+        Console::err(describe(*prepared, *from));
+    auto record = launcher.launch(prepared->plan);
+    if (!record)
+        return cl.fail(record.error().message, ExitProblems);
+
+    if (!cl.isSet(QStringLiteral("detach"))) {
+        // Stream the trainer's output until the run ends.
+        LogTail tail(record->latest()->logPath);
+        for (;;) {
+            auto now = Launcher::refresh(prepared->plan.runRoot);
+            if (auto text = tail.readMore(); text && !text->empty())
+                json ? Console::err(*text) : Console::out(*text);
+            if (now) {
+                record = std::move(now);
+                if (isFinished(record->state()))
+                    break;
+            }
+            QThread::msleep(200);
+        }
+        if (auto text = tail.readMore(); text && !text->empty())
+            json ? Console::err(*text) : Console::out(*text);
+    }
+    if (json)
+        Console::json(outcomeJson(*prepared, *from, &*record));
+    else
+        Console::err(prepared->plan.runRoot + ": " + runStateName(record->state()) + "\n");
+    const bool detached = cl.isSet(QStringLiteral("detach"));
+    return detached || record->state() == RunState::Completed ? ExitOk : ExitProblems;
+}
+
+} // namespace ckpt::cli

@@ -1,0 +1,83 @@
+#pragma once
+
+#include "common/Progress.h"
+#include "common/Result.h"
+#include "config/ConfigWriter.h"
+#include "config/ParamSet.h"
+#include "launch/LaunchPlan.h"
+#include "launch/LaunchRegistry.h"
+#include "model/Run.h"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ckpt {
+
+// What the user asks for: restart a run in place from one of its epochs, or
+// fork a new run from it, with edited parameters.
+struct PrepRequest
+{
+    std::filesystem::path runRoot; // the parent run's checkpoint root
+    int fromEpoch = 0;
+    LaunchPlan::Mode mode = LaunchPlan::Mode::Restart; // Restart or Fork
+    // Fork: the new run's folder (it gets the parent's layout below it);
+    // empty: beside the parent's run folder, named <parent>-fork-e<NNN>[-N].
+    std::filesystem::path forkFolder;
+    std::string configFile; // empty: the run's own (RunConfigFinder)
+    std::vector<ParamEdit> edits;
+    // empty: the template of the run's latest launch.
+    std::string commandTemplate;
+    bool force = false; // launch from an epoch that fails the restart check
+    LaunchPlan::Backend backend = LaunchPlan::Backend::Local;
+    SlurmOptions slurm;
+};
+
+// Everything a restart or fork will do, decided and checked before anything
+// changes on disk: shown by --dry-run and the dialog, then applied.
+struct PreparedLaunch
+{
+    LaunchPlan plan;              // argv with the config path it will be written to
+    ParamSet original;            // the parameters the parent ran with
+    std::vector<ParamEdit> edits; // as asked
+    std::string configText;       // the edited config, as it will be written
+    std::filesystem::path parentRoot;
+    std::filesystem::path runFolder;           // the trainer's output_dir and working directory
+    std::map<std::string, std::string> values; // template placeholders
+    std::vector<std::string> checkFailures;    // the restart check's refusals (forced past)
+    // Restart: the epochs after fromEpoch, moved aside into supersededDir
+    // with the logs as they were; `best` moves to bestTo when it pointed past.
+    std::vector<int> superseded;
+    std::filesystem::path supersededDir;
+    std::optional<int> bestTo;
+    // Fork: the parent's epoch directory and where its files are hard-linked.
+    std::filesystem::path forkEpochDir;
+};
+
+// Prepares and applies restarts and forks of CANDLE runs (the layout that can
+// restart). Nothing is deleted or overwritten: superseded epochs are renamed
+// aside on the same file system, a fork hard-links the parent's epoch (copies
+// where the file system refuses links) and leaves the parent byte-identical,
+// the edited config is a new file. Links move through Relinker (atomic, audited).
+class LaunchPrep
+{
+public:
+    static Result<PreparedLaunch> prepare(const PrepRequest& request,
+                                          const LaunchRegistry& registry,
+                                          const Progress& progress = Progress::none());
+    // Carries the plan out; on success `prepared.plan` is ready for Launcher::launch.
+    static Status apply(PreparedLaunch& prepared);
+
+    // The folder a CANDLE trainer runs in for checkpoint root `root`: the one
+    // holding save/ckpts (CANDLE restarts from ./save/ckpts/last) or ckpts.
+    static std::filesystem::path runFolderOf(const std::filesystem::path& root);
+    // The epoch `best` should name among epochs <= `epoch`: the one where the
+    // running best (best_so_far) last improved; nullopt when none records it.
+    static std::optional<int> bestUpTo(const Run& run, int epoch);
+    // training.log (Keras CSVLogger, 0-based epochs) cut to its first `epochs` epochs.
+    static std::string cutTrainingLog(const std::string& text, int epochs);
+};
+
+} // namespace ckpt

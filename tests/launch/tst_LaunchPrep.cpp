@@ -1,0 +1,325 @@
+#include "CandleFixture.h"
+#include "CliRunner.h"
+#include "candle/CandleLayout.h"
+#include "io/AtomicFile.h"
+#include "launch/CommandTemplate.h"
+#include "launch/LaunchPrep.h"
+#include "launch/Launcher.h"
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sys/stat.h>
+
+using namespace ckpt;
+using test::CandleFixture;
+namespace fs = std::filesystem;
+
+// Restarts and forks of real runs of the demo trainer, launched for real.
+class tst_LaunchPrep : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void restartMovesLaterEpochsAsideAndResumesWithTheNewRate();
+    void forkLeavesTheParentByteIdentical();
+    void corruptedEpochIsRefused();
+    void malformedValueNamesFileLineAndKey();
+    void unknownEpochAndNonRestartableLayoutsAreRefused();
+    void cutTrainingLogKeepsTheFirstEpochs();
+    void cliDryRunChangesNothing();
+    void cliRestartStreamsAndExitsWithTheRunsStatus();
+
+private:
+    // Trains RUN000 (10 epochs, lr 0.01) with the demo trainer; returns its checkpoint root.
+    fs::path trainParent(int epochs = 10);
+    PrepRequest request(const fs::path& root, LaunchPlan::Mode mode, int from) const;
+    // Every file below `dir` (links by their text) -> its content.
+    static std::map<std::string, std::string> snapshot(const fs::path& dir);
+    static void waitCompleted(const std::string& root);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    fs::path m_base;
+    std::string m_config;
+};
+
+void tst_LaunchPrep::initTestCase()
+{
+    QStandardPaths::setTestModeEnabled(true);
+}
+
+void tst_LaunchPrep::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_base = m_dir->path().toStdString();
+    // The ckpt processes the CLI tests start keep their registry here too.
+    qputenv("XDG_DATA_HOME", (m_base / "xdg").string().c_str());
+    m_config = (m_base / "RUN000" / "config.ini").string();
+}
+
+fs::path tst_LaunchPrep::trainParent(int epochs)
+{
+    const fs::path folder = m_base / "RUN000";
+    fs::create_directories(folder);
+    CandleFixture::writeText(
+        m_config, "[Global_Params]\n# the demo's spirals\nepochs = " + std::to_string(epochs) +
+                      "\nlearning_rate = 0.01\nsamples_per_class = 40\n"
+                      "ckpt_checksum = True\n");
+    QProcess p;
+    p.start(QStringLiteral(CKPT_DEMO_TRAIN),
+            {QStringLiteral("--config_file"), QString::fromStdString(m_config),
+             QStringLiteral("--output_dir"), QString::fromStdString(folder.string())});
+    if (!p.waitForFinished(60000) || p.exitCode() != 0)
+        qFatal("demo trainer failed: %s", p.readAllStandardError().constData());
+    return folder / "ckpts";
+}
+
+PrepRequest tst_LaunchPrep::request(const fs::path& root, LaunchPlan::Mode mode, int from) const
+{
+    PrepRequest r;
+    r.runRoot = root;
+    r.fromEpoch = from;
+    r.mode = mode;
+    r.configFile = m_config;
+    r.commandTemplate = CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN).text();
+    return r;
+}
+
+std::map<std::string, std::string> tst_LaunchPrep::snapshot(const fs::path& dir)
+{
+    std::map<std::string, std::string> out;
+    for (const auto& e : fs::recursive_directory_iterator(dir)) {
+        const std::string rel = e.path().lexically_relative(dir).string();
+        if (e.is_symlink())
+            out[rel] = "-> " + fs::read_symlink(e.path()).string();
+        else if (e.is_regular_file())
+            out[rel] = CandleFixture::readText(e.path());
+    }
+    return out;
+}
+
+void tst_LaunchPrep::waitCompleted(const std::string& root)
+{
+    QElapsedTimer timer;
+    timer.start();
+    RunState state = RunState::Pending;
+    while (timer.elapsed() < 60000) {
+        auto rec = Launcher::refresh(root);
+        QVERIFY2(rec, rec ? "" : rec.error().message.c_str());
+        state = rec->state();
+        if (isFinished(state))
+            break;
+        QTest::qWait(100);
+    }
+    QCOMPARE(std::string(runStateName(state)), std::string("completed"));
+}
+
+void tst_LaunchPrep::restartMovesLaterEpochsAsideAndResumesWithTheNewRate()
+{
+    const fs::path root = trainParent();
+    const std::string originalConfig = CandleFixture::readText(m_config);
+    std::map<int, std::string> oldModels;
+    for (int e = 7; e <= 10; ++e)
+        oldModels[e] =
+            CandleFixture::readText(root / "epochs" / CandleLayout::epochDirName(e) / "model.h5");
+    const std::string oldLog = CandleFixture::readText(m_base / "RUN000/training.log");
+
+    PrepRequest r = request(root, LaunchPlan::Mode::Restart, 6);
+    r.edits.push_back(ParamEdit::parse("learning_rate=0.001").value());
+    const LaunchRegistry registry((m_base / "registry.json").string());
+    auto prepared = LaunchPrep::prepare(r, registry);
+    QVERIFY2(prepared, prepared ? "" : prepared.error().message.c_str());
+    QCOMPARE(prepared->superseded, (std::vector<int>{7, 8, 9, 10}));
+    QVERIFY(prepared->checkFailures.empty());
+    QCOMPARE(prepared->plan.workingDir, (m_base / "RUN000").string());
+    // Preparing changed nothing.
+    QVERIFY(fs::exists(root / "epochs/010"));
+    QVERIFY(!fs::exists(root / ".ckpt-studio/superseded"));
+
+    QVERIFY(LaunchPrep::apply(*prepared));
+    for (int e = 7; e <= 10; ++e) {
+        const std::string name = CandleLayout::epochDirName(e);
+        QVERIFY(!fs::exists(root / "epochs" / name));
+        QCOMPARE(CandleFixture::readText(prepared->supersededDir / "epochs" / name / "model.h5"),
+                 oldModels[e]);
+    }
+    QCOMPARE(CandleFixture::readText(prepared->supersededDir / "training.log"), oldLog);
+    QVERIFY(fs::exists(prepared->supersededDir / "ckpt.log"));
+    QCOMPARE(fs::canonical(root / "last"), fs::canonical(root / "epochs/006"));
+    QVERIFY(fs::exists(root / "best"));
+    QVERIFY(fs::canonical(root / "best") <= fs::canonical(root / "epochs/006"));
+    // The edited config is a new file; the original is untouched.
+    QCOMPARE(CandleFixture::readText(m_config), originalConfig);
+    const std::string edited = CandleFixture::readText(prepared->plan.configFile);
+    QVERIFY2(edited.find("learning_rate = 0.001") != std::string::npos, edited.c_str());
+    QVERIFY(edited.find("# the demo's spirals") != std::string::npos);
+
+    auto record = Launcher(registry).launch(prepared->plan);
+    QVERIFY2(record, record ? "" : record.error().message.c_str());
+    waitCompleted(root.string());
+    for (int e = 7; e <= 10; ++e)
+        QVERIFY(fs::exists(root / "epochs" / CandleLayout::epochDirName(e) / "ckpt-info.json"));
+    QVERIFY(CandleFixture::readText(root / "epochs/010/model.h5") != oldModels[10]);
+    const std::string log = CandleFixture::readText(m_base / "RUN000/training.log");
+    QVERIFY2(log.find(",0.0010000000474974513,") != std::string::npos, log.c_str());
+    auto saved = LaunchRecord::load(LaunchRecord::pathFor(root));
+    QVERIFY(saved);
+    const LaunchPlan& plan = saved->latest()->plan;
+    QVERIFY(plan.mode == LaunchPlan::Mode::Restart);
+    QVERIFY(plan.parent && plan.parent->epoch == 6 && plan.parent->runRoot == root.string());
+    QVERIFY(!plan.parent->checksum.empty());
+}
+
+void tst_LaunchPrep::forkLeavesTheParentByteIdentical()
+{
+    const fs::path root = trainParent();
+    const auto before = snapshot(m_base / "RUN000");
+    PrepRequest r = request(root, LaunchPlan::Mode::Fork, 6);
+    r.edits.push_back(ParamEdit::parse("learning_rate=0.05").value());
+    const LaunchRegistry registry((m_base / "registry.json").string());
+    auto prepared = LaunchPrep::prepare(r, registry);
+    QVERIFY2(prepared, prepared ? "" : prepared.error().message.c_str());
+    QCOMPARE(prepared->runFolder, m_base / "RUN000-fork-e006");
+    QCOMPARE(prepared->plan.runRoot, (m_base / "RUN000-fork-e006/ckpts").string());
+    QVERIFY(prepared->superseded.empty());
+    QVERIFY(LaunchPrep::apply(*prepared));
+
+    const fs::path fork = prepared->plan.runRoot;
+    struct stat a
+    {
+    }, b{};
+    QCOMPARE(::stat((root / "epochs/006/model.h5").c_str(), &a), 0);
+    QCOMPARE(::stat((fork / "epochs/006/model.h5").c_str(), &b), 0);
+    QCOMPARE(a.st_ino, b.st_ino); // hard-linked, not copied
+    QCOMPARE(fs::read_symlink(fork / "last").string(), std::string("epochs/006"));
+    // training.log cut to the fork's six epochs: the header and rows 0..5.
+    const std::string cut = CandleFixture::readText(m_base / "RUN000-fork-e006/training.log");
+    QCOMPARE(std::count(cut.begin(), cut.end(), '\n'), 7);
+
+    auto record = Launcher(registry).launch(prepared->plan);
+    QVERIFY2(record, record ? "" : record.error().message.c_str());
+    waitCompleted(fork.string());
+    QVERIFY(fs::exists(fork / "epochs/010/ckpt-info.json"));
+    QVERIFY(snapshot(m_base / "RUN000") == before);
+    // A second fork from the same epoch gets its own folder.
+    auto again = LaunchPrep::prepare(r, registry);
+    QVERIFY(again);
+    QCOMPARE(again->runFolder, m_base / "RUN000-fork-e006-2");
+}
+
+void tst_LaunchPrep::corruptedEpochIsRefused()
+{
+    const fs::path root = trainParent(8);
+    {
+        std::fstream f(root / "epochs/006/model.h5",
+                       std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(100);
+        f.put('\x55');
+    }
+    const auto before = snapshot(root);
+    const LaunchRegistry registry((m_base / "registry.json").string());
+    auto refused = LaunchPrep::prepare(request(root, LaunchPlan::Mode::Restart, 6), registry);
+    QVERIFY(!refused);
+    QVERIFY2(refused.error().message.find("checksum mismatch") != std::string::npos,
+             refused.error().message.c_str());
+    QVERIFY(refused.error().message.find((root / "epochs/006/model.h5").string()) !=
+            std::string::npos);
+    QVERIFY(snapshot(root) == before);
+
+    PrepRequest forced = request(root, LaunchPlan::Mode::Restart, 6);
+    forced.force = true;
+    auto prepared = LaunchPrep::prepare(forced, registry);
+    QVERIFY(prepared);
+    QCOMPARE(prepared->checkFailures.size(), std::size_t(1));
+}
+
+void tst_LaunchPrep::malformedValueNamesFileLineAndKey()
+{
+    const fs::path root = trainParent(3);
+    CandleFixture::writeText(m_config, "[Global_Params]\nepochs = 3\nlearning_rate = [0.1, \n");
+    auto refused = LaunchPrep::prepare(request(root, LaunchPlan::Mode::Restart, 2),
+                                       LaunchRegistry((m_base / "registry.json").string()));
+    QVERIFY(!refused);
+    const std::string& m = refused.error().message;
+    QVERIFY2(m.find(m_config + ":3:") != std::string::npos, m.c_str()); // file:line
+    QVERIFY2(m.find("learning_rate") != std::string::npos, m.c_str());
+}
+
+void tst_LaunchPrep::unknownEpochAndNonRestartableLayoutsAreRefused()
+{
+    const fs::path root = trainParent(3);
+    const LaunchRegistry registry((m_base / "registry.json").string());
+    auto missing = LaunchPrep::prepare(request(root, LaunchPlan::Mode::Restart, 9), registry);
+    QVERIFY(!missing);
+    QVERIFY2(missing.error().message.find("no epoch 9") != std::string::npos,
+             missing.error().message.c_str());
+    auto notARun = LaunchPrep::prepare(request(m_base, LaunchPlan::Mode::Fork, 1), registry);
+    QVERIFY(!notARun);
+    QVERIFY(notARun.error().message.find("no checkpoint run") != std::string::npos);
+}
+
+void tst_LaunchPrep::cutTrainingLogKeepsTheFirstEpochs()
+{
+    const std::string log = "epoch,loss\n0,1.0\n1,0.9\n2,0.8\n3,0.7";
+    QCOMPARE(LaunchPrep::cutTrainingLog(log, 2), std::string("epoch,loss\n0,1.0\n1,0.9\n"));
+    QCOMPARE(LaunchPrep::cutTrainingLog(log, 0), std::string("epoch,loss\n"));
+    QCOMPARE(LaunchPrep::cutTrainingLog("", 3), std::string());
+    QCOMPARE(LaunchPrep::runFolderOf("/x/RUN/save/ckpts"), fs::path("/x/RUN"));
+    QCOMPARE(LaunchPrep::runFolderOf("/x/RUN/ckpts"), fs::path("/x/RUN"));
+}
+
+void tst_LaunchPrep::cliDryRunChangesNothing()
+{
+    const fs::path root = trainParent(5);
+    const auto before = snapshot(m_base / "RUN000");
+    const test::CliResult r = test::runCli(
+        {QStringLiteral("launch"), QString::fromStdString(root.string()), QStringLiteral("--from"),
+         QStringLiteral("3"), QStringLiteral("--config"), QString::fromStdString(m_config),
+         QStringLiteral("--set"), QStringLiteral("learning_rate=0.002"),
+         QStringLiteral("--dry-run"), QStringLiteral("--json"), QStringLiteral("--"),
+         QStringLiteral(CKPT_DEMO_TRAIN), QStringLiteral("--config_file"),
+         QStringLiteral("{config}"), QStringLiteral("--output_dir"), QStringLiteral("{output_dir}"),
+         QStringLiteral("--epochs"), QStringLiteral("{epochs}")});
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const auto j = r.json();
+    QCOMPARE(j.at("mode").get<std::string>(), std::string("restart"));
+    QVERIFY2(j.at("superseded") == nlohmann::json::array({4, 5}), j.dump().c_str());
+    QCOMPARE(j.at("state").get<std::string>(), std::string("planned"));
+    QCOMPARE(j.at("argv").at(0).get<std::string>(), std::string(CKPT_DEMO_TRAIN));
+    QVERIFY(snapshot(m_base / "RUN000") == before);
+}
+
+void tst_LaunchPrep::cliRestartStreamsAndExitsWithTheRunsStatus()
+{
+    const fs::path root = trainParent(5);
+    const test::CliResult r = test::runCli(
+        {QStringLiteral("launch"), QString::fromStdString(root.string()), QStringLiteral("--from"),
+         QStringLiteral("3"), QStringLiteral("--config"), QString::fromStdString(m_config),
+         QStringLiteral("--set"), QStringLiteral("learning_rate=0.002"), QStringLiteral("--"),
+         QStringLiteral(CKPT_DEMO_TRAIN), QStringLiteral("--config_file"),
+         QStringLiteral("{config}"), QStringLiteral("--output_dir"), QStringLiteral("{output_dir}"),
+         QStringLiteral("--epochs"), QStringLiteral("{epochs}"),
+         QStringLiteral("--ckpt_restart_mode"), QStringLiteral("{ckpt_restart_mode}")},
+        120000);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    QVERIFY2(r.out.contains("Restarting from") && r.out.contains("Epoch 5/5"), r.out.constData());
+    QVERIFY(r.out.contains("lr: 0.002"));
+    QVERIFY(r.err.contains("move aside:  epochs 4, 5"));
+    // The same run, restarted again from an epoch that is not there, fails and says so.
+    const test::CliResult bad =
+        test::runCli({QStringLiteral("launch"), QString::fromStdString(root.string()),
+                      QStringLiteral("--from"), QStringLiteral("42")});
+    QCOMPARE(bad.exitCode, 1);
+    QVERIFY2(bad.err.contains("no epoch 42"), bad.err.constData());
+}
+
+QTEST_GUILESS_MAIN(tst_LaunchPrep)
+#include "tst_LaunchPrep.moc"
