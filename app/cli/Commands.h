@@ -28,5 +28,6 @@ int runParams(const QStringList& arguments);
 int runRuns(const QStringList& arguments);
 int runStop(const QStringList& arguments);
 int runLaunch(const QStringList& arguments);
+int runLineage(const QStringList& arguments);
 
 } // namespace ckpt::cli

@@ -3,6 +3,7 @@
 #include "Console.h"
 #include "RunArgument.h"
 #include "TextTable.h"
+#include "launch/Lineage.h"
 #include "ops/Pruner.h"
 #include "report/Format.h"
 
@@ -96,7 +97,8 @@ int runPrune(const QStringList& arguments)
     if (!run) {
         return cl.fail(run.error().message);
     }
-    const PrunePlan plan = Pruner::plan(*run, KeepPolicy{*mode, *limit});
+    const PrunePlan plan =
+        Pruner::plan(*run, KeepPolicy{*mode, *limit}, Lineage::forkPins(run->root));
     nlohmann::ordered_json json = planJson(plan);
     if (!cl.json())
         Console::out(planText(plan));

@@ -11,7 +11,7 @@ namespace ckpt::cli {
 
 std::span<const Command> commands()
 {
-    static const std::array<Command, 12> kCommands{{
+    static const std::array<Command, 13> kCommands{{
         {"scan", "find every run below a folder and report its epochs, links and problems",
          &runScan},
         {"verify", "recompute model checksums (CRC-32) on all cores and compare", &runVerify},
@@ -32,6 +32,8 @@ std::span<const Command> commands()
          "restart a run from an epoch, or fork a new run from it, with edited "
          "parameters, locally or on Slurm",
          &runLaunch},
+        {"lineage", "a run's family tree: the forks it came from, its restarts and forks",
+         &runLineage},
         {"stop", "stop a launched run (SIGTERM then SIGKILL, or scancel)", &runStop},
     }};
     return kCommands;

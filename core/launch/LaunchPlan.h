@@ -15,6 +15,15 @@ struct LaunchParent
     std::string runRoot;
     int epoch = 0;
     std::string checksum; // the epoch's ckpt-info.json checksum ("" when none)
+    // The parameters changed from the parent's: key, old literal ("" when the
+    // parent had none), new literal; in the order edited.
+    struct Change
+    {
+        std::string key;
+        std::string from;
+        std::string to;
+    };
+    std::vector<Change> changes;
 };
 
 // Everything needed to start a trainer, decided before anything runs. A

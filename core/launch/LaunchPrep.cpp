@@ -294,9 +294,16 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
     plan.configFile =
         ConfigWriter::firstChoice(p.original, ConfigWriter::configsDir(newRoot)).string();
     const EpochFile* checked = from->checksummedFile();
-    plan.parent = LaunchParent{root.string(), request.fromEpoch,
+    plan.parent = LaunchParent{root.string(),
+                               request.fromEpoch,
                                checked && checked->algo == ChecksumAlgo::Crc32 ? checked->checksum
-                                                                               : std::string()};
+                                                                               : std::string(),
+                               {}};
+    for (const ParamEdit& e : request.edits) {
+        const ParamSet::Param* old = p.original.find(e.key);
+        plan.parent->changes.push_back(
+            {e.key, old ? old->value.pythonLiteral() : std::string(), e.value.pythonLiteral()});
+    }
     const HyperParams params = edited->toHyperParams();
     for (const auto& item : params.items())
         plan.parameters.emplace_back(item.name, item.value.pythonLiteral());

@@ -39,10 +39,15 @@ Json planJson(const LaunchPlan& p)
     for (const auto& [k, v] : p.parameters)
         params[k] = v;
     Json parent = nullptr;
-    if (p.parent)
+    if (p.parent) {
+        Json changes = Json::array();
+        for (const auto& c : p.parent->changes)
+            changes.push_back({{"key", c.key}, {"from", c.from}, {"to", c.to}});
         parent = {{"run_root", p.parent->runRoot},
                   {"epoch", p.parent->epoch},
-                  {"checksum", p.parent->checksum}};
+                  {"checksum", p.parent->checksum},
+                  {"changes", std::move(changes)}};
+    }
     Json slurm = nullptr;
     if (p.backend == LaunchPlan::Backend::Slurm) {
         const SlurmOptions& s = p.slurm;
@@ -88,7 +93,11 @@ LaunchPlan planFrom(const Json& j, const LaunchRecord& rec)
             p.parameters.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
     if (j.contains("parent") && j.at("parent").is_object()) {
         const Json& pj = j.at("parent");
-        p.parent = LaunchParent{str(pj, "run_root"), pj.value("epoch", 0), str(pj, "checksum")};
+        p.parent = LaunchParent{str(pj, "run_root"), pj.value("epoch", 0), str(pj, "checksum"), {}};
+        if (pj.contains("changes") && pj.at("changes").is_array())
+            for (const Json& c : pj.at("changes"))
+                if (c.is_object())
+                    p.parent->changes.push_back({str(c, "key"), str(c, "from"), str(c, "to")});
     }
     if (j.contains("slurm") && j.at("slurm").is_object()) {
         const Json& s = j.at("slurm");

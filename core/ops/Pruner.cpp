@@ -140,7 +140,8 @@ void addReason(std::vector<std::string>& reasons, const std::string& r)
 
 } // namespace
 
-PrunePlan Pruner::plan(const Run& run, const KeepPolicy& policy)
+PrunePlan Pruner::plan(const Run& run, const KeepPolicy& policy,
+                       const std::map<int, std::vector<std::string>>& pinned)
 {
     PrunePlan plan;
     plan.root = run.root;
@@ -174,6 +175,10 @@ PrunePlan Pruner::plan(const Run& run, const KeepPolicy& policy)
         return plan;
     }
 
+    for (const auto& [e, rs] : pinned)
+        for (const auto& r : rs)
+            addReason(reasons[e], r);
+
     std::set<int> protectedEpochs;
     for (const auto& [e, rs] : reasons)
         protectedEpochs.insert(e);
@@ -187,6 +192,8 @@ PrunePlan Pruner::plan(const Run& run, const KeepPolicy& policy)
             KeptEpoch kept{e.number, {}};
             std::vector<std::string> order{std::string(kKeepNewest)};
             order.insert(order.end(), linkNames.begin(), linkNames.end());
+            if (auto pin = pinned.find(e.number); pin != pinned.end())
+                order.insert(order.end(), pin->second.begin(), pin->second.end());
             for (const auto& r : order)
                 if (auto it = reasons.find(e.number); it != reasons.end())
                     for (const auto& have : it->second)

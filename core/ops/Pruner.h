@@ -6,6 +6,7 @@
 #include "ops/KeepPolicy.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,7 +32,7 @@ struct PruneCandidate
 struct KeptEpoch
 {
     int epoch = 0;
-    std::vector<std::string> reasons; // newest, the links in layout order, policy
+    std::vector<std::string> reasons; // newest, the links in layout order, pins, policy
 };
 
 // What a prune would do; computing it changes nothing on disk.
@@ -75,7 +76,10 @@ class Pruner
 {
 public:
     // A layout that cannot delete epochs gets an empty plan with a note saying so.
-    static PrunePlan plan(const Run& run, const KeepPolicy& policy);
+    // `pinned` epochs are kept too, with the reasons given (Lineage::forkPins:
+    // the epochs other runs were forked from).
+    static PrunePlan plan(const Run& run, const KeepPolicy& policy,
+                          const std::map<int, std::vector<std::string>>& pinned = {});
 
     // Deletes exactly the plan's epochs, each re-checked just before: one that
     // has become a link target or the newest epoch, was replaced or is gone is

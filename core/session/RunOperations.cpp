@@ -1,5 +1,6 @@
 #include "session/RunOperations.h"
 
+#include "launch/Lineage.h"
 #include "ops/LeftoverWork.h"
 #include "ops/Pruner.h"
 #include "ops/Relinker.h"
@@ -106,7 +107,7 @@ void RunOperations::prune(Run snapshot, const KeepPolicy& policy)
 {
     const QString root = QString::fromStdString(snapshot.root);
     run(root, QStringLiteral("prune"), [snapshot = std::move(snapshot), policy] {
-        const PrunePlan plan = Pruner::plan(snapshot, policy);
+        const PrunePlan plan = Pruner::plan(snapshot, policy, Lineage::forkPins(snapshot.root));
         auto r = Pruner::execute(snapshot, plan);
         if (!r)
             return QString::fromStdString(r.error().message);

@@ -5,6 +5,8 @@
 #include "launch/CommandTemplate.h"
 #include "launch/LaunchPrep.h"
 #include "launch/Launcher.h"
+#include "launch/Lineage.h"
+#include "ops/Pruner.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
@@ -37,6 +39,7 @@ private slots:
     void cutTrainingLogKeepsTheFirstEpochs();
     void cliDryRunChangesNothing();
     void cliRestartStreamsAndExitsWithTheRunsStatus();
+    void cliForkIsInTheLineageAndPinsItsEpoch();
 
 private:
     // Trains RUN000 (10 epochs, lr 0.01) with the demo trainer; returns its checkpoint root.
@@ -209,6 +212,26 @@ void tst_LaunchPrep::forkLeavesTheParentByteIdentical()
     waitCompleted(fork.string());
     QVERIFY(fs::exists(fork / "epochs/010/ckpt-info.json"));
     QVERIFY(snapshot(m_base / "RUN000") == before);
+    // The family tree has the edge with its change; the parent's epoch 6 is pinned.
+    auto edges = Lineage::edges(registry);
+    QVERIFY(edges);
+    const auto family = Lineage::familyOf(*edges, root.string());
+    QCOMPARE(family.descendants.size(), std::size_t(1));
+    QCOMPARE(family.descendants[0].childRoot, fork.string());
+    QCOMPARE(family.descendants[0].epoch, 6);
+    QCOMPARE(family.descendants[0].changes.at(0).from, std::string("0.01"));
+    QCOMPARE(family.descendants[0].changes.at(0).to, std::string("0.05"));
+    QCOMPARE(Lineage::familyOf(*edges, fork.string()).ancestors.size(), std::size_t(1));
+    const auto pins = Lineage::forkPins(root.string(), registry);
+    QCOMPARE(pins.size(), std::size_t(1));
+    QCOMPARE(pins.begin()->first, 6);
+    const Run parent = CandleLayout::instance().loadRun(root);
+    const PrunePlan plan = Pruner::plan(parent, KeepPolicy{KeepMode::Linear, 0}, pins);
+    QVERIFY(std::none_of(plan.toDelete.begin(), plan.toDelete.end(),
+                         [](const PruneCandidate& c) { return c.epoch == 6; }));
+    QCOMPARE(plan.toDelete.size(),
+             std::size_t(8)); // all but 6 (pinned) and 10 (last, best, newest)
+
     // A second fork from the same epoch gets its own folder.
     auto again = LaunchPrep::prepare(r, registry);
     QVERIFY(again);
@@ -319,6 +342,59 @@ void tst_LaunchPrep::cliRestartStreamsAndExitsWithTheRunsStatus()
                       QStringLiteral("--from"), QStringLiteral("42")});
     QCOMPARE(bad.exitCode, 1);
     QVERIFY2(bad.err.contains("no epoch 42"), bad.err.constData());
+}
+
+void tst_LaunchPrep::cliForkIsInTheLineageAndPinsItsEpoch()
+{
+    const fs::path root = trainParent(5);
+    const test::CliResult launched =
+        test::runCli({QStringLiteral("launch"),
+                      QString::fromStdString(root.string()),
+                      QStringLiteral("--from"),
+                      QStringLiteral("2"),
+                      QStringLiteral("--fork"),
+                      QStringLiteral("--into"),
+                      QString::fromStdString((m_base / "FORK").string()),
+                      QStringLiteral("--config"),
+                      QString::fromStdString(m_config),
+                      QStringLiteral("--set"),
+                      QStringLiteral("learning_rate=0.003"),
+                      QStringLiteral("--json"),
+                      QStringLiteral("--"),
+                      QStringLiteral(CKPT_DEMO_TRAIN),
+                      QStringLiteral("--config_file"),
+                      QStringLiteral("{config}"),
+                      QStringLiteral("--output_dir"),
+                      QStringLiteral("{output_dir}"),
+                      QStringLiteral("--ckpt_restart_mode"),
+                      QStringLiteral("{ckpt_restart_mode}")},
+                     120000);
+    QVERIFY2(launched.exitCode == 0, launched.err.constData());
+    const std::string fork = (m_base / "FORK/ckpts").string();
+    QCOMPARE(launched.json().at("run").get<std::string>(), fork);
+    QCOMPARE(launched.json().at("state").get<std::string>(), std::string("completed"));
+
+    const test::CliResult lineage = test::runCli(
+        {QStringLiteral("lineage"), QString::fromStdString(fork), QStringLiteral("--json")});
+    QVERIFY2(lineage.exitCode == 0, lineage.err.constData());
+    const auto from = lineage.json().at("ancestors");
+    QCOMPARE(from.size(), std::size_t(1));
+    QCOMPARE(from[0].at("parent").get<std::string>(), root.string());
+    QCOMPARE(from[0].at("epoch").get<int>(), 2);
+    QCOMPARE(from[0].at("changes")[0].at("to").get<std::string>(), std::string("0.003"));
+    const test::CliResult text =
+        test::runCli({QStringLiteral("lineage"), QString::fromStdString(root.string())});
+    QVERIFY2(text.out.contains("epoch 2 -> fork " + QByteArray::fromStdString(fork)) &&
+                 text.out.contains("learning_rate 0.01 -> 0.003"),
+             text.out.constData());
+
+    // A prune of the parent keeps the forked-from epoch and says why.
+    const test::CliResult prune = test::runCli(
+        {QStringLiteral("prune"), QString::fromStdString(root.string()),
+         QStringLiteral("--keep-limit"), QStringLiteral("0"), QStringLiteral("--json")});
+    QVERIFY2(prune.out.contains("forked into " + QByteArray::fromStdString(fork)),
+             prune.out.constData());
+    QVERIFY(fs::exists(root / "epochs/002"));
 }
 
 QTEST_GUILESS_MAIN(tst_LaunchPrep)

@@ -47,7 +47,10 @@ LaunchRecord sampleRecord(const std::string& root)
     a.plan.environment = {{"OMP_NUM_THREADS", "2"}};
     a.plan.configFile = "/r/c.ini";
     a.plan.parameters = {{"learning_rate", "0.0003"}, {"epochs", "10"}};
-    a.plan.parent = LaunchParent{"/runs/RUN000", 6, "3117815349"};
+    a.plan.parent = LaunchParent{"/runs/RUN000",
+                                 6,
+                                 "3117815349",
+                                 {{"learning_rate", "0.001", "0.0003"}, {"warmup", "", "True"}}};
     a.plan.slurm.partition = "debug";
     a.plan.slurm.time = "00:10:00";
     a.plan.slurm.extraLines = {"--qos=low"};
@@ -87,6 +90,11 @@ void tst_LaunchRecord::roundTrip()
     const LaunchAttempt& a = loaded->attempts.front();
     QCOMPARE(a.plan.parent->epoch, 6);
     QCOMPARE(a.plan.parent->checksum, std::string("3117815349"));
+    QCOMPARE(a.plan.parent->changes.size(), std::size_t(2));
+    QCOMPARE(a.plan.parent->changes[0].from, std::string("0.001"));
+    QCOMPARE(a.plan.parent->changes[1].key, std::string("warmup"));
+    QCOMPARE(a.plan.parent->changes[1].from, std::string());
+    QCOMPARE(a.plan.parent->changes[1].to, std::string("True"));
     QCOMPARE(a.plan.mode, LaunchPlan::Mode::Fork);
     QCOMPARE(a.plan.slurm.extraLines, std::vector<std::string>{"--qos=low"});
     QCOMPARE(a.pids(), (std::vector<std::int64_t>{100, 200}));

@@ -2,6 +2,7 @@
 
 #include "common/Badges.h"
 #include "jobs/JobRunner.h"
+#include "launch/Lineage.h"
 #include "report/Format.h"
 
 #include <QComboBox>
@@ -98,7 +99,9 @@ void PruneDialog::replan()
     m_summary->setText(tr("Planning…"));
     // The run is copied once more for the worker; a newer policy drops this plan.
     m_runner->start<PrunePlan>(
-        [run = m_run, policy = policy()](const Progress&) { return Pruner::plan(run, policy); },
+        [run = m_run, policy = policy()](const Progress&) {
+            return Pruner::plan(run, policy, Lineage::forkPins(run.root));
+        },
         [this](PrunePlan plan) { showPlan(std::move(plan)); });
 }
 
