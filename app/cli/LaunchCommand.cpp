@@ -19,49 +19,6 @@ QCommandLineOption option(const char* name, const char* help, const char* value 
                  : QCommandLineOption(QString::fromLatin1(name), QString::fromLatin1(help));
 }
 
-std::string epochList(const std::vector<int>& epochs)
-{
-    std::string out;
-    for (int e : epochs)
-        out += (out.empty() ? "" : ", ") + std::to_string(e);
-    return out;
-}
-
-// What --dry-run shows, and what a launch prints before it starts.
-std::string describe(const PreparedLaunch& p, int from)
-{
-    const LaunchPlan& plan = p.plan;
-    const bool fork = plan.mode == LaunchPlan::Mode::Fork;
-    std::string out = std::string(fork ? "fork of " : "restart of ") + p.parentRoot.string() +
-                      " from epoch " + std::to_string(from) + "\n";
-    for (const auto& f : p.checkFailures)
-        out += "  forced past: " + f + "\n";
-    if (fork) {
-        out += "  new run:     " + plan.runRoot + "\n";
-        out += "  epoch:       hard-linked into " + p.forkEpochDir.string() + ", last -> it\n";
-    } else {
-        if (p.superseded.empty())
-            out += "  move aside:  nothing (no epoch after " + std::to_string(from) + ")\n";
-        else
-            out += "  move aside:  epochs " + epochList(p.superseded) + " -> " +
-                   p.supersededDir.string() + " (with training.log and ckpt.log as they are)\n";
-        out += "  relink:      last -> epoch " + std::to_string(from);
-        if (p.bestTo)
-            out += ", best -> epoch " + std::to_string(*p.bestTo);
-        out += "\n";
-    }
-    out += "  config:      " + plan.configFile + " (edited copy of " + p.original.origin() + ")\n";
-    for (const ParamEdit& e : p.edits) {
-        const auto* old = p.original.find(e.key);
-        out += "    " + e.key + ": " + (old ? old->value.pythonLiteral() : "(unset)") + " -> " +
-               e.value.pythonLiteral() + "\n";
-    }
-    out += "  directory:   " + plan.workingDir + "\n";
-    out += "  backend:     " + std::string(LaunchPlan::backendName(plan.backend)) + "\n";
-    out += "  argv:        " + CommandTemplate::displayArgv(plan.argv) + "\n";
-    return out;
-}
-
 nlohmann::ordered_json outcomeJson(const PreparedLaunch& p, int from, const LaunchRecord* record)
 {
     using Json = nlohmann::ordered_json;
@@ -184,13 +141,13 @@ int runLaunch(const QStringList& arguments)
         if (json)
             Console::json(outcomeJson(*prepared, *from, nullptr));
         else
-            Console::out(describe(*prepared, *from) + "(dry run: nothing changed)\n");
+            Console::out(LaunchPrep::describe(*prepared) + "(dry run: nothing changed)\n");
         return ExitOk;
     }
     if (Status st = LaunchPrep::apply(*prepared); !st)
         return cl.fail(st.error().message, ExitProblems);
     if (!json)
-        Console::err(describe(*prepared, *from));
+        Console::err(LaunchPrep::describe(*prepared));
     auto record = launcher.launch(prepared->plan);
     if (!record)
         return cl.fail(record.error().message, ExitProblems);

@@ -9,6 +9,7 @@
 #include "common/ProgressStrip.h"
 #include "compare/CompareView.h"
 #include "dialogs/AboutDialog.h"
+#include "dialogs/LaunchDialog.h"
 #include "dialogs/PruneDialog.h"
 #include "dialogs/RollbackConfirmDialog.h"
 #include "layout/Layout.h"
@@ -122,6 +123,8 @@ void MainWindow::createActions()
          }},
         {"makeLast", [this] { rollback(QStringLiteral("last")); }},
         {"makeBest", [this] { rollback(QStringLiteral("best")); }},
+        {"restartFrom", [this] { launchFrom(LaunchPlan::Mode::Restart); }},
+        {"forkFrom", [this] { launchFrom(LaunchPlan::Mode::Fork); }},
         {"compare", [this] { compareSelected(); }},
         {"inspectModel", [this] { inspectModel(); }},
         {"verifyEpochs", [this] { verify(VerifySelectedEpochs); }},
@@ -150,8 +153,11 @@ void MainWindow::createActions()
 
     auto* sep = new QAction(this);
     sep->setSeparator(true);
-    m_table->setContextActions({action("makeLast"), action("makeBest"), sep, action("compare"),
-                                action("inspectModel"), action("verifyEpochs"), action("copy")});
+    auto* sep2 = new QAction(this);
+    sep2->setSeparator(true);
+    m_table->setContextActions({action("makeLast"), action("makeBest"), sep, action("restartFrom"),
+                                action("forkFrom"), sep2, action("compare"), action("inspectModel"),
+                                action("verifyEpochs"), action("copy")});
     m_sidebar->setContextActions({action("verifyRuns"), action("prune")});
 }
 
@@ -222,6 +228,8 @@ void MainWindow::updateActions()
     const int selected = static_cast<int>(m_table->selectedEpochs().size());
     action("makeLast")->setEnabled(selected == 1);
     action("makeBest")->setEnabled(selected == 1);
+    action("restartFrom")->setEnabled(selected == 1);
+    action("forkFrom")->setEnabled(selected == 1);
     action("compare")->setEnabled(selected == 2);
     action("inspectModel")->setEnabled(selected == 1);
     action("verifyEpochs")->setEnabled(selected > 0);
@@ -337,6 +345,35 @@ void MainWindow::rollback(const QString& link)
         this);
     if (dialog.exec() == QDialog::Accepted)
         m_workspace->operations()->relink(ref.root, link, ref.epoch, true, dialog.force());
+}
+
+void MainWindow::launchFrom(LaunchPlan::Mode mode)
+{
+    const auto selected = m_table->selectedEpochs();
+    const Run* run = selected.size() == 1 ? m_workspace->run(selected.first().root) : nullptr;
+    if (!run)
+        return;
+    const Layout* layout = layoutOf(*run);
+    if (!layout || !layout->canRestart()) {
+        m_status->setText(tr("%1 runs cannot be restarted by Ckpt Studio.")
+                              .arg(QString::fromStdString(run->layout)));
+        return;
+    }
+    PrepRequest request;
+    request.runRoot = run->root;
+    request.fromEpoch = selected.first().epoch;
+    request.mode = mode;
+    LaunchDialog dialog(std::move(request), this);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    const QString root = dialog.launchedRoot();
+    m_status->setText(tr("Launched %1.").arg(root));
+    // A fork outside every open folder is opened too, to be watched from its first epoch.
+    const bool watched =
+        std::any_of(m_workspace->folders().begin(), m_workspace->folders().end(),
+                    [&](const QString& f) { return root.startsWith(f + QLatin1Char('/')); });
+    if (!watched)
+        openFolders({QString::fromStdString(LaunchPrep::runFolderOf(root.toStdString()).string())});
 }
 
 void MainWindow::verify(int scope)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "launch/LaunchPlan.h"
+
 #include <QMainWindow>
 
 class QAction;
@@ -64,6 +66,7 @@ private:
     void compareSelected();
     void inspectModel();
     void rollback(const QString& link);
+    void launchFrom(LaunchPlan::Mode mode);
     void verify(int scope);
     void prune();
     void repairProblem(int row);

@@ -29,6 +29,10 @@ StudioActions::StudioActions(QMainWindow* window, QUndoStack* undo, QAction* cop
         {"find", QT_TR_NOOP("&Filter Epochs"), QKeySequence::Find},
         {"makeLast", QT_TR_NOOP("Make &Last (Roll Back)…"), QKeySequence(QStringLiteral("Ctrl+L"))},
         {"makeBest", QT_TR_NOOP("Make &Best…"), QKeySequence(QStringLiteral("Ctrl+B"))},
+        {"restartFrom", QT_TR_NOOP("&Restart from This Epoch…"),
+         QKeySequence(QStringLiteral("Ctrl+Shift+L"))},
+        {"forkFrom", QT_TR_NOOP("&Fork from This Epoch…"),
+         QKeySequence(QStringLiteral("Ctrl+Shift+F"))},
         {"compare", QT_TR_NOOP("&Compare Selected Epochs"), QKeySequence(QStringLiteral("Ctrl+D"))},
         {"inspectModel", QT_TR_NOOP("&Inspect Model…"), QKeySequence(QStringLiteral("Ctrl+I"))},
         {"verifyEpochs", QT_TR_NOOP("&Verify Selected Epochs"),
@@ -79,8 +83,8 @@ void StudioActions::buildMenus()
     };
     menu(tr("&File"), {"open", "recent", nullptr, "exportCsv", "closeAll", nullptr, "quit"});
     menu(tr("&Edit"), {"undo", "redo", nullptr, "copy", "find"});
-    menu(tr("E&poch"),
-         {"makeLast", "makeBest", nullptr, "compare", "inspectModel", "verifyEpochs"});
+    menu(tr("E&poch"), {"makeLast", "makeBest", nullptr, "restartFrom", "forkFrom", nullptr,
+                        "compare", "inspectModel", "verifyEpochs"});
     menu(tr("&Run"), {"verifyRuns", "verifyAll", "cancel", nullptr, "prune"});
     menu(tr("&View"), {"focusRuns", "focusTable", "focusProblems"});
     menu(tr("&Help"), {"about"});

@@ -129,7 +129,50 @@ Status copyIfPresent(const std::string& source, const fs::path& dir)
     return {};
 }
 
+std::string epochList(const std::vector<int>& epochs)
+{
+    std::string out;
+    for (int e : epochs)
+        out += (out.empty() ? "" : ", ") + std::to_string(e);
+    return out;
+}
+
 } // namespace
+
+std::string LaunchPrep::describe(const PreparedLaunch& p)
+{
+    const int from = p.plan.parent ? p.plan.parent->epoch : 0;
+    const LaunchPlan& plan = p.plan;
+    const bool fork = plan.mode == LaunchPlan::Mode::Fork;
+    std::string out = std::string(fork ? "fork of " : "restart of ") + p.parentRoot.string() +
+                      " from epoch " + std::to_string(from) + "\n";
+    for (const auto& f : p.checkFailures)
+        out += "  forced past: " + f + "\n";
+    if (fork) {
+        out += "  new run:     " + plan.runRoot + "\n";
+        out += "  epoch:       hard-linked into " + p.forkEpochDir.string() + ", last -> it\n";
+    } else {
+        if (p.superseded.empty())
+            out += "  move aside:  nothing (no epoch after " + std::to_string(from) + ")\n";
+        else
+            out += "  move aside:  epochs " + epochList(p.superseded) + " -> " +
+                   p.supersededDir.string() + " (with training.log and ckpt.log as they are)\n";
+        out += "  relink:      last -> epoch " + std::to_string(from);
+        if (p.bestTo)
+            out += ", best -> epoch " + std::to_string(*p.bestTo);
+        out += "\n";
+    }
+    out += "  config:      " + plan.configFile + " (edited copy of " + p.original.origin() + ")\n";
+    for (const ParamEdit& e : p.edits) {
+        const auto* old = p.original.find(e.key);
+        out += "    " + e.key + ": " + (old ? old->value.pythonLiteral() : "(unset)") + " -> " +
+               e.value.pythonLiteral() + "\n";
+    }
+    out += "  directory:   " + plan.workingDir + "\n";
+    out += "  backend:     " + std::string(LaunchPlan::backendName(plan.backend)) + "\n";
+    out += "  argv:        " + CommandTemplate::displayArgv(plan.argv) + "\n";
+    return out;
+}
 
 fs::path LaunchPrep::runFolderOf(const fs::path& root)
 {

@@ -70,6 +70,8 @@ public:
     // Carries the plan out; on success `prepared.plan` is ready for Launcher::launch.
     static Status apply(PreparedLaunch& prepared);
 
+    // The plan as text: what moves, what is relinked, the config edits, the argv.
+    static std::string describe(const PreparedLaunch& prepared);
     // The folder a CANDLE trainer runs in for checkpoint root `root`: the one
     // holding save/ckpts (CANDLE restarts from ./save/ckpts/last) or ckpts.
     static std::filesystem::path runFolderOf(const std::filesystem::path& root);
