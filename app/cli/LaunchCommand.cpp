@@ -1,12 +1,15 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Console.h"
+#include "candle/CandleLayout.h"
 #include "launch/CommandTemplate.h"
 #include "launch/LaunchPrep.h"
 #include "launch/Launcher.h"
 #include "launch/LogTail.h"
 
 #include <QThread>
+
+#include <cctype>
 
 namespace ckpt::cli {
 
@@ -41,16 +44,123 @@ nlohmann::ordered_json outcomeJson(const PreparedLaunch& p, int from, const Laun
                 {"state", a ? Json(runStateName(a->state)) : Json("planned")}};
 }
 
+// A folder-name-safe form of a value: letters, digits, '.', '-', '+'; others become '_'.
+std::string folderSafe(const std::string& text)
+{
+    std::string out;
+    for (char c : text)
+        out += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+')
+                   ? c
+                   : '_';
+    return out;
+}
+
+// --sweep: one fork per value, all prepared (and refused together) before any
+// is applied, then trained K at a time; exit 0 when every run completed.
+int runSweep(const CommandLine& cl, const PrepRequest& base, const Launcher& launcher)
+{
+    if (cl.isSet(QStringLiteral("into")))
+        return cl.usageError(QStringLiteral("--sweep names its forks itself: no --into"));
+    auto sweep = ParamEdit::parseSweep(cl.value(QStringLiteral("sweep")).toStdString());
+    if (!sweep)
+        return cl.usageError(QString::fromStdString(sweep.error().message));
+    int parallel = 1;
+    if (cl.isSet(QStringLiteral("parallel"))) {
+        const auto k = cl.intValue(QStringLiteral("parallel"), 1);
+        if (!k)
+            return ExitUsage;
+        parallel = *k;
+    }
+    const bool json = cl.json();
+    std::error_code ec;
+    const std::filesystem::path parentFolder =
+        LaunchPrep::runFolderOf(std::filesystem::absolute(base.runRoot, ec).lexically_normal());
+    std::vector<PreparedLaunch> runs;
+    for (const ParamEdit& value : *sweep) {
+        PrepRequest r = base;
+        r.mode = LaunchPlan::Mode::Fork;
+        r.edits.push_back(value);
+        r.forkFolder = parentFolder.parent_path() /
+                       (parentFolder.filename().string() + "-fork-e" +
+                        CandleLayout::epochDirName(base.fromEpoch) + "-" + value.key + "-" +
+                        folderSafe(value.value.pythonLiteral()));
+        TerminalProgress progress("checking epoch " + std::to_string(base.fromEpoch));
+        auto prepared = LaunchPrep::prepare(r, launcher.registry(), progress.progress());
+        if (!prepared)
+            return cl.fail(r.forkFolder.string() + ": " + prepared.error().message, ExitProblems);
+        runs.push_back(std::move(*prepared));
+    }
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    if (cl.isSet(QStringLiteral("dry-run"))) {
+        for (const auto& p : runs) {
+            if (json)
+                out.push_back(outcomeJson(p, base.fromEpoch, nullptr));
+            else
+                Console::out(LaunchPrep::describe(p));
+        }
+        json ? Console::json({{"runs", out}}) : Console::out("(dry run: nothing changed)\n");
+        return ExitOk;
+    }
+    for (auto& p : runs)
+        if (Status st = LaunchPrep::apply(p); !st)
+            return cl.fail(st.error().message, ExitProblems);
+
+    // The queue: K trainers at a time, the next one started as one ends.
+    const bool detach = cl.isSet(QStringLiteral("detach"));
+    if (detach)
+        parallel = static_cast<int>(runs.size()); // nobody stays to feed a queue
+    std::vector<std::optional<LaunchRecord>> records(runs.size());
+    std::size_t next = 0;
+    int running = 0;
+    bool allCompleted = true;
+    std::vector<bool> done(runs.size(), false);
+    for (;;) {
+        while (running < parallel && next < runs.size()) {
+            auto record = launcher.launch(runs[next].plan);
+            if (!record)
+                return cl.fail(record.error().message, ExitProblems);
+            Console::err("started " + runs[next].plan.runRoot + "\n");
+            records[next] = std::move(*record);
+            ++running;
+            ++next;
+        }
+        if (detach || running == 0)
+            break;
+        QThread::msleep(200);
+        for (std::size_t i = 0; i < next; ++i) {
+            if (done[i])
+                continue;
+            if (auto now = Launcher::refresh(runs[i].plan.runRoot)) {
+                records[i] = std::move(*now);
+                if (isFinished(records[i]->state())) {
+                    done[i] = true;
+                    --running;
+                    allCompleted = allCompleted && records[i]->state() == RunState::Completed;
+                    Console::err(runs[i].plan.runRoot + ": " + runStateName(records[i]->state()) +
+                                 "\n");
+                }
+            }
+        }
+    }
+    for (std::size_t i = 0; i < runs.size(); ++i)
+        out.push_back(outcomeJson(runs[i], base.fromEpoch, records[i] ? &*records[i] : nullptr));
+    if (json)
+        Console::json({{"runs", out}});
+    return detach || allCompleted ? ExitOk : ExitProblems;
+}
+
 } // namespace
 
 int runLaunch(const QStringList& arguments)
 {
     CommandLine cl(
         QStringLiteral("launch"),
-        QStringLiteral("RUN --from N [--fork [--into DIR]] [--config FILE] [--set KEY=VALUE]... "
-                       "[--backend local|slurm] [--slurm-partition P] [--slurm-time T] "
-                       "[--slurm-cpus C] [--slurm-gpus G] [--slurm-mem M] [--sbatch ARG]... "
-                       "[--force] [--dry-run] [--detach] [--json] [-- COMMAND TEMPLATE...]"),
+        QStringLiteral(
+            "RUN --from N [--fork [--into DIR]] [--config FILE] [--set KEY=VALUE]... "
+            "[--backend local|slurm] [--slurm-partition P] [--slurm-time T] "
+            "[--slurm-cpus C] [--slurm-gpus G] [--slurm-mem M] [--sbatch ARG]... "
+            "[--sweep KEY=V1,V2,... [--parallel K]] [--force] [--dry-run] [--detach] [--json] "
+            "[-- COMMAND TEMPLATE...]"),
         QStringLiteral(
             "Restarts RUN in place from epoch N, or forks a new run from it, with edited "
             "parameters, and launches the trainer.\n"
@@ -70,6 +180,11 @@ int runLaunch(const QStringList& arguments)
     cl.addOption(option("into", "The fork's new folder (default: beside the parent).", "DIR"));
     cl.addOption(option("config", "The parameter file to edit (default: the run's).", "FILE"));
     cl.addOption(option("set", "Edit one parameter (a Python literal or a word).", "KEY=VALUE"));
+    cl.addOption(option("sweep",
+                        "Fork once per value (fan-out), each run beside the parent named "
+                        "<run>-fork-eNNN-<key>-<value>.",
+                        "KEY=V1,V2,..."));
+    cl.addOption(option("parallel", "Sweep runs trained at a time (default 1).", "K"));
     cl.addOption(option("backend", "local (default) or slurm.", "BACKEND"));
     cl.addOption(option("slurm-partition", "Slurm partition.", "P"));
     cl.addOption(option("slurm-time", "Slurm time limit.", "T"));
@@ -132,6 +247,8 @@ int runLaunch(const QStringList& arguments)
         slurm.extraLines.push_back(arg.toStdString());
 
     const Launcher launcher;
+    if (cl.isSet(QStringLiteral("sweep")))
+        return runSweep(cl, request, launcher);
     TerminalProgress progress("checking epoch " + std::to_string(*from));
     auto prepared = LaunchPrep::prepare(request, launcher.registry(), progress.progress());
     if (!prepared)

@@ -26,6 +26,43 @@ Result<ParamEdit> ParamEdit::parse(std::string_view keyEqualsValue)
     return ParamEdit{asciiLower(key), HyperValue::fromWord(keyEqualsValue.substr(eq + 1))};
 }
 
+Result<std::vector<ParamEdit>> ParamEdit::parseSweep(std::string_view keyEqualsValues)
+{
+    const auto eq = keyEqualsValues.find('=');
+    if (eq == std::string_view::npos || eq == 0)
+        return Error::at({}, singleQuoted(keyEqualsValues) + " is not KEY=V1,V2,...");
+    const std::string_view key = keyEqualsValues.substr(0, eq);
+    const std::string_view values = keyEqualsValues.substr(eq + 1);
+    std::vector<ParamEdit> out;
+    int depth = 0;
+    char quote = 0;
+    std::size_t start = 0;
+    for (std::size_t i = 0; i <= values.size(); ++i) {
+        const char c = i < values.size() ? values[i] : ',';
+        if (quote) {
+            quote = c == quote ? 0 : quote;
+            continue;
+        }
+        if (c == '\'' || c == '"')
+            quote = c;
+        else if (c == '[' || c == '(' || c == '{')
+            ++depth;
+        else if ((c == ']' || c == ')' || c == '}') && depth > 0)
+            --depth;
+        else if (c == ',' && depth == 0) {
+            const std::string_view value = values.substr(start, i - start);
+            if (value.empty())
+                return Error::at({}, singleQuoted(keyEqualsValues) + " has an empty value");
+            auto edit = parse(std::string(key) + "=" + std::string(value));
+            if (!edit)
+                return edit.error();
+            out.push_back(std::move(*edit));
+            start = i + 1;
+        }
+    }
+    return out;
+}
+
 namespace {
 
 // Sets `key` in a JSON parameter document where it already is (top level or a

@@ -20,6 +20,8 @@ struct ParamEdit
     // "key=value": the value as a Python literal when it is one, else the word
     // as a string (as a command line hands it to CANDLE).
     static Result<ParamEdit> parse(std::string_view keyEqualsValue);
+    // "key=v1,v2,..." (commas inside [], (), {} or quotes do not split): one edit per value.
+    static Result<std::vector<ParamEdit>> parseSweep(std::string_view keyEqualsValues);
 };
 
 // Writes an edited copy of a parameter file. The original is never touched:

@@ -40,6 +40,7 @@ private slots:
     void cliDryRunChangesNothing();
     void cliRestartStreamsAndExitsWithTheRunsStatus();
     void cliForkIsInTheLineageAndPinsItsEpoch();
+    void cliSweepForksOncePerValue();
 
 private:
     // Trains RUN000 (10 epochs, lr 0.01) with the demo trainer; returns its checkpoint root.
@@ -395,6 +396,56 @@ void tst_LaunchPrep::cliForkIsInTheLineageAndPinsItsEpoch()
     QVERIFY2(prune.out.contains("forked into " + QByteArray::fromStdString(fork)),
              prune.out.constData());
     QVERIFY(fs::exists(root / "epochs/002"));
+}
+
+void tst_LaunchPrep::cliSweepForksOncePerValue()
+{
+    auto values = ParamEdit::parseSweep("dense=[64, 32],(1,2),'a,b',7");
+    QVERIFY(values);
+    QCOMPARE(values->size(), std::size_t(4));
+    QCOMPARE(values->at(0).value.pythonLiteral(), std::string("[64, 32]"));
+    QVERIFY(!ParamEdit::parseSweep("lr=0.1,,0.2"));
+
+    const fs::path root = trainParent(5);
+    const auto before = snapshot(m_base / "RUN000");
+    const test::CliResult r = test::runCli(
+        {QStringLiteral("launch"), QString::fromStdString(root.string()), QStringLiteral("--from"),
+         QStringLiteral("3"), QStringLiteral("--sweep"),
+         QStringLiteral("learning_rate=0.001,0.003,0.005"), QStringLiteral("--parallel"),
+         QStringLiteral("2"), QStringLiteral("--config"), QString::fromStdString(m_config),
+         QStringLiteral("--json"), QStringLiteral("--"), QStringLiteral(CKPT_DEMO_TRAIN),
+         QStringLiteral("--config_file"), QStringLiteral("{config}"),
+         QStringLiteral("--output_dir"), QStringLiteral("{output_dir}"),
+         QStringLiteral("--ckpt_restart_mode"), QStringLiteral("{ckpt_restart_mode}")},
+        180000);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const auto runs = r.json().at("runs");
+    QCOMPARE(runs.size(), std::size_t(3));
+    // The ckpt processes keep their registry under XDG_DATA_HOME (init()).
+    const LaunchRegistry registry((m_base / "xdg/ckpt-studio/launched-runs.json").string());
+    for (const char* v : {"0.001", "0.003", "0.005"}) {
+        const fs::path fork = m_base / ("RUN000-fork-e003-learning_rate-" + std::string(v));
+        QVERIFY2(fs::exists(fork / "ckpts/epochs/005/ckpt-info.json"), fork.c_str());
+        const auto record = LaunchRecord::load(LaunchRecord::pathFor(fork / "ckpts"));
+        QVERIFY(record && !record->attempts.empty());
+        const std::optional<LaunchParent>& parent = record->attempts.back().plan.parent;
+        QVERIFY(parent.has_value());
+        QCOMPARE(parent.value().epoch, 3);
+        QCOMPARE(parent.value().changes.at(0).to, std::string(v));
+    }
+    for (const auto& run : runs)
+        QCOMPARE(run.at("state").get<std::string>(), std::string("completed"));
+    // Never more than two at once: the third started after one of the first two ended.
+    const QByteArray err = r.err;
+    const auto third =
+        err.indexOf("started " + QByteArray::fromStdString(
+                                     (m_base / "RUN000-fork-e003-learning_rate-0.005").string()));
+    const auto firstEnd = err.indexOf(": completed");
+    QVERIFY2(third > 0 && firstEnd > 0 && firstEnd < third, err.constData());
+    QVERIFY(snapshot(m_base / "RUN000") == before);
+    const auto pins = Lineage::forkPins(root.string(), registry);
+    QVERIFY(pins.count(3));
+    QCOMPARE(pins.at(3).size(), std::size_t(3));
 }
 
 QTEST_GUILESS_MAIN(tst_LaunchPrep)
