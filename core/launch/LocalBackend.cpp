@@ -198,13 +198,20 @@ Status LocalBackend::start(const LaunchPlan& plan, LaunchAttempt& attempt)
 bool LocalBackend::refresh(LaunchAttempt& attempt)
 {
     bool changed = LaunchEvents::apply(LaunchEvents::read(attempt.eventsPath), attempt);
+    const auto gone = [](const LaunchSegment& seg) {
+        return !ProcessProbe::alive(seg.pid, seg.pidStartTime) &&
+               (seg.supervisorPid == 0 || !ProcessProbe::alive(seg.supervisorPid));
+    };
+    bool anyGone = false;
+    for (const LaunchSegment& seg : attempt.segments)
+        anyGone = anyGone || (seg.state == RunState::Running && gone(seg));
+    // The supervisor writes the exit event right after the trainer ends, then
+    // exits: both may have gone since the events were read. Read them again
+    // before calling a run lost (only one that ended without an event is).
+    if (anyGone)
+        changed = LaunchEvents::apply(LaunchEvents::read(attempt.eventsPath), attempt) || changed;
     for (LaunchSegment& seg : attempt.segments) {
-        if (seg.state != RunState::Running)
-            continue;
-        // The supervisor writes the exit event right after the trainer ends:
-        // only when both are gone without one is the run lost.
-        if (!ProcessProbe::alive(seg.pid, seg.pidStartTime) &&
-            (seg.supervisorPid == 0 || !ProcessProbe::alive(seg.supervisorPid))) {
+        if (seg.state == RunState::Running && gone(seg)) {
             seg.state = RunState::Lost;
             seg.ended = isoNow();
             changed = true;

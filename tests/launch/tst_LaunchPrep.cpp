@@ -123,7 +123,15 @@ void tst_LaunchPrep::waitCompleted(const std::string& root)
             break;
         QTest::qWait(100);
     }
-    QCOMPARE(std::string(runStateName(state)), std::string("completed"));
+    if (state != RunState::Completed) {
+        // Say what happened: the record and the end of the trainer's output.
+        qWarning("record: %s", CandleFixture::readText(LaunchRecord::pathFor(root)).c_str());
+        if (auto rec = LaunchRecord::load(LaunchRecord::pathFor(root)); rec && rec->latest()) {
+            const std::string log = CandleFixture::readText(rec->attempts.back().logPath);
+            qWarning("output: %s", log.substr(log.size() > 2000 ? log.size() - 2000 : 0).c_str());
+        }
+    }
+    QCOMPARE(QString::fromLatin1(runStateName(state)), QStringLiteral("completed"));
 }
 
 void tst_LaunchPrep::restartMovesLaterEpochsAsideAndResumesWithTheNewRate()
