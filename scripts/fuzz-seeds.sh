@@ -2,7 +2,7 @@
 # Writes the seed corpora of the libFuzzer targets (tests/fuzz) into DEST/<target>/:
 #   - the small hand-written seeds committed in tests/fuzz/seeds/<target>/ (odd cases:
 #     Infinity, the oldest writer's keys, restarts in ckpt.log, NA in training.log, ...)
-#   - the real output of the demo trainer (scripts/make-demo.sh, four runs with
+#   - the real output of the demo trainer (scripts/make-demo.sh, five runs with
 #     restarts, pruning and the older save/ layout): every ckpt-info.json, ckpt.log,
 #     training.log, config.ini, and model.h5 files (Keras 2 HDF5)
 #   - Keras 3 weights files and torch.save / .keras zip archives built with h5py and

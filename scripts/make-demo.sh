@@ -6,9 +6,14 @@
 #
 # DEST/EXP000/
 #   RUN000/  lr 0.01, 12 epochs, checksums on: every epoch kept, best + last
-#   RUN001/  lr 0.003, 10 epochs, then rolled back to epoch 6 (last re-pointed)
-#            and restarted to 14 epochs: epochs 007..010 overwritten, ckpt.log
-#            shows both runs, training.log only the restarted one
+#   RUN001/  lr 0.003, 10 epochs, then restarted from epoch 6 through the
+#            launcher (`ckpt launch --from 6 --set learning_rate=0.001`) to 14
+#            epochs: the old 007..010 kept under ckpts/.ckpt-studio/superseded/,
+#            ckpt.log shows both runs, training.log the restarted one
+#   RUN001-fork-e006/  forked from RUN001's epoch 6 with lr 0.01 (`--fork`),
+#            trained to 12 epochs; RUN001's epoch 6 is pinned against prune
+# The two launches are registered in the user's launched-runs registry
+# (~/.local/share/ckpt-studio), so `ckpt runs`, `ckpt lineage` and prune's pins see them.
 #   RUN002/  lr 0.05, 20 epochs, ckpt_keep_limit 2 and ckpt_save_interval 2:
 #            sparse history (pruned), best kept
 #   RUN003/  SGD, older layout: save/ckpts/ and save/ckpt.log, skip 2 epochs,
@@ -25,8 +30,9 @@ dest="${1:-$build/demo-experiment}"
 if [[ ! -f "$build/CMakeCache.txt" ]]; then
   cmake -S "$here" -B "$build" -G Ninja >/dev/null
 fi
-cmake --build "$build" --target ckpt-demo-train --parallel 2 >/dev/null
+cmake --build "$build" --target ckpt-demo-train ckpt --parallel 2 >/dev/null
 train="$build/app/trainer/ckpt-demo-train"
+ckpt="$build/app/cli/ckpt"
 config="$here/resources/demo/spirals.ini"
 config_sgd="$here/resources/demo/spirals-sgd.ini"
 
@@ -45,13 +51,22 @@ run() { # run DIR CONFIG ARGS...: trains quietly, keeps the config beside the ru
 echo "make-demo: RUN000 (lr 0.01)"
 run "$exp/RUN000" "$config" --learning_rate 0.01 --metadata 'EXP000/RUN000'
 
-echo "make-demo: RUN001 (lr 0.003, rolled back to epoch 6 and restarted)"
+echo "make-demo: RUN001 (lr 0.003, restarted from epoch 6 with lr 0.001)"
 run "$exp/RUN001" "$config" --learning_rate 0.003 --epochs 10 \
     --metadata 'EXP000/RUN001'
-ln -sfn "$exp/RUN001/ckpts/epochs/006" "$exp/RUN001/ckpts/last"
 mv "$exp/RUN001/stdout.txt" "$exp/RUN001/stdout-first.txt"
-run "$exp/RUN001" "$config" --learning_rate 0.003 --epochs 14 \
-    --ckpt_restart_mode required --metadata 'EXP000/RUN001 restart'
+trainer=("$train" --config_file '{config}' --output_dir '{output_dir}' --epochs '{epochs}'
+         --ckpt_restart_mode '{ckpt_restart_mode}')
+"$ckpt" launch "$exp/RUN001/ckpts" --from 6 --config "$exp/RUN001/config.ini" \
+    --set learning_rate=0.001 --set epochs=14 -- "${trainer[@]}" \
+    --metadata 'EXP000/RUN001 restart' >"$exp/RUN001/stdout.txt" 2>/dev/null
+
+echo "make-demo: RUN001-fork-e006 (forked from RUN001 epoch 6 with lr 0.01)"
+"$ckpt" launch "$exp/RUN001/ckpts" --from 6 --fork --into "$exp/RUN001-fork-e006" \
+    --set learning_rate=0.01 --set epochs=12 \
+    -- "${trainer[@]}" --metadata 'EXP000/RUN001 fork' \
+    >"$exp/RUN001-fork-e006.stdout.txt" 2>/dev/null
+mv "$exp/RUN001-fork-e006.stdout.txt" "$exp/RUN001-fork-e006/stdout.txt"
 
 echo "make-demo: RUN002 (lr 0.05, keep_limit 2, interval 2)"
 run "$exp/RUN002" "$config" --learning_rate 0.05 --epochs 20 \
