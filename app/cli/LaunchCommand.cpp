@@ -1,7 +1,6 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Console.h"
-#include "candle/CandleLayout.h"
 #include "launch/CommandTemplate.h"
 #include "launch/LaunchPrep.h"
 #include "launch/Launcher.h"
@@ -72,22 +71,18 @@ int runSweep(const CommandLine& cl, const PrepRequest& base, const Launcher& lau
         parallel = *k;
     }
     const bool json = cl.json();
-    std::error_code ec;
-    const std::filesystem::path parentFolder =
-        LaunchPrep::runFolderOf(std::filesystem::absolute(base.runRoot, ec).lexically_normal());
     std::vector<PreparedLaunch> runs;
     for (const ParamEdit& value : *sweep) {
         PrepRequest r = base;
         r.mode = LaunchPlan::Mode::Fork;
         r.edits.push_back(value);
-        r.forkFolder = parentFolder.parent_path() /
-                       (parentFolder.filename().string() + "-fork-e" +
-                        CandleLayout::epochDirName(base.fromEpoch) + "-" + value.key + "-" +
-                        folderSafe(value.value.pythonLiteral()));
+        r.forkSuffix = value.key + "-" + folderSafe(value.value.pythonLiteral());
         TerminalProgress progress("checking epoch " + std::to_string(base.fromEpoch));
         auto prepared = LaunchPrep::prepare(r, launcher.registry(), progress.progress());
         if (!prepared)
-            return cl.fail(r.forkFolder.string() + ": " + prepared.error().message, ExitProblems);
+            return cl.fail(value.key + "=" + value.value.pythonLiteral() + ": " +
+                               prepared.error().message,
+                           ExitProblems);
         runs.push_back(std::move(*prepared));
     }
     nlohmann::ordered_json out = nlohmann::ordered_json::array();

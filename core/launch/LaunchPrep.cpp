@@ -1,13 +1,11 @@
 #include "launch/LaunchPrep.h"
 
-#include "candle/CandleLayout.h"
 #include "io/AtomicFile.h"
 #include "io/RegularFile.h"
 #include "launch/CommandTemplate.h"
 #include "launch/LaunchRecord.h"
 #include "launch/RunConfigFinder.h"
 #include "layout/Layout.h"
-#include "ops/EpochDirs.h"
 #include "ops/Relinker.h"
 #include "ops/RunLock.h"
 
@@ -24,11 +22,6 @@ namespace ckpt {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string epochName(int epoch)
-{
-    return CandleLayout::epochDirName(epoch);
-}
 
 std::string localStamp()
 {
@@ -50,10 +43,14 @@ Result<std::string> templateFor(const fs::path& root, const LaunchRegistry& regi
                      "--epochs {epochs} --ckpt_restart_mode {ckpt_restart_mode})");
 }
 
-// A new folder beside the parent's run folder: <name>-fork-eNNN[-N].
-fs::path defaultForkFolder(const fs::path& parentFolder, int epoch)
+// A new folder beside the parent's run folder: <name>-fork-e<epoch dir name>[-suffix][-N].
+fs::path defaultForkFolder(const fs::path& parentFolder, const std::string& epochDir,
+                           const std::string& suffix)
 {
-    const std::string base = parentFolder.filename().string() + "-fork-e" + epochName(epoch);
+    std::string base =
+        parentFolder.filename().string() + "-fork-e" + fs::path(epochDir).filename().string();
+    if (!suffix.empty())
+        base += "-" + suffix;
     fs::path candidate = parentFolder.parent_path() / base;
     std::error_code ec;
     for (int n = 2; fs::exists(candidate, ec) && n < 1000; ++n)
@@ -156,7 +153,7 @@ std::string LaunchPrep::describe(const PreparedLaunch& p)
             out += "  move aside:  nothing (no epoch after " + std::to_string(from) + ")\n";
         else
             out += "  move aside:  epochs " + epochList(p.superseded) + " -> " +
-                   p.supersededDir.string() + " (with training.log and ckpt.log as they are)\n";
+                   p.supersededDir.string() + " (with the run's logs as they are)\n";
         out += "  relink:      last -> epoch " + std::to_string(from);
         if (p.bestTo)
             out += ", best -> epoch " + std::to_string(*p.bestTo);
@@ -254,6 +251,7 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
 
     PreparedLaunch p;
     p.parentRoot = root;
+    p.epochDir = from->dir;
     p.edits = request.edits;
 
     // The epoch must be one a trainer can restart from.
@@ -305,13 +303,13 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
     fs::path newRoot = root;
     if (fork) {
         p.runFolder = request.forkFolder.empty()
-                          ? defaultForkFolder(parentFolder, request.fromEpoch)
+                          ? defaultForkFolder(parentFolder, from->dir, request.forkSuffix)
                           : fs::absolute(request.forkFolder, ec).lexically_normal();
         if (fs::exists(p.runFolder, ec) && !fs::is_empty(p.runFolder, ec))
             return Error::at(p.runFolder.string(),
                              "already exists and is not empty: a fork gets a new folder");
         newRoot = p.runFolder / root.lexically_relative(parentFolder);
-        p.forkEpochDir = newRoot / "epochs" / epochName(request.fromEpoch);
+        p.forkEpochDir = newRoot / from->dir; // the layout's own place for it
     } else {
         p.runFolder = parentFolder;
         for (const Epoch& e : run.epochs)
@@ -376,29 +374,29 @@ Status LaunchPrep::apply(PreparedLaunch& p)
         if (ec)
             return Error::at(p.runFolder.string(),
                              "cannot create the fork's folder: " + ec.message());
-        const fs::path source = p.parentRoot / "epochs" / epochName(from);
-        if (Status st = linkTree(source, p.forkEpochDir); !st)
+        if (Status st = linkTree(p.parentRoot / p.epochDir, p.forkEpochDir); !st)
             return st;
-        if (Status st = placeSymlink(newRoot / "last", "epochs/" + epochName(from)); !st)
+        if (Status st = placeSymlink(newRoot / "last", p.epochDir); !st)
             return st;
-        // The parent's training.log, cut at the fork epoch, where the fork's trainer keeps it.
+        // The parent's Keras CSV logs (training.log), cut at the fork epoch, where the
+        // fork's trainer keeps them.
         const Layout* layout = layoutAt(p.parentRoot);
-        if (layout) {
-            const Run parent = layout->loadRun(p.parentRoot);
-            const std::string log = parent.sourcePath(CandleLayout::kTrainingLog);
-            const fs::path parentFolder = runFolderOf(p.parentRoot);
-            if (!log.empty()) {
-                const fs::path rel = fs::path(log).lexically_relative(parentFolder);
-                if (!rel.empty() && *rel.begin() != "..") {
-                    auto text = RegularFile::read(log, RegularFile::kLogLimit);
-                    if (!text)
-                        return text.error();
-                    if (Status st =
-                            writeFileAtomically(p.runFolder / rel, cutTrainingLog(*text, from));
-                        !st)
-                        return st;
-                }
-            }
+        const fs::path parentFolder = runFolderOf(p.parentRoot);
+        for (const RunSource& source :
+             layout ? layout->loadRun(p.parentRoot).sources : std::vector<RunSource>{}) {
+            if (source.path.empty())
+                continue;
+            const fs::path rel = fs::path(source.path).lexically_relative(parentFolder);
+            if (rel.empty() || *rel.begin() == "..")
+                continue;
+            auto text = RegularFile::read(source.path, RegularFile::kLogLimit);
+            if (!text)
+                return text.error();
+            if (!text->starts_with("epoch,"))
+                continue; // not a CSVLogger file: the fork starts without it
+            if (Status st = writeFileAtomically(p.runFolder / rel, cutTrainingLog(*text, from));
+                !st)
+                return st;
         }
     } else {
         const Layout* layout = layoutAt(p.parentRoot);
@@ -409,19 +407,24 @@ Status LaunchPrep::apply(PreparedLaunch& p)
             if (!lock)
                 return lock.error();
             const Run run = layout->loadRun(p.parentRoot);
-            fs::create_directories(p.supersededDir / "epochs", ec);
+            // What is there now, not what was planned: an epoch saved since moves aside too.
+            p.superseded.clear();
+            for (const Epoch& e : run.epochs)
+                if (e.number > from)
+                    p.superseded.push_back(e.number);
+            fs::create_directories(p.supersededDir, ec);
             if (ec)
                 return Error::at(p.supersededDir.string(),
                                  "cannot create the folder: " + ec.message());
-            for (std::string_view kind : {CandleLayout::kTrainingLog, CandleLayout::kCkptLog})
-                if (Status st = copyIfPresent(run.sourcePath(kind), p.supersededDir); !st)
+            for (const RunSource& source : run.sources)
+                if (Status st = copyIfPresent(source.path, p.supersededDir); !st)
                     return st;
-            for (int n : p.superseded) {
-                auto rel = EpochDirs::find(p.parentRoot, *layout, n);
-                if (!rel)
-                    continue; // gone since the plan: nothing to keep
-                const fs::path dir = p.parentRoot / *rel;
-                const fs::path aside = p.supersededDir / "epochs" / epochName(n);
+            for (const Epoch& e : run.epochs) {
+                if (e.number <= from)
+                    continue;
+                const fs::path dir = run.pathOf(e);
+                const fs::path aside = p.supersededDir / e.dir; // the layout's relative place
+                fs::create_directories(aside.parent_path(), ec);
                 if (::rename(dir.c_str(), aside.c_str()) != 0)
                     return Error{"cannot move " + dir.string() + " aside: " + osError(aside, errno),
                                  dir.string()};

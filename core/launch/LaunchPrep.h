@@ -26,6 +26,7 @@ struct PrepRequest
     // Fork: the new run's folder (it gets the parent's layout below it);
     // empty: beside the parent's run folder, named <parent>-fork-e<NNN>[-N].
     std::filesystem::path forkFolder;
+    std::string forkSuffix; // appended to the default fork folder's name (sweeps: "lr-0.001")
     std::string configFile; // empty: the run's own (RunConfigFinder)
     std::vector<ParamEdit> edits;
     // empty: the template of the run's latest launch.
@@ -44,7 +45,8 @@ struct PreparedLaunch
     std::vector<ParamEdit> edits; // as asked
     std::string configText;       // the edited config, as it will be written
     std::filesystem::path parentRoot;
-    std::filesystem::path runFolder;           // the trainer's output_dir and working directory
+    std::string epochDir;            // the parent epoch's directory, relative to parentRoot
+    std::filesystem::path runFolder; // the trainer's output_dir and working directory
     std::map<std::string, std::string> values; // template placeholders
     std::vector<std::string> checkFailures;    // the restart check's refusals (forced past)
     // Restart: the epochs after fromEpoch, moved aside into supersededDir
