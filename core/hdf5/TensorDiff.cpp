@@ -63,7 +63,7 @@ bool moreChanged(const LayerDiff& x, const LayerDiff& y)
     return x.name < y.name;
 }
 
-std::vector<LayerDiff> summarise(const std::vector<TensorDiffEntry>& tensors)
+std::vector<LayerDiff> summariseLayers(const std::vector<TensorDiffEntry>& tensors)
 {
     std::map<std::string, LayerDiff> layers;
     std::map<std::string, double> dots;
@@ -119,6 +119,16 @@ std::vector<LayerDiff> summarise(const std::vector<TensorDiffEntry>& tensors)
 }
 
 } // namespace
+
+void TensorDiff::finishEntry(TensorDiffEntry& entry, const DiffAccumulator::Sums& sums)
+{
+    finish(entry, sums);
+}
+
+std::vector<LayerDiff> TensorDiff::summarise(const std::vector<TensorDiffEntry>& tensors)
+{
+    return summariseLayers(tensors);
+}
 
 std::string TensorDiff::statusName(TensorDiffEntry::Status status)
 {
@@ -286,7 +296,7 @@ Result<ModelDiff> TensorDiff::diff(const std::string& fileA, const std::string& 
         return st.error();
     for (std::size_t j = 0; j < jobs.size(); ++j)
         finish(result.tensors[jobEntry[j]], acc[j].result());
-    result.layers = summarise(result.tensors);
+    result.layers = summariseLayers(result.tensors);
     return result;
 }
 

@@ -3,6 +3,7 @@
 #include "common/Progress.h"
 #include "common/Result.h"
 #include "hdf5/DType.h"
+#include "hdf5/DiffAccumulator.h"
 
 #include <cstdint>
 #include <limits>
@@ -107,6 +108,11 @@ public:
     static std::string layerOf(const std::string& key);
     // Optimizer state and step counters: not the model's layers.
     static bool isOptimizerKey(const std::string& key);
+
+    // Shared with the other tensor formats' diff (TensorSourceDiff): fills a
+    // compared entry from its sums, and sums tensors up per layer.
+    static void finishEntry(TensorDiffEntry& entry, const DiffAccumulator::Sums& sums);
+    static std::vector<LayerDiff> summarise(const std::vector<TensorDiffEntry>& tensors);
 };
 
 } // namespace ckpt

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -144,6 +145,27 @@ Result<std::string> RegularFile::read(const std::filesystem::path& path, std::ui
     if (!outcome.ok())
         return Error{outcome.message(path.string()), path.string()};
     return text;
+}
+
+Result<std::string> RegularFile::readHead(const std::filesystem::path& path, std::size_t bytes)
+{
+    auto fd = open(path);
+    if (!fd)
+        return fd.error();
+    std::string head(bytes, '\0');
+    std::size_t got = 0;
+    while (got < bytes) {
+        const ssize_t n = ::read(fd->get(), head.data() + got, bytes - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return Error::at(path.string(), std::strerror(errno));
+        if (n == 0)
+            break;
+        got += static_cast<std::size_t>(n);
+    }
+    head.resize(got);
+    return head;
 }
 
 } // namespace ckpt

@@ -42,6 +42,9 @@ public:
 
     static Result<UniqueFd> open(const std::filesystem::path& path);
     static Result<std::string> read(const std::filesystem::path& path, std::uint64_t limit);
+    // The first `bytes` bytes of the regular file (fewer when it is shorter),
+    // for sniffing a format by content.
+    static Result<std::string> readHead(const std::filesystem::path& path, std::size_t bytes);
 
     // "a FIFO", "a character device", "a socket", ... for a st_mode.
     static std::string kindOf(unsigned mode);
