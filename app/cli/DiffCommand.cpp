@@ -4,6 +4,7 @@
 #include "ModelArgument.h"
 #include "TextTable.h"
 #include "hdf5/TensorDiff.h"
+#include "modelfile/WeightsDiff.h"
 #include "report/ModelJson.h"
 
 #include <QTemporaryDir>
@@ -98,8 +99,10 @@ int runDiff(const QStringList& arguments)
                        "[--json] [--no-optimizer] [--top N]"),
         QStringLiteral(
             "Compares the weights of two model files (HDF5: Keras 2 model or weights, Keras 3 "
-            "weights, any HDF5), or of two epochs of a run. A and B are model files or epoch "
-            "directories. Tensors are matched by path; per tensor: L2 norm of the difference, "
+            "weights or .keras, any HDF5; torch.save zips, MindSpore, Caffe2, Synalinks "
+            "variables), or of two epochs of a run. A and B are model files or epoch "
+            "directories. Tensors are matched by path or name; per tensor: L2 norm of the "
+            "difference, "
             "relative change ||a-b||/||a|| (infinite when a is zero and b is not), max "
             "absolute difference, cosine similarity; per layer the same over its weights, "
             "most changed first.\n"
@@ -144,28 +147,17 @@ int runDiff(const QStringList& arguments)
         fileB = *b;
     }
 
-    // Keras 3 .keras archives: compare the weights file inside each.
+    // Keras 3 .keras archives are compared through the weights file inside each.
     QTemporaryDir tmp;
-    auto hdf5A = hdf5ForModel(fileA, tmp, "a.weights.h5");
-    auto hdf5B = hdf5ForModel(fileB, tmp, "b.weights.h5");
-    if (!hdf5A || !hdf5B) {
-        return cl.fail((!hdf5A ? hdf5A.error() : hdf5B.error()).message);
-    }
-
     TensorDiff::Options options;
     options.includeOptimizer = !cl.isSet(QStringLiteral("no-optimizer"));
     TerminalProgress progress("comparing");
-    auto diff = TensorDiff::diff(*hdf5A, *hdf5B, options, progress.progress());
-    if (!diff) {
-        std::string message = diff.error().message;
-        for (const auto& [from, to] : {std::pair{*hdf5A, fileA}, std::pair{*hdf5B, fileB}}) {
-            if (from != to && message.starts_with(from))
-                message.replace(0, from.size(), to + "!model.weights.h5");
-        }
-        return cl.fail(message);
+    auto outcome = WeightsDiff::diff(fileA, fileB, tmp.path().toStdString(), "diff", options,
+                                     progress.progress());
+    if (!outcome) {
+        return cl.fail(outcome.error().message);
     }
-    diff->fileA = fileA;
-    diff->fileB = fileB;
+    ModelDiff* diff = &outcome->diff;
     bool problems = false;
     for (const TensorDiffEntry& t : diff->tensors) {
         problems = problems || t.nonFiniteAppeared ||

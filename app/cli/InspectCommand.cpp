@@ -8,11 +8,13 @@
 #include "modelfile/ModelSniffer.h"
 #include "report/Format.h"
 #include "report/ModelJson.h"
+#include "tensor/TensorSourceStats.h"
 
 #include <QTemporaryDir>
 
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 namespace ckpt::cli {
 
@@ -104,6 +106,68 @@ std::string hdf5Text(const H5Report& report, const std::vector<TensorStats::Entr
     return out;
 }
 
+// A torch, MindSpore, Caffe2 or Synalinks file: its reader's tensor list and,
+// unless told not to, statistics streamed from it.
+int inspectSource(const CommandLine& cl, const std::string& model, std::uint64_t fileBytes)
+{
+    auto source = TensorSources::open(model);
+    if (!source)
+        return cl.fail(source.error().message);
+    std::optional<std::vector<TensorSourceStats::Entry>> stats;
+    if (!cl.isSet(QStringLiteral("no-stats"))) {
+        TerminalProgress progress("reading tensors");
+        auto computed = TensorSourceStats::of(**source, progress.progress());
+        if (!computed)
+            return cl.fail(computed.error().message);
+        stats = std::move(computed.value());
+    }
+    bool problems = !(*source)->problems().empty();
+    if (stats) {
+        for (const TensorSourceStats::Entry& e : *stats)
+            problems = problems || e.stats.nan > 0 || e.stats.inf > 0;
+    }
+    if (cl.json()) {
+        Console::json(ModelJson::inspect(**source, fileBytes, stats ? &*stats : nullptr));
+        return problems ? ExitProblems : ExitOk;
+    }
+    const TensorSource& src = **source;
+    std::uint64_t dataBytes = 0;
+    for (const TensorInfo& t : src.tensors())
+        dataBytes += t.bytes;
+    std::string out = model + ": " + std::string(src.format()) + ", " +
+                      Format::bytes(static_cast<double>(fileBytes)) + ", " +
+                      std::to_string(src.tensors().size()) + " tensors, " +
+                      Format::bytes(static_cast<double>(dataBytes)) + " of data\n";
+    for (const auto& [key, value] : src.attributes())
+        out += key + ": " + value + "\n";
+    std::map<std::string, const ValueStats*> byName;
+    if (stats) {
+        for (const TensorSourceStats::Entry& e : *stats)
+            byName[e.info.name] = &e.stats;
+    }
+    TextTable table({"tensor", "shape", "dtype", "size", "min", "max", "mean", "std", "nan", "inf"},
+                    {false, false, false, true, true, true, true, true, true, true});
+    for (const TensorInfo& t : src.tensors()) {
+        std::vector<std::string> row{t.name + (t.optimizerState ? " (optimizer)" : ""),
+                                     shapeText(t.shape), t.dtype.name,
+                                     Format::bytes(static_cast<double>(t.bytes))};
+        if (auto it = byName.find(t.name); it != byName.end()) {
+            const ValueStats& v = *it->second;
+            for (const std::string& cell : {num(v.min), num(v.max), num(v.mean), num(v.stddev),
+                                            std::to_string(v.nan), std::to_string(v.inf)})
+                row.push_back(cell);
+        } else {
+            row.insert(row.end(), 6, "");
+        }
+        table.addRow(row);
+    }
+    out += "\n" + table.render("  ");
+    for (const std::string& p : src.problems())
+        out += "problem: " + p + "\n";
+    Console::out(out);
+    return problems ? ExitProblems : ExitOk;
+}
+
 } // namespace
 
 int runInspect(const QStringList& arguments)
@@ -112,8 +176,10 @@ int runInspect(const QStringList& arguments)
         QStringLiteral("inspect"), QStringLiteral("MODEL|EPOCH_DIR [--no-stats] [--json]"),
         QStringLiteral("Looks inside a model file, recognised by its content: HDF5 (Keras 2 "
                        "model or weights, Keras 3 weights, any HDF5: groups, datasets, "
-                       "attributes, per-tensor statistics) or zip (torch.save, Keras 3 .keras: "
-                       "entries and sizes). An epoch directory stands for its model file.\n"
+                       "attributes, per-tensor statistics), Keras 3 .keras, torch.save zip, "
+                       "MindSpore .ckpt, Caffe2 minidb, Synalinks variables JSON (tensors, "
+                       "shapes, dtypes, statistics); another zip shows its entries. An epoch "
+                       "directory stands for its model file.\n"
                        "Exit status 1 when a tensor holds NaN or Inf, or the Keras metadata "
                        "names weights that are missing."));
     cl.addOption(
@@ -128,6 +194,10 @@ int runInspect(const QStringList& arguments)
     if (!sniff) {
         return cl.fail(sniff.error().message);
     }
+    const bool hdf5Weights =
+        sniff->format == ModelSniff::Format::Hdf5 || sniff->zipKind == ModelSniff::ZipKind::Keras3;
+    if (!hdf5Weights && TensorSources::recognises(*model))
+        return inspectSource(cl, *model, sniff->fileBytes);
     if (sniff->format == ModelSniff::Format::Unknown) {
         return cl.fail(*model + ": not a model file (" + sniff->hint + "): neither HDF5 nor zip");
     }

@@ -241,6 +241,7 @@ Result<ModelDiff> TensorDiff::diff(const std::string& fileA, const std::string& 
     using S = TensorDiffEntry::Status;
     for (auto& [key, e] : byKey) {
         e.layer = layerOf(key);
+        e.optimizerState = isOptimizerKey(key);
         if (e.pathB.empty()) {
             e.status = S::OnlyA;
         } else if (e.pathA.empty()) {

@@ -26,10 +26,11 @@ struct TensorDiffEntry
         NotNumeric
     };
 
-    std::string key;   // matching key: the path without "/" and "model_weights/" prefixes
-    std::string pathA; // empty when only in B
-    std::string pathB; // empty when only in A
-    std::string layer; // group for the per-layer summary
+    std::string key;             // matching key: the path without "/" and "model_weights/" prefixes
+    std::string pathA;           // empty when only in B
+    std::string pathB;           // empty when only in A
+    std::string layer;           // group for the per-layer summary
+    bool optimizerState = false; // optimizer state or a step counter, not a model weight
     std::vector<std::uint64_t> shapeA;
     std::vector<std::uint64_t> shapeB;
     DType dtypeA;

@@ -34,10 +34,19 @@ Result<ModelOverview> ModelOverview::load(const std::string& model, const std::s
         return sniff.error();
     ModelOverview overview;
     overview.sniff = std::move(sniff.value());
+    const bool hdf5Weights = overview.sniff.format == ModelSniff::Format::Hdf5 ||
+                             overview.sniff.zipKind == ModelSniff::ZipKind::Keras3;
+    if (!hdf5Weights && TensorSources::recognises(model)) {
+        auto source = TensorSources::open(model);
+        if (!source)
+            return source.error();
+        overview.source = std::move(source.value());
+        return overview;
+    }
     if (overview.sniff.format == ModelSniff::Format::Zip &&
         overview.sniff.zipKind != ModelSniff::ZipKind::Keras3) {
         overview.note = ModelSniffer::zipKindName(overview.sniff.zipKind) +
-                        " archive: its tensors are pickled, only the listing can be shown";
+                        " archive: no reader for its tensors, only the listing can be shown";
         return overview;
     }
     auto hdf5 = hdf5For(overview.sniff, scratchDir, tag);

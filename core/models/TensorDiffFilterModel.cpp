@@ -57,8 +57,7 @@ bool TensorDiffFilterModel::filterAcceptsRow(int sourceRow, const QModelIndex& s
     const int status = index.data(TensorDiffModel::StatusRole).toInt();
     if ((m_filters & filterOf(status)) == 0)
         return false;
-    return m_showOptimizer || !TensorDiff::isOptimizerKey(
-                                  index.data(TensorDiffModel::KeyRole).toString().toStdString());
+    return m_showOptimizer || !index.data(TensorDiffModel::OptimizerRole).toBool();
 }
 
 } // namespace ckpt

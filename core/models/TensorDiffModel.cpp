@@ -114,6 +114,8 @@ QVariant TensorDiffModel::data(const QModelIndex& index, int role) const
         return isBad(e);
     case StatusRole:
         return int(e.status);
+    case OptimizerRole:
+        return e.optimizerState;
     case KeyRole:
         return QString::fromStdString(e.key);
     case BarValueRole:

@@ -37,6 +37,7 @@ public:
         BadRole,                          // bool: NaN/Inf on either side
         StatusRole,                       // int: TensorDiffEntry::Status
         KeyRole,                          // QString: the matching key
+        OptimizerRole,                    // bool: optimizer state, not a model weight
     };
 
     explicit TensorDiffModel(QObject* parent = nullptr);

@@ -3,6 +3,7 @@
 #include "json/LenientJson.h"
 
 #include <cmath>
+#include <map>
 
 namespace ckpt {
 
@@ -159,6 +160,46 @@ ordered_json ModelJson::stats(const ValueStats& s)
     out["nan"] = s.nan;
     out["inf"] = s.inf;
     out["zeros"] = s.zeros;
+    return out;
+}
+
+ordered_json ModelJson::inspect(const TensorSource& source, std::uint64_t fileBytes,
+                                const std::vector<TensorSourceStats::Entry>* statsList)
+{
+    ordered_json out;
+    out["file"] = source.path();
+    out["format"] = std::string(source.format());
+    out["bytes"] = fileBytes;
+    ordered_json attributes = ordered_json::object();
+    for (const auto& [key, value] : source.attributes())
+        attributes[key] = value;
+    out["attributes"] = std::move(attributes);
+    out["problems"] = source.problems();
+    std::map<std::string, const ValueStats*> byName;
+    if (statsList) {
+        for (const TensorSourceStats::Entry& e : *statsList)
+            byName[e.info.name] = &e.stats;
+    }
+    ordered_json list = ordered_json::array();
+    for (const TensorInfo& t : source.tensors()) {
+        ordered_json item;
+        item["name"] = t.name;
+        item["shape"] = shapeJson(t.shape);
+        item["dtype"] = t.dtype.name;
+        item["elements"] = t.elements;
+        item["bytes"] = t.bytes;
+        if (!t.note.empty())
+            item["note"] = t.note;
+        if (t.optimizerState)
+            item["optimizer_state"] = true;
+        if (auto it = byName.find(t.name); it != byName.end()) {
+            const ordered_json values = stats(*it->second);
+            for (const auto& [k, v] : values.items())
+                item[k] = v;
+        }
+        list.push_back(std::move(item));
+    }
+    out["tensors"] = std::move(list);
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include "hdf5/TensorDiff.h"
 #include "hdf5/TensorStats.h"
 #include "modelfile/ModelSniffer.h"
+#include "tensor/TensorSourceStats.h"
 
 #include <nlohmann/json.hpp>
 #include <vector>
@@ -19,6 +20,12 @@ public:
     //  "keras": {...}?, "tree": node, "stats": [ {"path", "shape", "dtype", "min", ...} ]?}
     static nlohmann::ordered_json inspect(const ModelSniff& sniff, const H5Report* report,
                                           const std::vector<TensorStats::Entry>* stats);
+    // A non-HDF5 model file read through its TensorSource: {"file", "format" (torch,
+    //  mindspore, ...), "bytes", "attributes": {...}, "problems": [...], "tensors":
+    //  [ {"name", "shape", "dtype", "elements", "bytes", "note"?, "optimizer_state"?,
+    //  "min", ... when stats were computed} ]}
+    static nlohmann::ordered_json inspect(const TensorSource& source, std::uint64_t fileBytes,
+                                          const std::vector<TensorSourceStats::Entry>* stats);
     // {"file_a", "file_b", "tensors": [...], "layers": [...]}
     static nlohmann::ordered_json diff(const ModelDiff& diff);
 

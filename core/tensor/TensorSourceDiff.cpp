@@ -86,6 +86,7 @@ Result<ModelDiff> TensorSourceDiff::diff(const TensorSource& a, const TensorSour
             TensorDiffEntry& e = byKey[t.name];
             e.key = t.name;
             e.layer = layerOf(t);
+            e.optimizerState = e.optimizerState || t.optimizerState;
             (isA ? e.pathA : e.pathB) = t.name;
             (isA ? e.shapeA : e.shapeB) = t.shape;
             (isA ? e.dtypeA : e.dtypeB) = t.dtype;

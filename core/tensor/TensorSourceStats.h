@@ -2,6 +2,7 @@
 
 #include "common/Progress.h"
 #include "common/Result.h"
+#include "hdf5/TensorHistogram.h"
 #include "hdf5/ValueStats.h"
 #include "tensor/TensorSource.h"
 
@@ -25,6 +26,12 @@ public:
                                          std::uint64_t blockBytes = 1ull << 20);
     // One tensor by name.
     static Result<Entry> ofTensor(const TensorSource& source, const std::string& name);
+    // One tensor's statistics and histogram over [min, max] of its finite values
+    // (two passes, as TensorHistogram does for HDF5; `path` is the tensor's name).
+    static Result<TensorHistogram::Tensor> histogram(const TensorSource& source,
+                                                     const std::string& name,
+                                                     int bins = TensorHistogram::kAutoBins,
+                                                     const Progress& progress = Progress::none());
 };
 
 } // namespace ckpt

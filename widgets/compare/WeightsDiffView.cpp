@@ -3,7 +3,7 @@
 #include "compare/ChangeBarDelegate.h"
 #include "compare/TensorOverlayDialog.h"
 #include "jobs/JobRunner.h"
-#include "modelfile/ModelOverview.h"
+#include "modelfile/WeightsDiff.h"
 #include "models/LayerRankingModel.h"
 #include "models/TensorDiffFilterModel.h"
 #include "models/TensorDiffModel.h"
@@ -183,19 +183,10 @@ void WeightsDiffView::compare(const QString& modelA, const QString& labelA, cons
     m_job->start<Outcome>(
         [a, b, scratch, run](const Progress& progress) -> Outcome {
             // Keras 3 archives are compared through their extracted weights file.
-            std::string files[2] = {a, b};
-            for (int i = 0; i < 2; ++i) {
-                auto sniff = ModelSniffer::sniff(files[i]);
-                if (!sniff)
-                    return Outcome{sniff.error(), {}, {}};
-                auto hdf5 =
-                    ModelOverview::hdf5For(sniff.value(), scratch, run + (i ? "-b.h5" : "-a.h5"));
-                if (!hdf5)
-                    return Outcome{hdf5.error(), {}, {}};
-                files[i] = hdf5.value();
-            }
-            auto diff = TensorDiff::diff(files[0], files[1], TensorDiff::Options{}, progress);
-            return Outcome{std::move(diff), files[0], files[1]};
+            auto diff = WeightsDiff::diff(a, b, scratch, run, TensorDiff::Options{}, progress);
+            if (!diff)
+                return Outcome{diff.error(), {}, {}};
+            return Outcome{std::move(diff->diff), diff->hdf5A, diff->hdf5B};
         },
         [this](Outcome outcome) { showOutcome(std::move(outcome)); });
 }
@@ -235,7 +226,7 @@ void WeightsDiffView::showLayers()
     // A layer made only of optimizer state ("optimizer", "optimizer_weights").
     std::set<std::string> model;
     for (const TensorDiffEntry& e : m_diff->tensors)
-        if (!TensorDiff::isOptimizerKey(e.key))
+        if (!e.optimizerState)
             model.insert(TensorDiff::layerOf(e.key));
     std::vector<LayerDiff> layers;
     for (const LayerDiff& l : m_diff->layers)
@@ -251,7 +242,7 @@ void WeightsDiffView::updateSummary()
     int counts[5] = {0, 0, 0, 0, 0};
     int optimizer = 0;
     for (const TensorDiffEntry& e : m_diff->tensors) {
-        if (TensorDiff::isOptimizerKey(e.key)) {
+        if (e.optimizerState) {
             ++optimizer;
             if (!m_filter->showsOptimizer())
                 continue;
@@ -286,7 +277,8 @@ void WeightsDiffView::updateSummary()
 
 void WeightsDiffView::openOverlay(const QModelIndex& proxyIndex)
 {
-    if (!proxyIndex.isValid() || !m_diff)
+    // The overlay reads HDF5 datasets; other formats show their numbers in the table.
+    if (!proxyIndex.isValid() || !m_diff || m_hdf5A.isEmpty() || m_hdf5B.isEmpty())
         return;
     const int row = m_filter->mapToSource(proxyIndex).row();
     const TensorDiffEntry& e = m_tensorModel->entry(row);

@@ -4,6 +4,7 @@
 #include "model/TensorHistogramPlot.h"
 #include "models/AttributeModel.h"
 #include "models/H5TreeModel.h"
+#include "tensor/TensorSourceStats.h"
 
 #include <QCheckBox>
 #include <QFileInfo>
@@ -44,14 +45,27 @@ QString count(std::uint64_t n)
     return QLocale::c().toString(qulonglong(n));
 }
 
+QString sourceFormatName(std::string_view format)
+{
+    if (format == "torch")
+        return ModelInspector::tr("PyTorch checkpoint (zip)");
+    if (format == "mindspore")
+        return ModelInspector::tr("MindSpore checkpoint");
+    if (format == "caffe2")
+        return ModelInspector::tr("Caffe2 minidb");
+    if (format == "synalinks")
+        return ModelInspector::tr("Synalinks variables (JSON)");
+    return QString::fromUtf8(format.data(), qsizetype(format.size()));
+}
+
 } // namespace
 
 ModelInspector::ModelInspector(QWidget* parent)
     : QWidget(parent), m_openJob(new JobRunner(this)), m_tensorJob(new JobRunner(this)),
       m_treeModel(new H5TreeModel(this)), m_attributeModel(new AttributeModel(this)),
       m_header(new QLabel(this)), m_left(new QStackedWidget(this)), m_tree(new QTreeView),
-      m_zipList(new QTreeWidget), m_tabs(new QTabWidget), m_attributes(new QTableView),
-      m_attributeText(new QPlainTextEdit), m_statsTitle(new QLabel),
+      m_zipList(new QTreeWidget), m_tensorList(new QTreeWidget), m_tabs(new QTabWidget),
+      m_attributes(new QTableView), m_attributeText(new QPlainTextEdit), m_statsTitle(new QLabel),
       m_tensorProgress(new QProgressBar), m_histogram(new TensorHistogramPlot),
       m_logY(new QCheckBox(tr("Logarithmic counts")))
 {
@@ -68,8 +82,15 @@ ModelInspector::ModelInspector(QWidget* parent)
     m_zipList->setColumnCount(3);
     m_zipList->setHeaderLabels({tr("Entry"), tr("Size"), tr("Compressed")});
     m_zipList->setRootIsDecorated(false);
+    m_tensorList->setObjectName(QStringLiteral("tensorList"));
+    m_tensorList->setColumnCount(4);
+    m_tensorList->setHeaderLabels({tr("Tensor"), tr("Shape"), tr("Type"), tr("Size")});
+    m_tensorList->setRootIsDecorated(false);
+    m_tensorList->setUniformRowHeights(true);
+    m_tensorList->setAlternatingRowColors(true);
     m_left->addWidget(m_tree);
     m_left->addWidget(m_zipList);
+    m_left->addWidget(m_tensorList);
 
     m_attributes->setModel(m_attributeModel);
     m_attributes->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -109,6 +130,7 @@ ModelInspector::ModelInspector(QWidget* parent)
             &ModelInspector::onCurrentChanged);
     connect(m_attributes->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &ModelInspector::showAttributeText);
+    connect(m_tensorList, &QTreeWidget::currentItemChanged, this, &ModelInspector::onTensorChanged);
     connect(m_tensorJob, &JobRunner::progress, this, [this](quint64 done, quint64 total) {
         m_tensorProgress->setRange(0, 1000);
         m_tensorProgress->setValue(total ? int(1000.0 * double(done) / double(total)) : 0);
@@ -152,7 +174,8 @@ bool ModelInspector::isModelFile(const QString& path)
     const QString suffix = QFileInfo(path).suffix().toLower();
     return suffix == QLatin1String("h5") || suffix == QLatin1String("hdf5") ||
            suffix == QLatin1String("keras") || suffix == QLatin1String("pt") ||
-           suffix == QLatin1String("pth");
+           suffix == QLatin1String("pth") || suffix == QLatin1String("ckpt") ||
+           path.endsWith(QLatin1String(".variables.json"));
 }
 
 void ModelInspector::open(const QString& path)
@@ -160,6 +183,7 @@ void ModelInspector::open(const QString& path)
     m_path = path;
     m_overview.reset();
     m_treeModel->clear();
+    m_tensorList->clear();
     m_attributeModel->setAttributes({});
     m_attributeText->clear();
     m_tensorJob->cancel();
@@ -202,6 +226,8 @@ void ModelInspector::showOverview(Result<ModelOverview> overview)
         m_tree->setColumnWidth(H5TreeModel::BytesColumn,
                                fm.horizontalAdvance(QStringLiteral("1023.9 MB  ")));
         m_tree->setCurrentIndex(m_treeModel->index(0, 0));
+    } else if (m_overview->source) {
+        showTensorList();
     } else {
         showZipListing();
     }
@@ -212,7 +238,9 @@ void ModelInspector::showHeader()
 {
     const ModelSniff& s = m_overview->sniff;
     QString format;
-    if (s.format == ModelSniff::Format::Hdf5)
+    if (m_overview->source)
+        format = sourceFormatName(m_overview->source->format());
+    else if (s.format == ModelSniff::Format::Hdf5)
         format = tr("HDF5");
     else if (s.zipKind == ModelSniff::ZipKind::Keras3)
         format = tr("Keras 3 archive (zip)");
@@ -234,6 +262,8 @@ void ModelInspector::showHeader()
         } else {
             facts << tr("%1 datasets").arg(count(m_overview->report->datasets));
         }
+    } else if (m_overview->source) {
+        facts << tr("%n tensors", nullptr, int(m_overview->source->tensors().size()));
     } else {
         facts << tr("%n entries", nullptr, int(s.entries.size()));
     }
@@ -243,6 +273,11 @@ void ModelInspector::showHeader()
     if (!m_overview->note.empty())
         html += QStringLiteral("<br><i>%1</i>")
                     .arg(QString::fromStdString(m_overview->note).toHtmlEscaped());
+    if (m_overview->source) {
+        for (const std::string& problem : m_overview->source->problems())
+            html += QStringLiteral("<br><span style=\"color:#b00020\">%1</span>")
+                        .arg(QString::fromStdString(problem).toHtmlEscaped());
+    }
     m_header->setText(html);
 }
 
@@ -261,8 +296,83 @@ void ModelInspector::showZipListing()
     m_tabs->setEnabled(false);
 }
 
+void ModelInspector::showTensorList()
+{
+    const TensorSource& source = *m_overview->source;
+    // The file's own facts (epoch_num, archive version, CRC trailer) as attributes.
+    std::vector<H5Attribute> facts;
+    for (const auto& [key, value] : source.attributes()) {
+        H5Attribute a;
+        a.name = key;
+        a.dtype = DType::of(DTypeKind::String);
+        a.strings = {value};
+        facts.push_back(std::move(a));
+    }
+    m_attributeModel->setAttributes(facts);
+    for (const TensorInfo& t : source.tensors()) {
+        QString shape;
+        for (std::uint64_t d : t.shape)
+            shape += (shape.isEmpty() ? QString() : QStringLiteral(" × ")) + QString::number(d);
+        auto* item = new QTreeWidgetItem(
+            m_tensorList, {QString::fromStdString(t.name), shape.isEmpty() ? tr("scalar") : shape,
+                           QString::fromStdString(t.dtype.name), H5TreeModel::bytesText(t.bytes)});
+        item->setTextAlignment(3, Qt::AlignRight | Qt::AlignVCenter);
+        QString tip = QString::fromStdString(t.name);
+        if (!t.note.empty())
+            tip += QLatin1Char('\n') + QString::fromStdString(t.note);
+        if (t.optimizerState)
+            tip += QLatin1Char('\n') + tr("optimizer state");
+        item->setToolTip(0, tip);
+        if (t.optimizerState)
+            item->setForeground(0, palette().color(QPalette::Disabled, QPalette::Text));
+    }
+    const QFontMetrics fm = m_tensorList->fontMetrics();
+    m_tensorList->resizeColumnToContents(0);
+    m_tensorList->setColumnWidth(
+        0, std::min(m_tensorList->columnWidth(0), fm.horizontalAdvance(QLatin1Char('x')) * 48));
+    m_tensorList->resizeColumnToContents(1);
+    m_tensorList->resizeColumnToContents(2);
+    m_left->setCurrentWidget(m_tensorList);
+    m_tabs->setEnabled(true);
+    if (m_tensorList->topLevelItemCount() > 0)
+        m_tensorList->setCurrentItem(m_tensorList->topLevelItem(0));
+}
+
+void ModelInspector::onTensorChanged()
+{
+    const QTreeWidgetItem* item = m_tensorList->currentItem();
+    if (!item || !m_overview || !m_overview->source) {
+        m_tensorJob->cancel();
+        clearStatistics(tr("Select a tensor in the list."));
+        return;
+    }
+    const QString name = item->text(0);
+    clearStatistics(tr("%1: computing\u2026").arg(name));
+    m_tensorProgress->setValue(0);
+    m_tensorProgress->show();
+    const std::string file = m_path.toStdString();
+    const std::string tensorName = name.toStdString();
+    // A reader of its own: the previous job may still be reading the shared one.
+    m_tensorJob->start<Result<TensorHistogram::Tensor>>(
+        [file, tensorName](const Progress& progress) -> Result<TensorHistogram::Tensor> {
+            auto source = TensorSources::open(file);
+            if (!source)
+                return source.error();
+            return TensorSourceStats::histogram(**source, tensorName, TensorHistogram::kAutoBins,
+                                                progress);
+        },
+        [this](Result<TensorHistogram::Tensor> tensor) { showTensor(std::move(tensor)); });
+}
+
 bool ModelInspector::selectObject(const QString& objectPath)
 {
+    if (m_overview && m_overview->source) {
+        const auto found = m_tensorList->findItems(objectPath, Qt::MatchExactly, 0);
+        if (found.isEmpty())
+            return false;
+        m_tensorList->setCurrentItem(found.front());
+        return true;
+    }
     const QModelIndex index = m_treeModel->indexOfPath(objectPath);
     if (!index.isValid())
         return false;

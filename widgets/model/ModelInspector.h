@@ -27,8 +27,9 @@ class JobRunner;
 class TensorHistogramPlot;
 
 // Looks inside one model file: the header names the format (HDF5, Keras 3
-// archive, torch archive), Keras version, layer and parameter counts; the HDF5
-// object tree on the left (a torch archive shows its zip listing instead); on
+// archive, torch archive, MindSpore, ...), Keras version, layer and parameter
+// counts; the HDF5 object tree on the left (a torch, MindSpore, Caffe2 or
+// Synalinks file lists its tensors, another zip its entries); on
 // the right the selected object's attributes (JSON pretty-printed), and for a
 // numeric dataset its statistics and value histogram, computed in the background.
 class ModelInspector final : public QWidget
@@ -67,6 +68,8 @@ private:
     void showOverview(Result<ModelOverview> overview);
     void showHeader();
     void showZipListing();
+    void showTensorList();
+    void onTensorChanged();
     void onCurrentChanged();
     void showAttributeText();
     void showTensor(Result<TensorHistogram::Tensor> tensor);
@@ -85,6 +88,7 @@ private:
     QStackedWidget* m_left;
     QTreeView* m_tree;
     QTreeWidget* m_zipList;
+    QTreeWidget* m_tensorList; // tensors of a non-HDF5 file (torch, MindSpore, ...)
     QTabWidget* m_tabs;
     QTableView* m_attributes;
     QPlainTextEdit* m_attributeText;
