@@ -41,13 +41,26 @@ Result<WeightsDiff::Outcome> WeightsDiff::diff(const std::string& fileA, const s
     auto sniffB = ModelSniffer::sniff(fileB);
     if (!sniffB)
         return sniffB.error();
-    const bool hdf5A = readsAsHdf5(*sniffA);
-    const bool hdf5B = readsAsHdf5(*sniffB);
-    if (hdf5A && hdf5B) {
-        auto a = ModelOverview::hdf5For(*sniffA, scratchDir, tag + "-a.weights.h5");
+    const bool sourceA = !readsAsHdf5(*sniffA) && TensorSources::recognises(fileA);
+    const bool sourceB = !readsAsHdf5(*sniffB) && TensorSources::recognises(fileB);
+    if (sourceA != sourceB) {
+        const std::string& source = sourceA ? fileA : fileB;
+        const std::string& other = sourceA ? fileB : fileA;
+        return Error::at(other, "not of the same format as " + source +
+                                    ": weights of different formats cannot be compared");
+    }
+    if (!sourceA) {
+        // HDF5 (an archive's weights extracted); anything else gets the HDF5
+        // reader's own message about what it found.
+        const auto hdf5Of = [&](const ModelSniff& s, const std::string& name) {
+            return s.format == ModelSniff::Format::Zip
+                       ? ModelOverview::hdf5For(s, scratchDir, tag + name)
+                       : Result<std::string>(s.path);
+        };
+        auto a = hdf5Of(*sniffA, "-a.weights.h5");
         if (!a)
             return a.error();
-        auto b = ModelOverview::hdf5For(*sniffB, scratchDir, tag + "-b.weights.h5");
+        auto b = hdf5Of(*sniffB, "-b.weights.h5");
         if (!b)
             return b.error();
         auto diff = TensorDiff::diff(*a, *b, options, progress);
@@ -57,13 +70,6 @@ Result<WeightsDiff::Outcome> WeightsDiff::diff(const std::string& fileA, const s
         out.diff.fileA = fileA;
         out.diff.fileB = fileB;
         return out;
-    }
-    if (hdf5A != hdf5B) {
-        const std::string& hdf5 = hdf5A ? fileA : fileB;
-        const std::string& other = hdf5A ? fileB : fileA;
-        return Error::at(other, "not HDF5 like " + hdf5 +
-                                    ": weights of different formats "
-                                    "cannot be compared");
     }
     auto a = TensorSources::open(fileA);
     if (!a)
