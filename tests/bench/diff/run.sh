@@ -22,9 +22,10 @@ trap 'rm -rf "$data"' EXIT
 "$bench" make "$data" "$BIG_TENSORS" "$BIG_ELEMENTS" "$SMALL_TENSORS" "$SMALL_ELEMENTS"
 cat "$data"/*.h5 >/dev/null # warm the page cache
 
-row() { # name goal_text ratio goal
-  awk -v n="$1" -v g="$2" -v r="$3" -v goal="$4" \
-    'BEGIN { printf "%-34s %8.2fx   %-8s %s\n", n, r, g, (r >= goal ? "ok" : "MISSED") }'
+row() { # name goal_text ratio goal [measure for the results file]
+  awk -v n="$1" -v g="$2" -v r="$3" -v goal="$4" -v m="${5:-}" \
+    'BEGIN { printf "%-34s %8.2fx   %-8s %s\n", n, r, g, (r >= goal ? "ok" : "MISSED")
+             if (m != "") printf "@result|diff|%s|%.2fx|%s|%s\n", m, r, g, (r >= goal ? "MET" : "MISSED") }'
 }
 
 for case in big small; do
@@ -47,7 +48,13 @@ for case in big small; do
 done
 echo
 printf "%-34s %9s   %-8s %s\n" ratio value goal result
-row "(a) h5py+numpy time / ours" ">= 5x" "$(awk -v p="$py_big" -v o="$ours_big" 'BEGIN{print p/o}')" 5
-row "(b) h5py+numpy time / ours" ">= 3x" "$(awk -v p="$py_small" -v o="$ours_small" 'BEGIN{print p/o}')" 3
-row "(a) ours throughput / bare H5Dread" ">= 0.5x" "$(awk -v b="$bare_big" -v o="$ours_big" 'BEGIN{print b/o}')" 0.5
-row "(b) ours throughput / bare H5Dread" ">= 0.5x" "$(awk -v b="$bare_small" -v o="$ours_small" 'BEGIN{print b/o}')" 0.5
+big="2 x $BIG_TENSORS x $BIG_ELEMENTS float32"
+small="2 x $SMALL_TENSORS x $SMALL_ELEMENTS float32"
+row "(a) h5py+numpy time / ours" ">= 5x" "$(awk -v p="$py_big" -v o="$ours_big" 'BEGIN{print p/o}')" 5 \
+  "$big: speed vs h5py + NumPy"
+row "(b) h5py+numpy time / ours" ">= 3x" "$(awk -v p="$py_small" -v o="$ours_small" 'BEGIN{print p/o}')" 3 \
+  "$small: speed vs h5py + NumPy"
+row "(a) ours throughput / bare H5Dread" ">= 0.5x" "$(awk -v b="$bare_big" -v o="$ours_big" 'BEGIN{print b/o}')" 0.5 \
+  "$big: throughput vs bare H5Dread"
+row "(b) ours throughput / bare H5Dread" ">= 0.5x" "$(awk -v b="$bare_small" -v o="$ours_small" 'BEGIN{print b/o}')" 0.5 \
+  "$small: throughput vs bare H5Dread"

@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <string>
 
 using namespace ckpt;
 namespace fs = std::filesystem;
@@ -108,6 +109,18 @@ void runFor(int ms)
     QApplication::exec();
 }
 
+// Resident memory of this process in KiB (VmRSS), 0 when unknown.
+long residentKiB()
+{
+    std::ifstream status("/proc/self/status");
+    std::string line;
+    while (std::getline(status, line)) {
+        if (line.rfind("VmRSS:", 0) == 0)
+            return std::atol(line.c_str() + 6);
+    }
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -166,6 +179,7 @@ int main(int argc, char** argv)
             QTimer::singleShot(300, qApp, [] { QApplication::exit(0); });
         }
     });
+    const long rssBefore = residentKiB();
     probe.start();
     clock.restart();
     idlePoll.start();
@@ -176,6 +190,9 @@ int main(int argc, char** argv)
 
     const double loadGap = probe.maxGapMs();
     const double loadCpu = probe.maxCpuMs();
+    const long rssLoaded = residentKiB();
+    const double totalEpochs = double(runs) * double(epochs);
+    const double kibPerEpoch = double(rssLoaded - rssBefore) / totalEpochs;
 
     // Verify everything: the runs are copied for the workers on the GUI thread.
     std::map<QString, std::vector<int>> all;
@@ -210,6 +227,22 @@ int main(int argc, char** argv)
     std::printf("%-44s %10.1fms %10.1fms %10.2f %8s\n", "  GUI-thread CPU in longest busy tick",
                 verifyCpu, idleCpu, verifyCpu / std::max(idleCpu, 0.001), "<=50ms");
     std::printf("%-44s %10.1fms\n", "verify everything done", verifyMs);
+    std::printf("%-44s %10.2fKiB %8ldKiB %10s %8s\n", "memory per epoch loaded (vs idle window)",
+                kibPerEpoch, rssBefore, "", "<=1.5KiB");
+    const auto verdict = [](bool ok) { return ok ? "MET" : "MISSED"; };
+    const std::string size = std::to_string(runs) + " runs x " + std::to_string(epochs) + " epochs";
+    std::printf("@result|gui|%s: longest GUI-thread stall while loading (idle window: %.1f ms)|"
+                "%.1f ms|<= 50 ms|%s\n",
+                size.c_str(), idleGap, loadGap, verdict(loadGap <= 50.0));
+    std::printf("@result|gui|%s: longest GUI-thread stall while verifying everything|%.1f ms|"
+                "<= 50 ms|%s\n",
+                size.c_str(), verifyGap, verdict(verifyGap <= 50.0));
+    std::printf("@result|gui|%s: first run shown vs scan end|%.0f ms vs %.0f ms|before|%s\n",
+                size.c_str(), firstShownMs, scanEndMs,
+                verdict(firstShownMs >= 0 && firstShownMs < scanEndMs));
+    std::printf("@result|gui|%s: resident memory per epoch loaded (RSS growth over the idle "
+                "window)|%.2f KiB|<= 1.5 KiB|%s\n",
+                size.c_str(), kibPerEpoch, verdict(kibPerEpoch <= 1.5));
     std::printf("runs shown: %lld of %zu; verdict: stall %s, first run before scan end %s\n",
                 static_cast<long long>(workspace.runRoots().size()), headless->runs.size(),
                 loadGap <= 50.0 ? "MET" : "MISSED",

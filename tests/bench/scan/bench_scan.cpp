@@ -1,7 +1,8 @@
 // Discovery benchmark. `bench_scan make DIR` builds a tree of CANDLE runs;
 // `bench_scan time DIR` measures, on a warm page cache, the bare-syscall
-// baseline (recursive readdir + open + read of every ckpt-info.json, no
-// parsing) and Scanner::scan, printing the median of several repetitions.
+// baseline (the scanner's system calls, no parsing, same threads) and
+// Scanner::scan, printing the median of several repetitions; `bench_scan once
+// DIR` is one baseline pass as a process, timed against `ckpt scan` by run.sh.
 #include "CandleFixture.h"
 #include "scan/Scanner.h"
 
@@ -15,6 +16,7 @@
 #include <string>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -26,7 +28,8 @@ namespace {
 int usage()
 {
     std::fprintf(stderr, "usage: bench_scan make DIR [RUNS EPOCHS MODEL_BYTES]\n"
-                         "       bench_scan time DIR [REPS]\n");
+                         "       bench_scan time DIR [REPS]\n"
+                         "       bench_scan once DIR\n");
     return 2;
 }
 
@@ -84,33 +87,108 @@ int make(const fs::path& dir, int runs, int epochs, std::size_t modelBytes)
     return 0;
 }
 
-// The baseline: what any scanner has to do at least, with no parsing at all.
-std::size_t bareWalk(const std::string& dir, std::string& buf)
+// The baseline: the system calls any scanner of this tree has to make, with no
+// parsing, on as many threads as the scanner uses. The walk (one readdir per
+// directory) runs on the calling thread like the scanner's discovery; each
+// run's epochs folder is then handled by a worker: readdir, and per epoch
+// openat + fstat + read of ckpt-info.json and fstatat of model.h5 (the size,
+// mtime and inode the scanner records), plus readlink of `last` and `best`.
+// The result lines (one per epoch) are what a caller prints.
+struct Baseline
 {
-    DIR* d = ::opendir(dir.c_str());
-    if (!d)
-        return 0;
+    std::vector<std::string> epochDirs; // every "epochs" folder found
     std::size_t files = 0;
-    while (const dirent* e = ::readdir(d)) {
-        const char* n = e->d_name;
-        if (n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0')))
-            continue;
-        if (e->d_type == DT_DIR) {
-            files += bareWalk(dir + "/" + n, buf);
-        } else if (e->d_type == DT_REG && std::strcmp(n, "ckpt-info.json") == 0) {
-            const int fd = ::openat(::dirfd(d), n, O_RDONLY | O_CLOEXEC);
+    std::string out; // one line per epoch
+
+    void walk(const std::string& dir)
+    {
+        DIR* d = ::opendir(dir.c_str());
+        if (!d)
+            return;
+        while (const dirent* e = ::readdir(d)) {
+            const char* n = e->d_name;
+            if (n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0')))
+                continue;
+            if (e->d_type != DT_DIR)
+                continue;
+            if (std::strcmp(n, "epochs") == 0)
+                epochDirs.push_back(dir + "/" + n);
+            else
+                walk(dir + "/" + n);
+        }
+        ::closedir(d);
+    }
+
+    static std::size_t epochs(const std::string& dir, std::string& out)
+    {
+        char link[4096];
+        const std::string root = dir.substr(0, dir.size() - 7);
+        for (const char* name : {"/last", "/best"})
+            (void)::readlink((root + name).c_str(), link, sizeof link);
+        DIR* d = ::opendir(dir.c_str());
+        if (!d)
+            return 0;
+        std::size_t files = 0;
+        std::string buf;
+        while (const dirent* e = ::readdir(d)) {
+            const char* n = e->d_name;
+            if (n[0] == '.' || e->d_type != DT_DIR)
+                continue;
+            const std::string info = std::string(n) + "/ckpt-info.json";
+            const int fd = ::openat(::dirfd(d), info.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
             if (fd < 0)
                 continue;
+            struct stat st
+            {};
+            ::fstat(fd, &st);
             char chunk[4096];
             buf.clear();
             for (ssize_t k; (k = ::read(fd, chunk, sizeof chunk)) > 0;)
                 buf.append(chunk, static_cast<std::size_t>(k));
             ::close(fd);
+            struct stat model
+            {};
+            ::fstatat(::dirfd(d), (std::string(n) + "/model.h5").c_str(), &model, 0);
+            out += dir;
+            out += '/';
+            out += n;
+            out += ' ';
+            out += std::to_string(buf.size() + static_cast<std::size_t>(model.st_size));
+            out += '\n';
             ++files;
         }
+        ::closedir(d);
+        return files;
     }
-    ::closedir(d);
-    return files;
+
+    void run(const std::string& dir, int threads)
+    {
+        epochDirs.clear();
+        out.clear();
+        walk(dir);
+        std::vector<std::string> outs(static_cast<std::size_t>(threads));
+        std::vector<std::size_t> counts(static_cast<std::size_t>(threads));
+        std::vector<std::thread> pool;
+        for (int t = 0; t < threads; ++t)
+            pool.emplace_back([&, t] {
+                for (std::size_t i = static_cast<std::size_t>(t); i < epochDirs.size();
+                     i += static_cast<std::size_t>(threads))
+                    counts[static_cast<std::size_t>(t)] +=
+                        epochs(epochDirs[i], outs[static_cast<std::size_t>(t)]);
+            });
+        for (std::thread& th : pool)
+            th.join();
+        files = 0;
+        for (int t = 0; t < threads; ++t) {
+            files += counts[static_cast<std::size_t>(t)];
+            out += outs[static_cast<std::size_t>(t)];
+        }
+    }
+};
+
+int threadCount()
+{
+    return std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
 }
 
 struct Sample
@@ -145,10 +223,13 @@ double median(std::vector<double> v)
 
 int time(const fs::path& dir, int reps)
 {
-    std::string buf;
+    Baseline bare;
     std::size_t files = 0;
     std::size_t epochs = 0;
-    auto baseline = [&] { files = bareWalk(dir.string(), buf); };
+    auto baseline = [&] {
+        bare.run(dir.string(), threadCount());
+        files = bare.files;
+    };
     auto ours = [&] {
         auto r = ckpt::Scanner::scan(dir);
         epochs = 0;
@@ -188,5 +269,13 @@ int main(int argc, char** argv)
                     argc > 5 ? static_cast<std::size_t>(std::atoll(argv[5])) : 256);
     if (mode == "time")
         return time(dir, argc > 3 ? std::atoi(argv[3]) : 7);
+    if (mode == "once") {
+        // One baseline pass as a whole process, its lines written in one go: the
+        // counterpart of `ckpt scan DIR --json > /dev/null`.
+        Baseline bare;
+        bare.run(dir.string(), threadCount());
+        std::fwrite(bare.out.data(), 1, bare.out.size(), stdout);
+        return bare.files > 0 ? 0 : 1;
+    }
     return usage();
 }

@@ -113,4 +113,12 @@ big_1, big_split = med["one file, 1 thread"], med["one file, 2 threads, 64 MiB p
 print(f"{'split speed-up on one file (2 thr vs 1)':42} {big_1 / big_split:9.2f}")
 print(f"{'ISA-L vs zlib crc32, in memory':42} {float(mem['ratio']):9.2f}"
       f"   (ISA-L {mem['isal_gbps']} GB/s, zlib {mem['zlib_gbps']} GB/s, 1 core)")
+size = f"{nfiles} x {mib} MiB"
+v = lambda ok: "MET" if ok else "MISSED"
+print(f"@result|verify|{size}: throughput vs `cat FILES > /dev/null` ({gb / t_ours:.1f} GB/s)|"
+      f"{r_cat:.2f}x|>= 0.7x|{v(r_cat >= 0.7)}")
+print(f"@result|verify|{size}: vs Python zlib.crc32 in 10 MiB chunks (CANDLE's)|{r_py:.1f}x|"
+      f">= 3x|{v(r_py >= 3)}")
+print(f"@result|verify|ISA-L vs zlib CRC-32 in memory, one core (why ISA-L)|"
+      f"{float(mem['ratio']):.2f}x|-|info")
 PY
