@@ -7,8 +7,10 @@
 #include "ops/LinkState.h"
 #include "ops/RunLock.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <charconv>
+#include <set>
 #include <sys/stat.h>
 #include <system_error>
 #include <unistd.h>
@@ -174,6 +176,44 @@ Result<RelinkOutcome> applyChange(const fs::path& root, const Layout& layout,
     return out;
 }
 
+// Every change is journalled before its link is replaced, so a process killed
+// in between leaves an entry for a change that never happened. Only the newest
+// entry can be in that state (changes hold the run lock). When its link still
+// reads as the entry's `from`, not its `to`, the change did not happen: it is
+// taken as aborted, and with `journal` (under the run lock) that is recorded.
+std::vector<JournalEntry> settleInterrupted(const fs::path& root, std::vector<JournalEntry> entries,
+                                            const ActionJournal* journal)
+{
+    std::set<std::string> aborted;
+    for (const JournalEntry& e : entries)
+        if (e.action == "abort")
+            aborted.insert(e.ref);
+    auto last = std::find_if(entries.rbegin(), entries.rend(),
+                             [](const JournalEntry& e) { return e.action != "abort"; });
+    if (last == entries.rend() || aborted.count(last->id) || last->from == last->to)
+        return entries;
+    std::error_code ec;
+    const fs::path text = fs::read_symlink(root / last->link, ec);
+    std::optional<std::string> now;
+    if (!ec)
+        now = text.string();
+    else if (ec != std::errc::no_such_file_or_directory)
+        return entries; // not a link we can read: leave the history as it is
+    if (now != last->from)
+        return entries;
+    JournalEntry abort = *last;
+    abort.id = ActionJournal::newId();
+    abort.time = ActionJournal::utcNow();
+    abort.actor = AuditLog::defaultActor();
+    abort.action = "abort";
+    abort.ref = last->id;
+    abort.forced = {"interrupted: the process was stopped before the link was replaced"};
+    if (journal)
+        (void)journal->append(abort); // best effort: the next reader settles it again
+    entries.push_back(std::move(abort));
+    return entries;
+}
+
 // The link's target, read from `root`, lies outside the run (a copy's
 // absolute links into the original).
 bool pointsOutside(const fs::path& root, const std::string& text)
@@ -264,6 +304,7 @@ Result<RelinkOutcome> Relinker::undo(const fs::path& runRoot, const RelinkOption
     auto contents = journal.read();
     if (!contents)
         return contents.error();
+    contents->entries = settleInterrupted(*root, std::move(contents->entries), &journal);
     const auto action = ActionJournal::lastUndoable(contents->entries);
     if (!action)
         return Error::at(journal.path().string(),
@@ -418,7 +459,8 @@ Result<std::optional<JournalEntry>> Relinker::nextUndo(const fs::path& runRoot)
     auto contents = ActionJournal(*root).read();
     if (!contents)
         return contents.error();
-    return ActionJournal::lastUndoable(contents->entries);
+    return ActionJournal::lastUndoable(
+        settleInterrupted(*root, std::move(contents->entries), nullptr));
 }
 
 } // namespace ckpt

@@ -201,6 +201,52 @@ private slots:
         QCOMPARE(journal().back().forced.size(), std::size_t(1));
     }
 
+    // kill -9 between the journal line and the link's rename: the entry says a
+    // change happened that did not. Undo settles it as aborted (and records so)
+    // instead of refusing or skipping the real last change.
+    void interruptedChangesAreSettled_data()
+    {
+        QTest::addColumn<bool>("interruptedUndo");
+        QTest::newRow("interrupted relink") << false;
+        QTest::newRow("interrupted undo") << true;
+    }
+    void interruptedChangesAreSettled()
+    {
+        QFETCH(bool, interruptedUndo);
+        VERIFY_OK(Relinker::relink(m_root, "last", 4, as("a")));
+        const auto done = journal().back();
+        JournalEntry torn;
+        torn.id = "killed";
+        torn.time = ActionJournal::utcNow();
+        torn.actor = "a";
+        torn.link = "last";
+        torn.from = "epochs/004"; // what the link still reads
+        if (interruptedUndo) {
+            torn.action = "undo";
+            torn.to = absEpoch(5);
+            torn.ref = done.id;
+        } else {
+            torn.action = "relink";
+            torn.to = "epochs/002";
+            torn.epoch = 2;
+        }
+        QVERIFY(ActionJournal(m_root).append(torn).ok());
+
+        auto next = Relinker::nextUndo(m_root);
+        VERIFY_OK(next);
+        QVERIFY(next->has_value());
+        QCOMPARE((*next)->id, done.id); // the change that really happened
+        auto out = Relinker::undo(m_root, as("b"));
+        VERIFY_OK(out);
+        QCOMPARE(linkText("last"), QString::fromStdString(absEpoch(5)));
+        const auto entries = journal();
+        QCOMPARE(entries.size(), std::size_t(4));
+        QCOMPARE(entries[2].action, std::string("abort"));
+        QCOMPARE(entries[2].ref, std::string("killed"));
+        QCOMPARE(entries[3].action, std::string("undo"));
+        QCOMPARE(entries[3].ref, done.id);
+    }
+
     void undoNeverFollowsAnEditedJournalOutsideTheLinks()
     {
         VERIFY_OK(Relinker::relink(m_root, "last", 2, as("a")));

@@ -1,0 +1,265 @@
+// kill -9 at random points of every write path of `ckpt`: relink, undo, repair
+// and prune run as a user runs them (the real binary), each killed with SIGKILL
+// after a seeded random delay spread over the operation's own duration, many
+// times. Afterwards the run must be in the state before or the state after
+// (each link at its old or its new epoch, each epoch whole or gone), a later
+// `ckpt scan` must find no problem that neither state has, and the next command
+// must work (an interrupted journal entry recovers or rolls back).
+#include "CandleFixture.h"
+#include "CliRunner.h"
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QThread>
+
+#include <algorithm>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <random>
+#include <set>
+
+using namespace ckpt::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// What the test compares: where the links point, which epochs are whole, which
+// problem kinds a scan reports.
+struct RunState
+{
+    std::map<std::string, int> links; // name -> epoch it resolves to (-1 dangling)
+    std::set<int> epochs;             // epoch directories present
+    std::set<std::string> problems;   // kinds from `ckpt scan --json`
+
+    bool operator==(const RunState&) const = default;
+};
+
+std::string describe(const RunState& s)
+{
+    std::string out = "links:";
+    for (const auto& [name, epoch] : s.links)
+        out += " " + name + "=" + std::to_string(epoch);
+    out += " epochs:";
+    for (int e : s.epochs)
+        out += " " + std::to_string(e);
+    out += " problems:";
+    for (const std::string& p : s.problems)
+        out += " " + p;
+    return out;
+}
+
+RunState stateOf(const fs::path& root)
+{
+    RunState s;
+    for (const char* name : {"last", "best"}) {
+        std::error_code ec;
+        const fs::path target = fs::read_symlink(root / name, ec);
+        if (ec)
+            continue;
+        const fs::path resolved = target.is_absolute() ? target : root / target;
+        s.links[name] = fs::is_directory(resolved) && fs::exists(resolved / "ckpt-info.json")
+                            ? std::stoi(resolved.filename().string())
+                            : -1;
+    }
+    for (const auto& entry : fs::directory_iterator(root / "epochs")) {
+        const std::string name = entry.path().filename().string();
+        if (!name.empty() && std::isdigit(static_cast<unsigned char>(name.front())))
+            s.epochs.insert(std::stoi(name));
+    }
+    const CliResult scan = runCli({"scan", QString::fromStdString(root.string()), "--json"});
+    if (scan.exitCode == 0 || scan.exitCode == 1) {
+        const nlohmann::json j = scan.json();
+        for (const auto& run : j["runs"]) {
+            for (const auto& p : run["problems"])
+                s.problems.insert(p["kind"].get<std::string>());
+            for (const auto& e : run["epochs"])
+                for (const auto& p : e.value("problems", nlohmann::json::array()))
+                    s.problems.insert(p["kind"].get<std::string>());
+        }
+    } else {
+        s.problems.insert("scan failed: " + scan.err.toStdString());
+    }
+    return s;
+}
+
+struct Operation
+{
+    QString name;
+    QStringList arguments;                        // after RUN
+    std::function<void(const fs::path&)> prepare; // turns the template into the start state
+};
+
+} // namespace
+
+class tst_KillNine : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void killedAnywhere_data();
+    void killedAnywhere();
+
+private:
+    QTemporaryDir m_dir;
+    fs::path m_template;
+    unsigned m_seed = 0;
+};
+
+void tst_KillNine::initTestCase()
+{
+    QVERIFY(m_dir.isValid());
+    const QByteArray seed = qgetenv("CKPT_KILL_SEED");
+    m_seed = seed.isEmpty() ? 20261123u : seed.toUInt();
+    qInfo("seed %u (CKPT_KILL_SEED repeats a run)", m_seed);
+    // Eight epochs with 256 KiB models, CANDLE's absolute links: last at 8, best at 6.
+    m_template = fs::path(m_dir.path().toStdString()) / "template" / "ckpts";
+    CandleFixture f(m_template);
+    for (int e = 1; e <= 8; ++e)
+        f.addEpoch(e, e <= 6 ? 1.0 / e : 0.5, 256 * 1024, e == 1);
+    f.linkAbsolute("last", 8);
+    f.linkAbsolute("best", 6);
+    CandleFixture::writeText(m_template / "ckpt.log", "");
+}
+
+void tst_KillNine::killedAnywhere_data()
+{
+    QTest::addColumn<QString>("op");
+    QTest::newRow("relink last") << "relink-last";
+    QTest::newRow("relink best") << "relink-best";
+    QTest::newRow("undo") << "undo";
+    QTest::newRow("repair all") << "repair";
+    QTest::newRow("prune") << "prune";
+}
+
+void tst_KillNine::killedAnywhere()
+{
+    QFETCH(QString, op);
+    const auto run = [](const fs::path& root, const QStringList& args) {
+        return runCli(QStringList{args.front(), QString::fromStdString(root.string())} +
+                      args.mid(1));
+    };
+    std::map<QString, Operation> ops;
+    ops["relink-last"] = {op, {"relink", "--last", "5"}, {}};
+    ops["relink-best"] = {op, {"relink", "--best", "3"}, {}};
+    ops["undo"] = {op, {"relink", "--undo"}, [&](const fs::path& root) {
+                       QCOMPARE(run(root, {"relink", "--last", "4"}).exitCode, 0);
+                   }};
+    ops["repair"] = {op, {"relink", "--repair", "all"}, [](const fs::path& root) {
+                         // A moved run: absolute links into where it used to be.
+                         for (const char* name : {"last", "best"}) {
+                             const fs::path link = root / name;
+                             const fs::path old = fs::read_symlink(link);
+                             fs::remove(link);
+                             fs::create_directory_symlink(fs::path("/nonexistent/moved") / "ckpts" /
+                                                              "epochs" / old.filename(),
+                                                          link);
+                         }
+                     }};
+    ops["prune"] = {op, {"prune", "--keep-limit", "2", "--yes"}, {}};
+    const Operation& o = ops.at(op);
+
+    int made = 0;
+    const auto fresh = [&]() {
+        const fs::path root = fs::path(m_dir.path().toStdString()) /
+                              (op.toStdString() + "-" + std::to_string(made++)) / "ckpts";
+        fs::create_directories(root.parent_path());
+        fs::copy(m_template, root, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+        if (o.prepare)
+            o.prepare(root);
+        return root;
+    };
+
+    // The two states allowed afterwards, and how long the whole operation takes.
+    const fs::path beforeRoot = fresh();
+    const RunState before = stateOf(beforeRoot);
+    const fs::path afterRoot = fresh();
+    QElapsedTimer clock;
+    clock.start();
+    const CliResult full = run(afterRoot, o.arguments);
+    const qint64 fullUs = clock.nsecsElapsed() / 1000;
+    QVERIFY2(full.exitCode == 0, full.err.constData());
+    const RunState after = stateOf(afterRoot);
+    QVERIFY2(!(before == after), "the operation changed nothing");
+
+    std::mt19937 rng(m_seed ^ static_cast<unsigned>(qHash(op)));
+    const int iterations = qEnvironmentVariableIntValue("CKPT_KILL_ITERATIONS") > 0
+                               ? qEnvironmentVariableIntValue("CKPT_KILL_ITERATIONS")
+                               : 40;
+    // Most of a run is start-up (loading libraries): aim at the rest, where the
+    // files change, with some margin on both sides.
+    std::vector<qint64> startups;
+    for (int i = 0; i < 3; ++i) {
+        clock.restart();
+        (void)runCli({"--version"});
+        startups.push_back(clock.nsecsElapsed() / 1000);
+    }
+    std::sort(startups.begin(), startups.end());
+    const qint64 startupUs = std::min(startups[1], fullUs);
+    // The window narrows onto where the files change: a kill after the end
+    // lowers its top, one that found the run untouched raises its bottom.
+    qint64 lo = startupUs * 4 / 5;
+    qint64 hi = fullUs * 6 / 5;
+    int killedMidway = 0;
+    int endedBefore = 0, endedAfter = 0, endedBetween = 0;
+    for (int i = 0; i < iterations; ++i) {
+        const fs::path root = fresh();
+        QProcess p;
+        p.setProgram(cliPath());
+        p.setArguments(QStringList{o.arguments.front(), QString::fromStdString(root.string())} +
+                       o.arguments.mid(1));
+        p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+        p.setStandardOutputFile(QProcess::nullDevice());
+        const qint64 waitUs = std::uniform_int_distribution<qint64>(lo, std::max(lo, hi))(rng);
+        p.start();
+        QVERIFY(p.waitForStarted());
+        QThread::usleep(static_cast<unsigned long>(waitUs));
+        const bool wasRunning = p.state() == QProcess::Running;
+        p.kill();
+        QVERIFY(p.waitForFinished(10000));
+        const bool killed = wasRunning && p.exitStatus() == QProcess::CrashExit;
+        killedMidway += killed;
+        if (!killed)
+            hi = std::max(lo + 1000, waitUs);
+
+        const RunState now = stateOf(root);
+        if (killed && now == before)
+            lo = std::min(hi - 1000, (lo + waitUs) / 2);
+        (now == before ? endedBefore : now == after ? endedAfter : endedBetween) += 1;
+        const QByteArray where =
+            QByteArray("iteration ") + QByteArray::number(i) + ", killed after " +
+            QByteArray::number(waitUs) + " us: " + describe(now).c_str() +
+            "\n  before: " + describe(before).c_str() + "\n  after:  " + describe(after).c_str();
+        for (const auto& [name, epoch] : now.links) {
+            const bool old = before.links.count(name) && before.links.at(name) == epoch;
+            const bool done = after.links.count(name) && after.links.at(name) == epoch;
+            QVERIFY2(old || done, where.constData());
+        }
+        QCOMPARE(now.links.size(), before.links.size());
+        for (int e : now.epochs)
+            QVERIFY2(before.epochs.count(e), where.constData());
+        for (int e : after.epochs)
+            QVERIFY2(now.epochs.count(e), where.constData());
+        for (const std::string& kind : now.problems)
+            QVERIFY2(before.problems.count(kind) || after.problems.count(kind), where.constData());
+
+        // The next command works on what was left: the operation run again ends
+        // in the after state (a prune also removes what an interrupted one left).
+        const CliResult again = run(root, o.arguments);
+        // (Nothing left to undo or repair is refused, rightly, once it is all done.)
+        QVERIFY2(again.exitCode == 0 || now == after,
+                 (where + "\n  again: " + again.err).constData());
+        if (op != "undo")
+            QVERIFY2(stateOf(root) == after, (where + "\n  again: " + again.err).constData());
+    }
+    qInfo("%s: %d of %d kills landed while ckpt ran (the whole operation takes %lld us, "
+          "start-up %lld us); left as before %d, as after %d, part-way (epoch by epoch) %d",
+          qPrintable(op), killedMidway, iterations, static_cast<long long>(fullUs),
+          static_cast<long long>(startupUs), endedBefore, endedAfter, endedBetween);
+    QVERIFY(killedMidway > 0);
+}
+
+QTEST_GUILESS_MAIN(tst_KillNine)
+#include "tst_KillNine.moc"
