@@ -108,6 +108,11 @@ Status ActionJournal::append(const JournalEntry& entry) const
     const int fd = ::open(m_path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd < 0)
         return Error{"cannot open the journal " + osError(m_path, errno), m_path.string()};
+    // A write that fails part-way (a full disk) is cut back off, and a journal
+    // that this append created is removed: no torn line, no empty file.
+    struct stat before
+    {};
+    const bool sized = ::fstat(fd, &before) == 0;
     const char* p = line.data();
     std::size_t left = line.size();
     while (left > 0) {
@@ -116,6 +121,10 @@ Status ActionJournal::append(const JournalEntry& entry) const
             continue;
         if (n < 0) {
             const int err = errno;
+            if (sized && before.st_size == 0)
+                ::unlink(m_path.c_str());
+            else if (sized)
+                (void)::ftruncate(fd, before.st_size);
             ::close(fd);
             return Error{"cannot write the journal " + osError(m_path, err), m_path.string()};
         }
