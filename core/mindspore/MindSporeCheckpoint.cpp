@@ -158,6 +158,9 @@ Status MindSporeCheckpoint::list()
         // What was listed before the damage stays readable.
         m_problems.push_back(m_path + ": " + what + "; the tensors after it are not listed");
     }
+    if (m_tensors.empty())
+        return Error::at(m_path, "not a MindSpore checkpoint: no tensors in its " +
+                                     std::to_string(end) + " bytes");
     finish();
     return {};
 }
