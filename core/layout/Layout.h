@@ -46,6 +46,8 @@ struct WatchHints
     // (an epoch directory without it is watched until it appears); empty when
     // an epoch directory is complete the moment it appears (renamed in).
     std::string finishedMarker;
+    // Epochs are regular files in that folder (MindSpore `.ckpt`), not directories.
+    bool fileEpochs = false;
 };
 
 // A checkpoint layout (CANDLE, Orbax, ...). Discovery walks the dropped folder
