@@ -143,6 +143,8 @@ const Layout* layoutAt(const std::filesystem::path& root);
 namespace layouts {
 const Layout& candle();
 const Layout& orbax();
+const Layout& mindspore();
+const Layout& caffe2();
 } // namespace layouts
 
 } // namespace ckpt
