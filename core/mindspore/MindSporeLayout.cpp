@@ -74,8 +74,10 @@ struct Catalog
     }
 };
 
+// `read` is set when the model file was opened and its trailer looked for:
+// MindSpore's per-epoch record is that trailer.
 EpochFile fileOf(const std::string& root, const std::string& name, bool model, Problems& problems,
-                 int epoch)
+                 int epoch, bool* read = nullptr)
 {
     EpochFile f;
     f.name = name;
@@ -103,6 +105,8 @@ EpochFile fileOf(const std::string& root, const std::string& name, bool model, P
                                    path, epoch});
         return f;
     }
+    if (read)
+        *read = true;
     if (auto trailer = MindSporeCheckpoint::readTrailer(fd.get(), size)) {
         f.algo = ChecksumAlgo::Crc32;
         f.checksum = trailer->expected;
@@ -121,7 +125,8 @@ Epoch buildEpoch(const std::string& root, const Catalog& catalog, std::vector<co
     epoch.step = shown.name.step;
     epoch.metadata.set("prefix", shown.name.prefix);
     epoch.metadata.set("step_in_epoch", std::to_string(shown.name.step));
-    epoch.files.push_back(fileOf(root, shown.file, true, epoch.problems, epoch.number));
+    epoch.files.push_back(
+        fileOf(root, shown.file, true, epoch.problems, epoch.number, &epoch.recorded));
     if (epoch.files.front().mtimeNs != 0)
         epoch.savedAt = LocalTime::format(double(epoch.files.front().mtimeNs) / 1e9);
     const std::string shownPath = root + "/" + shown.file;
