@@ -362,10 +362,12 @@ Status Caffe2MiniDb::readPart(const TensorInfo& t, const Part& p, std::uint64_t 
                                          std::to_string(p.offset + first * size));
         return {};
     }
-    // Varints: walked from the field's start (a block read costs the elements before it).
-    ProtoCursor c(m_fd.get(), p.offset, p.offset + p.bytes);
+    // Varints have no fixed stride: continue from the last read when it stopped
+    // at or before `first` (sequential block reads), else walk from the start.
+    const bool resume = m_resume.part == &p && m_resume.element <= first;
+    ProtoCursor c(m_fd.get(), resume ? m_resume.offset : p.offset, p.offset + p.bytes);
     std::uint64_t v = 0;
-    for (std::uint64_t i = 0; i < first; ++i)
+    for (std::uint64_t i = resume ? m_resume.element : 0; i < first; ++i)
         if (!c.readVarint(v))
             return Error::at(m_path, "blob \"" + t.name + "\": " + c.error());
     for (std::uint64_t i = 0; i < count; ++i) {
@@ -392,6 +394,7 @@ Status Caffe2MiniDb::readPart(const TensorInfo& t, const Part& p, std::uint64_t 
             break;
         }
     }
+    m_resume = Resume{&p, first + count, c.pos()};
     return {};
 }
 

@@ -73,6 +73,15 @@ private:
     std::vector<std::vector<Part>> m_parts;
     std::vector<std::string> m_problems;
     std::uint64_t m_skipped = 0;
+    // Where the last varint read stopped: block-by-block reads of a varint field
+    // continue from there instead of walking it from its start each time.
+    struct Resume
+    {
+        const Part* part = nullptr;
+        std::uint64_t element = 0;
+        std::uint64_t offset = 0;
+    };
+    mutable Resume m_resume;
 };
 
 } // namespace ckpt
