@@ -4,10 +4,8 @@
 #include "io/RegularFile.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <unistd.h>
 
 namespace ckpt {
 
@@ -15,22 +13,6 @@ namespace {
 
 constexpr std::uint64_t kKeyLimit = 64 * 1024;
 constexpr int kMaxDims = 64;
-
-bool preadAll(int fd, void* out, std::uint64_t bytes, std::uint64_t offset)
-{
-    auto* dst = static_cast<char*>(out);
-    while (bytes > 0) {
-        const ssize_t got = ::pread(fd, dst, bytes, static_cast<off_t>(offset));
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return false;
-        dst += got;
-        offset += static_cast<std::uint64_t>(got);
-        bytes -= static_cast<std::uint64_t>(got);
-    }
-    return true;
-}
 
 std::int32_t int32At(std::string_view s, std::size_t at)
 {
@@ -123,7 +105,7 @@ Status Caffe2MiniDb::list()
     std::string failure;
     while (pos < m_size) {
         char lens[8];
-        if (m_size - pos < 8 || !preadAll(m_fd.get(), lens, 8, pos)) {
+        if (m_size - pos < 8 || !ProtoCursor::readAt(m_fd.get(), lens, 8, pos)) {
             failure =
                 "at byte " + std::to_string(pos) + ": a record header is cut short (truncated?)";
             break;
@@ -144,7 +126,7 @@ Status Caffe2MiniDb::list()
         }
         Record record;
         record.key.resize(std::size_t(kl));
-        if (!preadAll(m_fd.get(), record.key.data(), record.key.size(), pos + 8)) {
+        if (!ProtoCursor::readAt(m_fd.get(), record.key.data(), record.key.size(), pos + 8)) {
             failure = "at byte " + std::to_string(pos) + ": cannot read the key";
             break;
         }
@@ -357,7 +339,7 @@ Status Caffe2MiniDb::readPart(const TensorInfo& t, const Part& p, std::uint64_t 
     const auto size = static_cast<std::uint64_t>(t.dtype.size);
     if (p.encoding == Encoding::Fixed) {
         if ((first + count) * size > p.bytes ||
-            !preadAll(m_fd.get(), out, count * size, p.offset + first * size))
+            !ProtoCursor::readAt(m_fd.get(), out, count * size, p.offset + first * size))
             return Error::at(m_path, "cannot read blob \"" + t.name + "\" at byte " +
                                          std::to_string(p.offset + first * size));
         return {};

@@ -129,6 +129,22 @@ bool ProtoCursor::skipValue(std::uint32_t wireType)
     }
 }
 
+bool ProtoCursor::readAt(int fd, void* out, std::uint64_t bytes, std::uint64_t offset)
+{
+    auto* dst = static_cast<char*>(out);
+    while (bytes > 0) {
+        const ssize_t got = ::pread(fd, dst, bytes, static_cast<off_t>(offset));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got <= 0)
+            return false;
+        dst += got;
+        offset += static_cast<std::uint64_t>(got);
+        bytes -= static_cast<std::uint64_t>(got);
+    }
+    return true;
+}
+
 std::uint64_t ProtoCursor::enter(std::uint64_t length)
 {
     const std::uint64_t outer = m_end;

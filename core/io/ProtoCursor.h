@@ -48,6 +48,10 @@ public:
 
     bool fail(const std::string& what);
 
+    // Reads exactly `bytes` at `offset` (retrying short reads); false on an
+    // error or a file that ends first.
+    static bool readAt(int fd, void* out, std::uint64_t bytes, std::uint64_t offset);
+
 private:
     bool fill();
 

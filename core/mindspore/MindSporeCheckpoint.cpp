@@ -5,11 +5,9 @@
 #include "io/RegularFile.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <fcntl.h>
 #include <map>
-#include <unistd.h>
 
 namespace ckpt {
 
@@ -18,22 +16,6 @@ namespace {
 constexpr std::uint64_t kTagLimit = 64 * 1024;
 constexpr std::uint64_t kTypeLimit = 256;
 constexpr int kMaxDims = 64;
-
-bool preadAll(int fd, void* out, std::uint64_t bytes, std::uint64_t offset)
-{
-    auto* dst = static_cast<char*>(out);
-    while (bytes > 0) {
-        const ssize_t got = ::pread(fd, dst, bytes, static_cast<off_t>(offset));
-        if (got < 0 && errno == EINTR)
-            continue;
-        if (got <= 0)
-            return false;
-        dst += got;
-        offset += static_cast<std::uint64_t>(got);
-        bytes -= static_cast<std::uint64_t>(got);
-    }
-    return true;
-}
 
 // Reads a varint from a byte view (sniffing only); false when it does not fit.
 bool viewVarint(std::string_view s, std::size_t& i, std::uint64_t& v)
@@ -78,7 +60,7 @@ std::optional<MindSporeCheckpoint::Trailer> MindSporeCheckpoint::readTrailer(int
     if (size < kTrailerBytes)
         return std::nullopt;
     char tail[kTrailerBytes];
-    if (!preadAll(fd, tail, kTrailerBytes, size - kTrailerBytes))
+    if (!ProtoCursor::readAt(fd, tail, kTrailerBytes, size - kTrailerBytes))
         return std::nullopt;
     const std::string_view t(tail, kTrailerBytes);
     if (t.substr(0, kCrcMark.size()) != kCrcMark)
@@ -337,7 +319,7 @@ Status MindSporeCheckpoint::read(std::size_t index, std::uint64_t first, std::ui
             continue;
         }
         const std::uint64_t n = std::min(want, p.bytes - skip);
-        if (!preadAll(m_fd.get(), dst, n, p.offset + skip))
+        if (!ProtoCursor::readAt(m_fd.get(), dst, n, p.offset + skip))
             return Error::at(m_path, "cannot read tensor \"" + t.name + "\" at byte " +
                                          std::to_string(p.offset + skip) +
                                          ": the file changed or is unreadable");
