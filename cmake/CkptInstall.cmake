@@ -80,5 +80,5 @@ set(CPACK_DEBIAN_DEVELOPMENT_DESCRIPTION
  Static library, headers and CMake package: find_package(ckpt REQUIRED) and\n\
  link ckpt::core to scan, verify and write CANDLE checkpoints from C++.")
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS
-    "qt6-base-dev, libhdf5-dev, nlohmann-json3-dev, zlib1g-dev, libisal-dev, libzip-dev, pkg-config")
+    "qt6-base-dev, libhdf5-dev, nlohmann-json3-dev, zlib1g-dev, libisal-dev, libzip-dev, libprotobuf-dev, pkg-config")
 include(CPack)

@@ -10,6 +10,7 @@ packages=(
   libqcustomplot-dev
   libhdf5-dev hdf5-tools
   nlohmann-json3-dev zlib1g-dev libisal-dev libzip-dev
+  libprotobuf-dev protobuf-compiler
   xvfb xauth
   python3 python3-h5py python3-numpy
   clang-format

@@ -53,7 +53,8 @@ public:
         : m_options(options), m_progress(progress)
     {}
 
-    void add(FileJob& file, std::uint64_t size)
+    // `bounded`: only the first `size` bytes are checked (a checksum trailer follows).
+    void add(FileJob& file, std::uint64_t size, bool bounded = false)
     {
         const std::uint64_t split = m_options.splitBytes;
         const int parts =
@@ -64,7 +65,8 @@ public:
         for (int i = 0; i < parts; ++i) {
             const std::uint64_t offset = static_cast<std::uint64_t>(i) * split;
             // The last part reads to the end, so a file that grew is checked whole.
-            const std::uint64_t length = i + 1 == parts ? CrcReader::kToEnd : split;
+            const std::uint64_t length =
+                i + 1 == parts ? (bounded ? size - offset : CrcReader::kToEnd) : split;
             m_parts.push_back({&file, i, offset, length});
         }
         m_total += size;
@@ -261,6 +263,14 @@ Result<VerifyReport> verifyItems(const std::vector<const Run*>& runs,
                 file->verdict.status = VerifyStatus::Error;
                 file->verdict.message = path.string() + " is " + RegularFile::kindOf(st.st_mode) +
                                         ", not a regular file: not read";
+            } else if (checked.checkedBytes > static_cast<std::uint64_t>(st.st_size)) {
+                file->verdict.status = VerifyStatus::Error;
+                file->verdict.message = path.string() + " is " + std::to_string(st.st_size) +
+                                        " bytes, shorter than the " +
+                                        std::to_string(checked.checkedBytes) +
+                                        " its checksum covers: it changed since it was listed";
+            } else if (checked.checkedBytes > 0) {
+                job.add(*file, checked.checkedBytes, true);
             } else {
                 job.add(*file, static_cast<std::uint64_t>(st.st_size));
             }

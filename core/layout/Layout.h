@@ -46,6 +46,8 @@ struct WatchHints
     // (an epoch directory without it is watched until it appears); empty when
     // an epoch directory is complete the moment it appears (renamed in).
     std::string finishedMarker;
+    // Epochs are regular files in that folder (MindSpore `.ckpt`), not directories.
+    bool fileEpochs = false;
 };
 
 // A checkpoint layout (CANDLE, Orbax, ...). Discovery walks the dropped folder
@@ -141,6 +143,8 @@ const Layout* layoutAt(const std::filesystem::path& root);
 namespace layouts {
 const Layout& candle();
 const Layout& orbax();
+const Layout& mindspore();
+const Layout& caffe2();
 } // namespace layouts
 
 } // namespace ckpt

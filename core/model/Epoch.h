@@ -29,6 +29,9 @@ struct EpochFile
     bool model = false;      // the model/checkpoint file (inspect, diff, restart)
     ChecksumAlgo algo = ChecksumAlgo::None;
     std::string checksum; // the expected value as recorded, empty when none
+    // > 0: the checksum covers only the first checkedBytes bytes, the format
+    // keeping it in a trailer after them (MindSpore's crc_num); 0: the whole file.
+    std::uint64_t checkedBytes = 0;
     // With bytes, the file's identity when present: a verdict on its content
     // (verify cache, watcher) holds only while all three match.
     std::int64_t mtimeNs = 0;

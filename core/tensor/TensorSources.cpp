@@ -1,4 +1,6 @@
+#include "caffe2/Caffe2MiniDb.h"
 #include "io/RegularFile.h"
+#include "mindspore/MindSporeCheckpoint.h"
 #include "tensor/TensorSource.h"
 
 #include <filesystem>
@@ -8,7 +10,10 @@ namespace ckpt {
 const std::vector<TensorFormat>& TensorSources::formats()
 {
     // Each format's folder adds its entry here (most specific sniff first).
-    static const std::vector<TensorFormat> all = {};
+    static const std::vector<TensorFormat> all = {
+        {"mindspore", &MindSporeCheckpoint::sniff, &MindSporeCheckpoint::open},
+        {"caffe2", &Caffe2MiniDb::sniff, &Caffe2MiniDb::open},
+    };
     return all;
 }
 

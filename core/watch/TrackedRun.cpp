@@ -8,6 +8,23 @@
 
 namespace ckpt {
 
+namespace {
+
+// An epoch's entry in the epochs folder. With file epochs several files may make
+// one epoch (MindSpore: saves at several steps): the entry then stands for all of
+// them, its inode mixing theirs so that any of them changing reloads the epoch.
+void noteEntry(std::map<int, TrackedRun::EpochDir>& out, int number, const DirSnapshot::Entry& e,
+               bool fileEpochs)
+{
+    auto [it, added] = out.try_emplace(number, TrackedRun::EpochDir{e.name, e.inode});
+    if (added || !fileEpochs)
+        return;
+    it->second.name = std::max(it->second.name, e.name);
+    it->second.inode = it->second.inode * 1000003u ^ e.inode;
+}
+
+} // namespace
+
 TrackedRun TrackedRun::load(const std::string& root, const Layout& layout)
 {
     return adopt(layout.loadRun(root), layout);
@@ -35,11 +52,12 @@ void TrackedRun::noteEpochDirs()
     auto entries = DirSnapshot::read(epochsPath());
     if (!entries)
         return;
+    const bool files = layout->watchHints().fileEpochs;
     for (const auto& e : *entries) {
-        if (e.type == DirEntry::Type::File)
+        if (e.type == DirEntry::Type::File && !files)
             continue;
         if (auto number = layout->epochNumberOf(e.name))
-            epochDirs[*number] = {e.name, e.inode};
+            noteEntry(epochDirs, *number, e, files);
     }
 }
 
@@ -48,12 +66,13 @@ RunChanges TrackedRun::syncAllEpochs()
     auto entries = DirSnapshot::read(epochsPath());
     epochsInode = DirSnapshot::stat(epochsPath()).inode;
     std::map<int, EpochDir> now;
+    const bool files = layout->watchHints().fileEpochs;
     if (entries) {
         for (const auto& e : *entries) {
-            if (e.type == DirEntry::Type::File)
+            if (e.type == DirEntry::Type::File && !files)
                 continue;
             if (auto number = layout->epochNumberOf(e.name))
-                now[*number] = {e.name, e.inode};
+                noteEntry(now, *number, e, files);
         }
     }
     RunChanges changes;
@@ -75,6 +94,9 @@ RunChanges TrackedRun::syncAllEpochs()
 
 RunChanges TrackedRun::syncEpochNames(const std::set<std::string>& names)
 {
+    // Several files may make one file epoch: one readdir settles which remain.
+    if (layout->watchHints().fileEpochs)
+        return syncAllEpochs();
     RunChanges changes;
     for (const std::string& name : names) {
         const auto number = layout->epochNumberOf(name);
