@@ -22,6 +22,13 @@ bool Layout::refreshInProgress(Run&, const DirListing&) const
     return false;
 }
 
+Run Layout::reloadRun(const Run& before) const
+{
+    return loadRun(before.root);
+}
+
+void Layout::carryOver(const Epoch&, Epoch&) const {}
+
 MetricHistory Layout::history(const Run& run) const
 {
     std::vector<HistoryFragment> fragments;
@@ -43,8 +50,11 @@ std::filesystem::path Layout::auditLogPath(const std::filesystem::path& root) co
 
 const std::vector<const Layout*>& builtinLayouts()
 {
-    // CANDLE first: when two layouts claim a directory, the first wins.
-    static const std::vector<const Layout*> all{&layouts::candle(), &layouts::orbax()};
+    // CANDLE first: when two layouts claim a directory, the first wins. The
+    // file-name layouts (Keras, Synalinks) last: a folder another layout owns is
+    // never theirs.
+    static const std::vector<const Layout*> all{&layouts::candle(), &layouts::orbax(),
+                                                &layouts::keras(), &layouts::synalinks()};
     return all;
 }
 

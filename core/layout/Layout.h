@@ -46,6 +46,11 @@ struct WatchHints
     // (an epoch directory without it is watched until it appears); empty when
     // an epoch directory is complete the moment it appears (renamed in).
     std::string finishedMarker;
+    // Each epoch is one file in the epochs folder, not a directory (Keras'
+    // ModelCheckpoint): which files are epochs, and their numbers, follow from
+    // the whole listing, so the watcher re-reads the run with reloadRun() and
+    // watches each unfinished or finished epoch's file itself.
+    bool epochFiles = false;
 };
 
 // A checkpoint layout (CANDLE, Orbax, ...). Discovery walks the dropped folder
@@ -94,6 +99,14 @@ public:
     // Re-reads the run's in-progress items and their problems from a listing of
     // the root (the watcher's cheap path). Returns whether they changed.
     virtual bool refreshInProgress(Run& run, const DirListing& rootListing) const;
+    // Epoch files (WatchHints::epochFiles): re-reads the run after its folder
+    // changed, like loadRun, but may keep what `before` read of files whose name
+    // and inode did not change (work proportional to the change). Default: loadRun.
+    virtual Run reloadRun(const Run& before) const;
+    // What only a watching session can know of an epoch, carried from the epoch
+    // a re-read replaces to the one replacing it (Keras: the earlier versions of
+    // a file overwritten in place). Default: nothing.
+    virtual void carryOver(const Epoch& before, Epoch& after) const;
 
     // --- History ---------------------------------------------------------
     // The run's metric history from every source the layout knows. The default
@@ -141,6 +154,8 @@ const Layout* layoutAt(const std::filesystem::path& root);
 namespace layouts {
 const Layout& candle();
 const Layout& orbax();
+const Layout& keras();
+const Layout& synalinks();
 } // namespace layouts
 
 } // namespace ckpt

@@ -1,4 +1,5 @@
 #include "io/RegularFile.h"
+#include "keras/SynalinksVariables.h"
 #include "tensor/TensorSource.h"
 
 #include <filesystem>
@@ -8,7 +9,7 @@ namespace ckpt {
 const std::vector<TensorFormat>& TensorSources::formats()
 {
     // Each format's folder adds its entry here (most specific sniff first).
-    static const std::vector<TensorFormat> all = {};
+    static const std::vector<TensorFormat> all = {SynalinksVariables::tensorFormat()};
     return all;
 }
 

@@ -43,8 +43,34 @@ void TrackedRun::noteEpochDirs()
     }
 }
 
+void TrackedRun::carryOver(const Layout& layout, const Run& before, Run& after)
+{
+    for (Epoch& e : after.epochs)
+        if (const Epoch* old = before.findEpoch(e.number))
+            layout.carryOver(*old, e);
+}
+
+std::string TrackedRun::watchPathOf(const Epoch& epoch) const
+{
+    if (epochFiles()) {
+        const EpochFile* file = epoch.modelFile();
+        return file ? run.pathOf(epoch, *file) : std::string();
+    }
+    return epoch.dir.empty() ? std::string() : run.pathOf(epoch);
+}
+
 RunChanges TrackedRun::syncAllEpochs()
 {
+    if (epochFiles()) {
+        // Which files are epochs follows from the whole listing: the layout re-reads
+        // the run, keeping what it read of unchanged files.
+        Run fresh = layout->reloadRun(run);
+        carryOver(*layout, run, fresh);
+        RunChanges changes = RunDiff::diff(run, fresh);
+        run = std::move(fresh);
+        epochsInode = DirSnapshot::stat(epochsPath()).inode;
+        return changes;
+    }
     auto entries = DirSnapshot::read(epochsPath());
     epochsInode = DirSnapshot::stat(epochsPath()).inode;
     std::map<int, EpochDir> now;
@@ -115,6 +141,7 @@ void TrackedRun::syncEpoch(int number, const std::optional<EpochDir>& now, RunCh
         return; // gone again already; its own event follows
     epochDirs[number] = *now;
     if (Epoch* old = run.findEpoch(number)) {
+        layout->carryOver(*old, *epoch);
         if (!RunDiff::sameEpoch(*old, *epoch)) {
             *old = *epoch;
             changes.changed.push_back(std::move(*epoch));
