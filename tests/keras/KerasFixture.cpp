@@ -22,6 +22,7 @@ void KerasFixture::h5(const fs::path& file, int seed, bool weightsOnly)
         dense.kernel.push_back(float(seed) * 0.5f + float(i));
     dense.bias = {float(seed), -float(seed)};
     model.layers.push_back(dense);
+    fs::create_directories(file.parent_path());
     model.optimizerConfig = {{"class_name", "Adam"}, {"config", {{"learning_rate", 0.001}}}};
     const Status written = KerasH5Writer::write(file, model, weightsOnly);
     if (!written)
@@ -30,6 +31,7 @@ void KerasFixture::h5(const fs::path& file, int seed, bool weightsOnly)
 
 void KerasFixture::keras(const fs::path& file, int seed)
 {
+    fs::create_directories(file.parent_path());
     const fs::path weights = file.parent_path() / (".tmp-" + file.filename().string() + ".h5");
     ModelFixtures::keras3Weights(weights, std::uint32_t(seed));
     const std::string bytes = read(weights);
