@@ -183,24 +183,23 @@ std::optional<KerasTemplate> templateOf(const Group& g, KerasFlavor flavor)
 
     // The other slots: metrics when they vary or are named, literal text otherwise
     // ("resnet50" in "resnet50-{epoch}" is not a number of the template).
+    // A single unnamed number is the monitored metric (the documented
+    // `weights.{epoch:02d}-{val_loss:.2f}.hdf5`); several cannot be told apart.
     std::vector<std::string> metricNames(slots);
-    bool monitorUsed = false;
-    int unnamed = 1;
+    std::vector<std::size_t> unnamed;
     for (std::size_t k = 0; k < slots; ++k) {
         if (k == *epochSlot || k == batchSlot)
             continue;
         const auto [name, named] = trailingName(first.literals[k]);
         if (named && !name.empty())
             metricNames[k] = name;
-        else if (!varies[k] && integral[k])
-            continue;
-        else if (!monitorUsed && !integral[k]) {
-            metricNames[k] = std::string(KerasTemplates::defaultMonitor(flavor));
-            monitorUsed = true;
-        } else {
-            metricNames[k] = "metric" + std::to_string(++unnamed);
-        }
+        else if (varies[k]) // a constant ("resnet50", "lr0.001") is text of the name
+            unnamed.push_back(k);
     }
+    for (std::size_t i = 0; i < unnamed.size(); ++i)
+        metricNames[unnamed[i]] = unnamed.size() == 1
+                                      ? std::string(KerasTemplates::defaultMonitor(flavor))
+                                      : "metric" + std::to_string(i + 1);
 
     // Any folder of data may hold config_1.json, config_2.json: a bare .json is
     // a Synalinks program only when the name says checkpoint or carries a metric.

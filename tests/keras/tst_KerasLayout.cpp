@@ -97,6 +97,9 @@ private slots:
         QTest::newRow("constant number is text")
             << "keras" << QStringList{"resnet50-01.h5", "resnet50-02.h5", "resnet50-03.h5"}
             << "resnet50-{epoch:02d}.h5" << QList<int>{1, 2, 3} << "" << 0.0;
+        QTest::newRow("constant float is text")
+            << "keras" << QStringList{"lr0.001-01.h5", "lr0.001-02.h5"} << "lr0.001-{epoch:02d}.h5"
+            << QList<int>{1, 2} << "" << 0.0;
         QTest::newRow("nan metric")
             << "keras" << QStringList{"m-01-nan.h5", "m-02-0.40.h5"}
             << "m-{epoch:02d}-{val_loss:.2f}.h5" << QList<int>{1, 2} << "val_loss" << 0.40;
@@ -107,6 +110,9 @@ private slots:
         QTest::newRow("synalinks programs")
             << "synalinks" << QStringList{"program_01.json", "program_02.json"}
             << "program_{epoch:02d}.json" << QList<int>{1, 2} << "" << 0.0;
+        QTest::newRow("two unnamed metrics")
+            << "keras" << QStringList{"m.01-0.90-0.80.h5", "m.02-0.70-0.60.h5"}
+            << "m.{epoch:02d}-{metric1:.2f}-{metric2:.2f}.h5" << QList<int>{1, 2} << "" << 0.0;
         QTest::newRow("random h5 files")
             << "keras" << QStringList{"resnet.h5", "vgg.h5", "notes.txt"} << "" << QList<int>{}
             << "" << 0.0;
