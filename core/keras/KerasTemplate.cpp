@@ -324,8 +324,9 @@ std::vector<KerasTemplate> KerasTemplates::recover(const std::vector<std::string
         const std::string& name = singles.front();
         const std::string_view ext = extensionOf(name, flavor);
         const std::string_view stem = std::string_view(name).substr(0, name.size() - ext.size());
-        // A bare .json is a program only under a checkpoint-like name; so is any file.
-        if (looksBestOnly(stem)) {
+        // Only under a checkpoint-like name; a bare .json must also say it is a
+        // program ("checkpoint.program.json"): CANDLE's ckpt-info.json is not one.
+        if (looksBestOnly(stem) && (ext != ".json" || containsWord(stem, {"program"}))) {
             KerasTemplate t;
             t.text = name;
             t.extension = std::string(ext);

@@ -124,6 +124,12 @@ private slots:
             << QList<int>{} << "" << 0.0;
         QTest::newRow("lone model file")
             << "keras" << QStringList{"model.h5"} << "" << QList<int>{} << "" << 0.0;
+        QTest::newRow("CANDLE's record is no program")
+            << "synalinks" << QStringList{"ckpt-info.json", "model.h5"} << "" << QList<int>{} << ""
+            << 0.0;
+        QTest::newRow("save_best_only program")
+            << "synalinks" << QStringList{"checkpoint.program.json"} << "checkpoint.program.json"
+            << QList<int>{1} << "" << 0.0;
         QTest::newRow("save_best_only") << "keras" << QStringList{"best_model.keras", "train.log"}
                                         << "best_model.keras" << QList<int>{1} << "" << 0.0;
     }
