@@ -148,7 +148,7 @@ std::optional<int> Caffe2Layout::epochNumberOf(std::string_view entryName) const
 WatchHints Caffe2Layout::watchHints() const
 {
     WatchHints hints;
-    hints.fileEpochs = true;
+    hints.epochFiles = true;
     return hints;
 }
 

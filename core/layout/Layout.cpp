@@ -22,6 +22,13 @@ bool Layout::refreshInProgress(Run&, const DirListing&) const
     return false;
 }
 
+Run Layout::reloadRun(const Run& before) const
+{
+    return loadRun(before.root);
+}
+
+void Layout::carryOver(const Epoch&, Epoch&) const {}
+
 MetricHistory Layout::history(const Run& run) const
 {
     std::vector<HistoryFragment> fragments;
@@ -43,9 +50,12 @@ std::filesystem::path Layout::auditLogPath(const std::filesystem::path& root) co
 
 const std::vector<const Layout*>& builtinLayouts()
 {
-    // CANDLE first: when two layouts claim a directory, the first wins.
-    static const std::vector<const Layout*> all{&layouts::candle(), &layouts::orbax(),
-                                                &layouts::mindspore(), &layouts::caffe2()};
+    // CANDLE first: when two layouts claim a directory, the first wins. Layouts
+    // known by file names come after those with a record of their own, the
+    // Keras/Synalinks templates next, and Caffe2's generic `<node>.<epoch>` last.
+    static const std::vector<const Layout*> all{
+        &layouts::candle(), &layouts::orbax(),     &layouts::mindspore(),
+        &layouts::keras(),  &layouts::synalinks(), &layouts::caffe2()};
     return all;
 }
 

@@ -46,8 +46,15 @@ struct WatchHints
     // (an epoch directory without it is watched until it appears); empty when
     // an epoch directory is complete the moment it appears (renamed in).
     std::string finishedMarker;
-    // Epochs are regular files in that folder (MindSpore `.ckpt`), not directories.
-    bool fileEpochs = false;
+    // The epochs are regular FILES in that folder (a MindSpore or Lightning .ckpt,
+    // a Caffe2 db, a Keras .h5), not directories: file entries count as epochs
+    // (several files of one epoch make one entry) and each epoch's file is
+    // watched itself (written, truncated, overwritten in place).
+    bool epochFiles = false;
+    // Which files are epochs, and their numbers, follow only from the whole
+    // listing (Keras' file-name templates): the watcher then re-reads the run
+    // with reloadRun() instead of mapping each name to an epoch.
+    bool numbersFromListing = false;
 };
 
 // A checkpoint layout (CANDLE, Orbax, ...). Discovery walks the dropped folder
@@ -96,6 +103,14 @@ public:
     // Re-reads the run's in-progress items and their problems from a listing of
     // the root (the watcher's cheap path). Returns whether they changed.
     virtual bool refreshInProgress(Run& run, const DirListing& rootListing) const;
+    // Epoch files (WatchHints::epochFiles): re-reads the run after its folder
+    // changed, like loadRun, but may keep what `before` read of files whose name
+    // and inode did not change (work proportional to the change). Default: loadRun.
+    virtual Run reloadRun(const Run& before) const;
+    // What only a watching session can know of an epoch, carried from the epoch
+    // a re-read replaces to the one replacing it (Keras: the earlier versions of
+    // a file overwritten in place). Default: nothing.
+    virtual void carryOver(const Epoch& before, Epoch& after) const;
 
     // --- History ---------------------------------------------------------
     // The run's metric history from every source the layout knows. The default
@@ -145,6 +160,8 @@ const Layout& candle();
 const Layout& orbax();
 const Layout& mindspore();
 const Layout& caffe2();
+const Layout& keras();
+const Layout& synalinks();
 } // namespace layouts
 
 } // namespace ckpt

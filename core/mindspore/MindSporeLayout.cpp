@@ -187,7 +187,7 @@ const Layout& layouts::mindspore()
 WatchHints MindSporeLayout::watchHints() const
 {
     WatchHints hints;
-    hints.fileEpochs = true;
+    hints.epochFiles = true;
     return hints;
 }
 

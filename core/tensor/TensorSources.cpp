@@ -1,6 +1,7 @@
 #include "caffe2/Caffe2MiniDb.h"
 #include "io/RegularFile.h"
 #include "mindspore/MindSporeCheckpoint.h"
+#include "keras/SynalinksVariables.h"
 #include "tensor/TensorSource.h"
 
 #include <filesystem>
@@ -12,6 +13,7 @@ const std::vector<TensorFormat>& TensorSources::formats()
     // Each format's folder adds its entry here (most specific sniff first).
     static const std::vector<TensorFormat> all = {
         {"mindspore", &MindSporeCheckpoint::sniff, &MindSporeCheckpoint::open},
+        SynalinksVariables::tensorFormat(),
         {"caffe2", &Caffe2MiniDb::sniff, &Caffe2MiniDb::open},
     };
     return all;

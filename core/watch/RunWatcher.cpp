@@ -197,19 +197,29 @@ void RunWatcher::announceHeads()
 
 void RunWatcher::watchEpochContents(const std::string& root, const Epoch& epoch)
 {
-    if (epoch.dir.empty())
+    auto run = m_runs.find(root);
+    if (run == m_runs.end())
+        return;
+    const bool file = run->second.epochFiles();
+    // An unfinished epoch file is watched as pending until it is whole.
+    if (file && incomplete(epoch))
         return;
     // Epoch directories are relative to the run root (an Orbax step may be the root's child).
-    const std::string dir = epoch.dir.front() == '/' ? epoch.dir : root + "/" + epoch.dir;
-    if (m_contents.count(dir) || m_contents.size() >= kContentWatches)
+    const std::string dir = run->second.watchPathOf(epoch);
+    if (dir.empty() || m_contents.count(dir) || m_contents.size() >= kContentWatches)
         return;
     std::size_t& perRun = m_contentCount[root];
     if (perRun >= kContentWatchesPerRun)
         return;
-    if (m_watches->addContents(dir)) {
-        m_contents[dir] = {root, epoch.number};
-        ++perRun;
+    // An epoch that is a file is watched itself (written, truncated, overwritten in place).
+    if (file) {
+        m_watches->add(dir, dir);
+        m_fileContents.insert(dir);
+    } else if (!m_watches->addContents(dir)) {
+        return;
     }
+    m_contents[dir] = {root, epoch.number};
+    ++perRun;
 }
 
 // `number` empty: every epoch of the run.
@@ -218,7 +228,10 @@ void RunWatcher::unwatchEpochContents(const std::string& root, std::optional<int
     for (auto c = m_contents.begin(); c != m_contents.end();) {
         if (c->second.first == root && (!number || c->second.second == *number)) {
             --m_contentCount[root];
-            m_watches->removeContents(c->first);
+            if (m_fileContents.erase(c->first))
+                m_watches->remove(c->first);
+            else
+                m_watches->removeContents(c->first);
             c = m_contents.erase(c);
         } else {
             ++c;
@@ -238,13 +251,14 @@ void RunWatcher::processContents(const std::string& dir)
         epoch = it->second.layout->loadEpoch(it->second.run, number);
         old = it->second.run.findEpoch(number);
     }
-    if (!epoch || !old || it->second.run.pathOf(*epoch) != dir) {
+    if (!epoch || !old || it->second.watchPathOf(*epoch) != dir) {
         // Gone or replaced: epochs/ events tell the rest.
         unwatchEpochContents(root, number);
         if (it != m_runs.end())
             markDirty(it->second.epochsPath());
         return;
     }
+    it->second.layout->carryOver(*old, *epoch);
     if (RunDiff::sameEpoch(*old, *epoch))
         return;
     *old = *epoch;
@@ -400,8 +414,14 @@ void RunWatcher::finishEpochChanges(const std::string& root, const RunChanges& c
         watchEpochIfIncomplete(root, e);
         watchEpochContents(root, e);
     }
-    for (const Epoch& e : changes.changed)
+    for (const Epoch& e : changes.changed) {
         watchEpochIfIncomplete(root, e);
+        // A replaced epoch file (new inode) needs its watch anew.
+        if (auto it = m_runs.find(root); it != m_runs.end() && it->second.epochFiles()) {
+            unwatchEpochContents(root, e.number);
+            watchEpochContents(root, e);
+        }
+    }
     emitChanges(root, changes);
     // Links and the best check depend on which epochs exist.
     if (auto it = m_runs.find(root); it != m_runs.end())
@@ -427,7 +447,9 @@ void RunWatcher::processPending(const std::string& dir)
         markDirty(t.epochsPath());
         return;
     }
-    if (!incomplete(*epoch)) {
+    t.layout->carryOver(*old, *epoch);
+    const bool finished = !incomplete(*epoch);
+    if (finished) {
         m_pending.erase(dir);
         m_watches->remove(dir);
     }
@@ -435,13 +457,19 @@ void RunWatcher::processPending(const std::string& dir)
         *old = *epoch;
         emit epochChanged(qpath(root), *epoch);
     }
+    // A finished epoch file goes on being watched for overwrites in place.
+    if (finished && t.epochFiles())
+        watchEpochContents(root, *epoch);
 }
 
 void RunWatcher::watchEpochIfIncomplete(const std::string& root, const Epoch& epoch)
 {
-    if (!incomplete(epoch) || epoch.dir.empty())
+    auto run = m_runs.find(root);
+    if (!incomplete(epoch) || run == m_runs.end())
         return;
-    const std::string dir = root + "/" + epoch.dir;
+    const std::string dir = run->second.watchPathOf(epoch);
+    if (dir.empty() || m_pending.count(dir))
+        return;
     m_pending[dir] = {root, epoch.number};
     m_watches->add(dir, dir);
 }
@@ -450,6 +478,7 @@ void RunWatcher::reloadWhole(const std::string& root)
 {
     TrackedRun& t = m_runs.at(root);
     TrackedRun fresh = TrackedRun::load(root, *t.layout);
+    TrackedRun::carryOver(*t.layout, t.run, fresh.run);
     fresh.generation = m_generation;
     const RunChanges changes = RunDiff::diff(t.run, fresh.run);
     t = std::move(fresh);
@@ -623,6 +652,7 @@ void RunWatcher::applyRescan(RescanResult result)
         }
         if (it->second.generation > result.generation)
             continue;
+        TrackedRun::carryOver(*it->second.layout, it->second.run, fresh.run);
         const RunChanges changes = RunDiff::diff(it->second.run, fresh.run);
         fresh.generation = it->second.generation;
         it->second = std::move(fresh);

@@ -153,7 +153,8 @@ private:
     std::uint64_t m_generation = 0;
     std::map<std::string, std::pair<std::string, int>> m_contents; // watched epoch dir -> run
     std::map<std::string, std::size_t> m_contentCount;             // by root
-    std::map<std::string, Run> m_heads; // last run-level state reported, by root
+    std::set<std::string> m_fileContents; // m_contents entries that are epoch files
+    std::map<std::string, Run> m_heads;   // last run-level state reported, by root
     static constexpr std::size_t kContentWatchesPerRun = 1024;
     static constexpr std::size_t kContentWatches = 8192;
 };

@@ -52,7 +52,7 @@ void TrackedRun::noteEpochDirs()
     auto entries = DirSnapshot::read(epochsPath());
     if (!entries)
         return;
-    const bool files = layout->watchHints().fileEpochs;
+    const bool files = layout->watchHints().epochFiles;
     for (const auto& e : *entries) {
         if (e.type == DirEntry::Type::File && !files)
             continue;
@@ -61,12 +61,38 @@ void TrackedRun::noteEpochDirs()
     }
 }
 
+void TrackedRun::carryOver(const Layout& layout, const Run& before, Run& after)
+{
+    for (Epoch& e : after.epochs)
+        if (const Epoch* old = before.findEpoch(e.number))
+            layout.carryOver(*old, e);
+}
+
+std::string TrackedRun::watchPathOf(const Epoch& epoch) const
+{
+    if (epochFiles()) {
+        const EpochFile* file = epoch.modelFile();
+        return file ? run.pathOf(epoch, *file) : std::string();
+    }
+    return epoch.dir.empty() ? std::string() : run.pathOf(epoch);
+}
+
 RunChanges TrackedRun::syncAllEpochs()
 {
+    if (layout->watchHints().numbersFromListing) {
+        // Which files are epochs follows from the whole listing: the layout re-reads
+        // the run, keeping what it read of unchanged files.
+        Run fresh = layout->reloadRun(run);
+        carryOver(*layout, run, fresh);
+        RunChanges changes = RunDiff::diff(run, fresh);
+        run = std::move(fresh);
+        epochsInode = DirSnapshot::stat(epochsPath()).inode;
+        return changes;
+    }
     auto entries = DirSnapshot::read(epochsPath());
     epochsInode = DirSnapshot::stat(epochsPath()).inode;
     std::map<int, EpochDir> now;
-    const bool files = layout->watchHints().fileEpochs;
+    const bool files = layout->watchHints().epochFiles;
     if (entries) {
         for (const auto& e : *entries) {
             if (e.type == DirEntry::Type::File && !files)
@@ -95,7 +121,7 @@ RunChanges TrackedRun::syncAllEpochs()
 RunChanges TrackedRun::syncEpochNames(const std::set<std::string>& names)
 {
     // Several files may make one file epoch: one readdir settles which remain.
-    if (layout->watchHints().fileEpochs)
+    if (layout->watchHints().epochFiles)
         return syncAllEpochs();
     RunChanges changes;
     for (const std::string& name : names) {
@@ -137,6 +163,7 @@ void TrackedRun::syncEpoch(int number, const std::optional<EpochDir>& now, RunCh
         return; // gone again already; its own event follows
     epochDirs[number] = *now;
     if (Epoch* old = run.findEpoch(number)) {
+        layout->carryOver(*old, *epoch);
         if (!RunDiff::sameEpoch(*old, *epoch)) {
             *old = *epoch;
             changes.changed.push_back(std::move(*epoch));

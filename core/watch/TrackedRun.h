@@ -43,6 +43,15 @@ struct TrackedRun
     // inotify named the entries that changed: one lstat each.
     RunChanges syncEpochNames(const std::set<std::string>& names);
 
+    // Gives each epoch of `after` what the layout carries over from the epoch of
+    // the same number in `before` (Layout::carryOver).
+    static void carryOver(const Layout& layout, const Run& before, Run& after);
+    // The path whose change means the epoch changed: its file when the layout's
+    // epochs are files (WatchHints::epochFiles), its directory otherwise; empty
+    // when there is none to watch.
+    std::string watchPathOf(const Epoch& epoch) const;
+    bool epochFiles() const { return layout->watchHints().epochFiles; }
+
     // The folder holding the epoch directories (the root itself for some layouts).
     std::string epochsPath() const;
     bool epochsAtRoot() const { return epochsPath() == run.root; }
