@@ -46,6 +46,10 @@ struct WatchHints
     // (an epoch directory without it is watched until it appears); empty when
     // an epoch directory is complete the moment it appears (renamed in).
     std::string finishedMarker;
+    // The epochs are regular FILES in that folder (a Lightning .ckpt, a Keras
+    // .h5), not directories: the watcher then takes file entries as epochs, and
+    // follows an unfinished one (no record) until its writer is done with it.
+    bool epochFiles = false;
 };
 
 // A checkpoint layout (CANDLE, Orbax, ...). Discovery walks the dropped folder
@@ -85,6 +89,10 @@ public:
 
     // --- Epoch directories -------------------------------------------------
     virtual WatchHints watchHints() const = 0;
+    // The hints for one loaded run, when they differ between runs of the layout
+    // (a Lightning version folder keeps its files in checkpoints/, a bare folder
+    // at its root). The default: watchHints().
+    virtual WatchHints watchHintsFor(const Run&) const { return watchHints(); }
     // The epoch an entry of the epochs folder (watchHints().epochsDir) is, when
     // it is a finished epoch directory's name.
     virtual std::optional<int> epochNumberOf(std::string_view entryName) const = 0;

@@ -24,19 +24,20 @@ TrackedRun TrackedRun::adopt(Run run, const Layout& layout)
 
 std::string TrackedRun::epochsPath() const
 {
-    const std::string sub = layout->watchHints().epochsDir;
+    const std::string sub = layout->watchHintsFor(run).epochsDir;
     return sub.empty() ? run.root : run.root + "/" + sub;
 }
 
 void TrackedRun::noteEpochDirs()
 {
     epochDirs.clear();
+    const bool files = layout->watchHintsFor(run).epochFiles;
     epochsInode = DirSnapshot::stat(epochsPath()).inode;
     auto entries = DirSnapshot::read(epochsPath());
     if (!entries)
         return;
     for (const auto& e : *entries) {
-        if (e.type == DirEntry::Type::File)
+        if (e.type == DirEntry::Type::File && !files)
             continue;
         if (auto number = layout->epochNumberOf(e.name))
             epochDirs[*number] = {e.name, e.inode};
@@ -47,10 +48,11 @@ RunChanges TrackedRun::syncAllEpochs()
 {
     auto entries = DirSnapshot::read(epochsPath());
     epochsInode = DirSnapshot::stat(epochsPath()).inode;
+    const bool files = layout->watchHintsFor(run).epochFiles;
     std::map<int, EpochDir> now;
     if (entries) {
         for (const auto& e : *entries) {
-            if (e.type == DirEntry::Type::File)
+            if (e.type == DirEntry::Type::File && !files)
                 continue;
             if (auto number = layout->epochNumberOf(e.name))
                 now[*number] = {e.name, e.inode};
@@ -76,6 +78,7 @@ RunChanges TrackedRun::syncAllEpochs()
 RunChanges TrackedRun::syncEpochNames(const std::set<std::string>& names)
 {
     RunChanges changes;
+    const bool files = layout->watchHintsFor(run).epochFiles;
     for (const std::string& name : names) {
         const auto number = layout->epochNumberOf(name);
         if (!number)
@@ -83,7 +86,7 @@ RunChanges TrackedRun::syncEpochNames(const std::set<std::string>& names)
         struct stat st
         {};
         const std::string path = epochsPath() + "/" + name;
-        if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
+        if (::lstat(path.c_str(), &st) == 0 && (files || !S_ISREG(st.st_mode))) {
             syncEpoch(*number, EpochDir{name, st.st_ino}, changes);
         } else {
             auto known = epochDirs.find(*number);
