@@ -1,5 +1,6 @@
 #include "io/RegularFile.h"
 #include "tensor/TensorSource.h"
+#include "torch/TorchZipSource.h"
 
 #include <filesystem>
 
@@ -8,7 +9,9 @@ namespace ckpt {
 const std::vector<TensorFormat>& TensorSources::formats()
 {
     // Each format's folder adds its entry here (most specific sniff first).
-    static const std::vector<TensorFormat> all = {};
+    static const std::vector<TensorFormat> all = {
+        {"torch", &TorchZipSource::sniff, &TorchZipSource::open},
+    };
     return all;
 }
 
