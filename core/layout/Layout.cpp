@@ -44,7 +44,8 @@ std::filesystem::path Layout::auditLogPath(const std::filesystem::path& root) co
 const std::vector<const Layout*>& builtinLayouts()
 {
     // CANDLE first: when two layouts claim a directory, the first wins.
-    static const std::vector<const Layout*> all{&layouts::candle(), &layouts::orbax()};
+    static const std::vector<const Layout*> all{&layouts::candle(), &layouts::orbax(),
+                                                &layouts::lightning()};
     return all;
 }
 

@@ -149,6 +149,7 @@ const Layout* layoutAt(const std::filesystem::path& root);
 namespace layouts {
 const Layout& candle();
 const Layout& orbax();
+const Layout& lightning();
 } // namespace layouts
 
 } // namespace ckpt
