@@ -54,7 +54,7 @@ const std::vector<const Layout*>& builtinLayouts()
     // known by file names come after those with a record of their own, the
     // Keras/Synalinks templates next, and Caffe2's generic `<node>.<epoch>` last.
     static const std::vector<const Layout*> all{
-        &layouts::candle(), &layouts::orbax(),     &layouts::mindspore(),
+        &layouts::candle(), &layouts::orbax(),     &layouts::mindspore(), &layouts::lightning(),
         &layouts::keras(),  &layouts::synalinks(), &layouts::caffe2()};
     return all;
 }

@@ -94,6 +94,10 @@ public:
 
     // --- Epoch directories -------------------------------------------------
     virtual WatchHints watchHints() const = 0;
+    // The hints for one loaded run, when they differ between runs of the layout
+    // (a Lightning version folder keeps its files in checkpoints/, a bare folder
+    // at its root). The default: watchHints().
+    virtual WatchHints watchHintsFor(const Run&) const { return watchHints(); }
     // The epoch an entry of the epochs folder (watchHints().epochsDir) is, when
     // it is a finished epoch directory's name.
     virtual std::optional<int> epochNumberOf(std::string_view entryName) const = 0;
@@ -162,6 +166,7 @@ const Layout& mindspore();
 const Layout& caffe2();
 const Layout& keras();
 const Layout& synalinks();
+const Layout& lightning();
 } // namespace layouts
 
 } // namespace ckpt

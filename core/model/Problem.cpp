@@ -6,7 +6,7 @@
 namespace ckpt {
 
 namespace {
-constexpr std::array<std::pair<ProblemKind, std::string_view>, 16> kNames{{
+constexpr std::array<std::pair<ProblemKind, std::string_view>, 17> kNames{{
     {ProblemKind::InterruptedSave, "interrupted_save"},
     {ProblemKind::ModelWithoutInfo, "model_without_info"},
     {ProblemKind::InfoWithoutModel, "info_without_model"},
@@ -23,6 +23,7 @@ constexpr std::array<std::pair<ProblemKind, std::string_view>, 16> kNames{{
     {ProblemKind::BadLog, "bad_log"},
     {ProblemKind::CopiedLink, "copied_link"},
     {ProblemKind::ChecksumMismatch, "checksum_mismatch"},
+    {ProblemKind::NameCollision, "name_collision"},
 }};
 } // namespace
 
@@ -74,6 +75,8 @@ std::string_view plainName(ProblemKind kind)
         return "Log partly unreadable";
     case ProblemKind::ChecksumMismatch:
         return "Checksum mismatch (model changed or corrupted)";
+    case ProblemKind::NameCollision:
+        return "Two checkpoints under one name";
     }
     return "Problem";
 }

@@ -27,6 +27,7 @@ enum class ProblemKind
     CopiedLink,         // last/best points into the original of a copied run (cp -a);
                         // resolved to this run's epochs/NNN of the same number
     ChecksumMismatch,   // the model file's CRC-32 differs from ckpt-info.json (verified)
+    NameCollision,      // two checkpoint files saved under one name (Lightning "-vN")
 };
 
 std::string_view toString(ProblemKind kind);

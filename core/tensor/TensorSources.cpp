@@ -1,8 +1,9 @@
 #include "caffe2/Caffe2MiniDb.h"
 #include "io/RegularFile.h"
-#include "mindspore/MindSporeCheckpoint.h"
 #include "keras/SynalinksVariables.h"
+#include "mindspore/MindSporeCheckpoint.h"
 #include "tensor/TensorSource.h"
+#include "torch/TorchZipSource.h"
 
 #include <filesystem>
 
@@ -12,6 +13,7 @@ const std::vector<TensorFormat>& TensorSources::formats()
 {
     // Each format's folder adds its entry here (most specific sniff first).
     static const std::vector<TensorFormat> all = {
+        {"torch", &TorchZipSource::sniff, &TorchZipSource::open},
         {"mindspore", &MindSporeCheckpoint::sniff, &MindSporeCheckpoint::open},
         SynalinksVariables::tensorFormat(),
         {"caffe2", &Caffe2MiniDb::sniff, &Caffe2MiniDb::open},

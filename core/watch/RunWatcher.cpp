@@ -314,7 +314,7 @@ void RunWatcher::processRoot(const std::string& root)
     const DirListing listing = entries ? DirSnapshot::toListing(root, *entries) : DirListing{};
     // A run whose epochs live in their own folder stays a run while that folder
     // is there (isRunRoot would list it); otherwise the layout decides.
-    const std::string epochsDir = t.layout->watchHints().epochsDir;
+    const std::string epochsDir = t.layout->watchHintsFor(t.run).epochsDir;
     const DirEntry* epochsEntry = epochsDir.empty() ? nullptr : listing.find(epochsDir);
     const bool stillRun = !epochsDir.empty()
                               ? epochsEntry && epochsEntry->type == DirEntry::Type::Directory
@@ -376,6 +376,10 @@ void RunWatcher::processEpochsDir(const std::string& epochsDir, const std::strin
         processEpochs(root);
     else
         processEpochNames(root, names.mapped());
+    // A layout may keep a link among its epochs (Lightning's checkpoints/last.ckpt):
+    // relinking it changes no epoch.
+    if (auto it = m_runs.find(root); it != m_runs.end())
+        refreshLinks(it->second);
 }
 
 void RunWatcher::processEpochs(const std::string& root)

@@ -36,6 +36,11 @@ class WatchSet;
 //
 // CANDLE saves into work/ and renames it to epochs/NNN, so an epoch directory
 // that appears is complete; while work/ exists, saveInProgress(root, true).
+//
+// Layouts whose epochs are files (WatchHints::epochFiles: Lightning .ckpt,
+// Keras .h5) are followed the same way, file entries taken as epochs; a file
+// written in place appears unfinished (no record) and is watched until its
+// writer is done, exactly like an incomplete epoch directory.
 class RunWatcher : public QObject
 {
     Q_OBJECT

@@ -41,7 +41,7 @@ TrackedRun TrackedRun::adopt(Run run, const Layout& layout)
 
 std::string TrackedRun::epochsPath() const
 {
-    const std::string sub = layout->watchHints().epochsDir;
+    const std::string sub = hints().epochsDir;
     return sub.empty() ? run.root : run.root + "/" + sub;
 }
 
@@ -52,7 +52,7 @@ void TrackedRun::noteEpochDirs()
     auto entries = DirSnapshot::read(epochsPath());
     if (!entries)
         return;
-    const bool files = layout->watchHints().epochFiles;
+    const bool files = hints().epochFiles;
     for (const auto& e : *entries) {
         if (e.type == DirEntry::Type::File && !files)
             continue;
@@ -79,7 +79,7 @@ std::string TrackedRun::watchPathOf(const Epoch& epoch) const
 
 RunChanges TrackedRun::syncAllEpochs()
 {
-    if (layout->watchHints().numbersFromListing) {
+    if (hints().numbersFromListing) {
         // Which files are epochs follows from the whole listing: the layout re-reads
         // the run, keeping what it read of unchanged files.
         Run fresh = layout->reloadRun(run);
@@ -92,7 +92,7 @@ RunChanges TrackedRun::syncAllEpochs()
     auto entries = DirSnapshot::read(epochsPath());
     epochsInode = DirSnapshot::stat(epochsPath()).inode;
     std::map<int, EpochDir> now;
-    const bool files = layout->watchHints().epochFiles;
+    const bool files = hints().epochFiles;
     if (entries) {
         for (const auto& e : *entries) {
             if (e.type == DirEntry::Type::File && !files)
@@ -121,7 +121,7 @@ RunChanges TrackedRun::syncAllEpochs()
 RunChanges TrackedRun::syncEpochNames(const std::set<std::string>& names)
 {
     // Several files may make one file epoch: one readdir settles which remain.
-    if (layout->watchHints().epochFiles)
+    if (hints().epochFiles)
         return syncAllEpochs();
     RunChanges changes;
     for (const std::string& name : names) {

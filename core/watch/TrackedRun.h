@@ -50,7 +50,10 @@ struct TrackedRun
     // epochs are files (WatchHints::epochFiles), its directory otherwise; empty
     // when there is none to watch.
     std::string watchPathOf(const Epoch& epoch) const;
-    bool epochFiles() const { return layout->watchHints().epochFiles; }
+    // The layout's hints for this run (a Lightning version folder keeps its
+    // files in checkpoints/, a bare folder at its root).
+    WatchHints hints() const { return layout->watchHintsFor(run); }
+    bool epochFiles() const { return hints().epochFiles; }
 
     // The folder holding the epoch directories (the root itself for some layouts).
     std::string epochsPath() const;

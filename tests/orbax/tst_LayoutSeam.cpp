@@ -1,5 +1,5 @@
-// Every layer that works on runs, driven against both layouts (CANDLE and
-// Orbax): the layers ask the layout, never its name.
+// Every layer that works on runs, driven against every layout (CANDLE, Orbax
+// and Lightning): the layers ask the layout, never its name.
 #include "checksum/Verifier.h"
 #include "layout/Layout.h"
 #include "models/EpochTableModel.h"
@@ -16,11 +16,13 @@
 #include <QTest>
 
 #include <CandleFixture.h>
+#include <LightningFixture.h>
 #include <OrbaxFixture.h>
 #include <filesystem>
 
 using namespace ckpt;
 using test::CandleFixture;
+using test::LightningFixture;
 using test::OrbaxFixture;
 namespace fs = std::filesystem;
 
@@ -29,6 +31,8 @@ namespace {
 // Epoch (CANDLE) or step (Orbax) numbers of the runs the tests build.
 std::vector<int> numbers(const std::string& layout)
 {
+    if (layout == "lightning") // numbered by step (epoch=E-step=S.ckpt)
+        return {10, 20, 30, 40};
     return layout == "orbax" ? std::vector<int>{100, 200, 300, 400} : std::vector<int>{1, 2, 3, 4};
 }
 
@@ -36,6 +40,18 @@ std::vector<int> numbers(const std::string& layout)
 fs::path makeRun(const std::string& layout, const fs::path& root)
 {
     const auto ns = numbers(layout);
+    if (layout == "lightning") {
+        LightningFixture f(root);
+        std::string csv = "epoch,step,loss\n";
+        for (std::size_t i = 0; i < ns.size(); ++i) {
+            f.addCheckpoint(int(i), ns[i]);
+            csv += std::to_string(i) + "," + std::to_string(ns[i]) + "," +
+                   std::to_string(1.0 / double(i + 1)) + "\n";
+        }
+        f.writeMetrics(csv);
+        f.linkLast(LightningFixture::ckptName(int(ns.size()) - 1, ns.back()));
+        return f.root();
+    }
     if (layout == "orbax") {
         OrbaxFixture f(root, "checkpoint_");
         for (std::size_t i = 0; i < ns.size(); ++i)
@@ -54,6 +70,12 @@ fs::path makeRun(const std::string& layout, const fs::path& root)
 // `staging` is outside the watched folder.
 void saveLive(const std::string& layout, const fs::path& root, int n, const fs::path& staging)
 {
+    if (layout == "lightning") {
+        // torch.save writes in place; the test writes aside and renames for a single event.
+        const fs::path aside = LightningFixture(staging).addCheckpoint(n / 10 - 1, n);
+        fs::rename(aside, LightningFixture(root).checkpointsDir() / aside.filename());
+        return;
+    }
     if (layout == "orbax") {
         OrbaxFixture f(root, "checkpoint_");
         const fs::path tmp = root / ("checkpoint_" + std::to_string(n) + ".orbax-checkpoint-tmp");
@@ -74,6 +96,7 @@ void bothLayouts()
     QTest::addColumn<QString>("layout");
     QTest::newRow("candle") << "candle";
     QTest::newRow("orbax") << "orbax";
+    QTest::newRow("lightning") << "lightning";
 }
 
 } // namespace
@@ -92,9 +115,10 @@ private slots:
         makeRun("candle", base / "exp" / "a" / "ckpts");
         makeRun("orbax", base / "exp" / "b");
         OrbaxFixture(base / "exp" / "b").addTmp(500);
+        makeRun("lightning", base / "exp" / "c" / "lightning_logs" / "version_0");
         auto result = Scanner::scan(base);
         QVERIFY(result.ok());
-        QCOMPARE(result->runs.size(), std::size_t(2));
+        QCOMPARE(result->runs.size(), std::size_t(3));
         std::map<std::string, const Run*> byLayout;
         for (const Run& r : result->runs)
             byLayout[r.layout] = &r;
@@ -114,6 +138,11 @@ private slots:
         QCOMPARE(orbax["epochs"][1]["metrics"]["loss"].get<double>(), 0.5);
         QCOMPARE(orbax["in_progress"].size(), std::size_t(1));
         QVERIFY(!orbax.contains("last"));
+        QVERIFY(byLayout.count("lightning"));
+        QCOMPARE(byLayout["lightning"]->epochs.size(), std::size_t(4));
+        const auto lightning = RunJson::toJson(*byLayout["lightning"]);
+        QCOMPARE(lightning["last"].get<int>(), 40);
+        QCOMPARE(lightning["epochs"][1]["step"].get<int>(), 20);
         const auto candle = RunJson::toJson(*byLayout["candle"]);
         QCOMPARE(candle["last"].get<int>(), 4);
     }
@@ -129,7 +158,7 @@ private slots:
         const MetricHistory h = historyOf(run);
         const auto rows = h.latestPerEpoch();
         QCOMPARE(rows.size(), std::size_t(4));
-        const std::string metric = layout == "orbax" ? "loss" : std::string(kBestSoFar);
+        const std::string metric = layout != "candle" ? "loss" : std::string(kBestSoFar);
         QCOMPARE(rows[1]->epoch, numbers(layout.toStdString())[1]);
         QCOMPARE(rows[1]->value(metric), std::optional<double>(0.5));
         QVERIFY(rows[1]->wallTime.has_value());
@@ -148,10 +177,10 @@ private slots:
         auto report = Verifier::verifyRun(run, o);
         QVERIFY(report.ok());
         QCOMPARE(report->runs[0].epochs.size(), std::size_t(4));
-        const VerifyStatus want = layout == "orbax" ? VerifyStatus::NoChecksum : VerifyStatus::Ok;
+        const VerifyStatus want = layout != "candle" ? VerifyStatus::NoChecksum : VerifyStatus::Ok;
         for (const auto& v : report->runs[0].epochs) {
             QCOMPARE(int(v.status), int(want));
-            if (layout == "orbax")
+            if (layout != "candle")
                 QVERIFY(QString::fromStdString(v.message).contains("no checksum"));
         }
     }
@@ -167,10 +196,10 @@ private slots:
         RelinkOptions options;
         options.actor = "tester@host";
         auto out = Relinker::relink(root, "last", target, options);
-        if (layout == "orbax") {
+        if (layout != "candle") {
             QVERIFY(!out.ok());
             QVERIFY2(QString::fromStdString(out.error().message)
-                         .contains("orbax runs have no movable links"),
+                         .contains(layout + " runs have no movable links"),
                      out.error().message.c_str());
             QVERIFY(!fs::exists(root / "last"));
             return;
@@ -192,6 +221,15 @@ private slots:
         KeepPolicy policy;
         policy.keepLimit = 1;
         const PrunePlan plan = Pruner::plan(run, policy);
+        if (layout == "lightning") {
+            // Lightning's own save_top_k deletes files; Ckpt Studio does not.
+            QVERIFY(plan.toDelete.empty());
+            QVERIFY(!plan.notes.empty());
+            QVERIFY(!Pruner::execute(run, plan, Progress::none(), "tester@host").ok() ||
+                    plan.toDelete.empty());
+            QCOMPARE(findLayout("lightning")->loadRun(root).epochs.size(), std::size_t(4));
+            return;
+        }
         // The newest is kept (and, in CANDLE, last/best on it); the rest go.
         QCOMPARE(plan.toDelete.size(), std::size_t(3));
         QCOMPARE(plan.kept.size(), std::size_t(1));
@@ -228,7 +266,10 @@ private slots:
         QCOMPARE(model.index(1, model.columnOf(K::Epoch)).data().toInt(),
                  numbers(layout.toStdString())[1]);
         QVERIFY(!model.index(1, model.columnOf(K::SavedAt)).data().toString().isEmpty());
-        if (layout == "orbax") {
+        if (layout == "lightning") {
+            QVERIFY(model.metricNames().contains(QStringLiteral("loss")));
+            QCOMPARE(model.index(3, model.columnOf(K::Links)).data().toString(), QString("last"));
+        } else if (layout == "orbax") {
             QVERIFY(model.metricNames().contains(QStringLiteral("loss")));
             QCOMPARE(model.index(2, model.columnOf(K::Links)).data().toString(), QString());
         } else {

@@ -1,0 +1,71 @@
+#include "CandleFixture.h"
+#include "CliRunner.h"
+#include "LightningFixture.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <filesystem>
+#include <set>
+
+using namespace ckpt::test;
+namespace fs = std::filesystem;
+
+// The CLI on a mixed tree: a CANDLE run beside a Lightning logger folder.
+class TestLightningCli : public QObject
+{
+    Q_OBJECT
+
+private:
+    QTemporaryDir m_tmp;
+    fs::path m_version;
+
+private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_tmp.isValid());
+        const fs::path base(m_tmp.path().toStdString());
+        CandleFixture c(base / "a" / "ckpts");
+        c.addEpoch(1, 0.5, 64, true);
+        c.linkAbsolute("last", 1);
+        LightningFixture l(base / "b" / "lightning_logs" / "version_0");
+        l.addCheckpoint(0, 100);
+        l.addNamed("epoch=1-step=200-val_loss=0.125.ckpt", 1, 200);
+        l.linkLast("epoch=1-step=200-val_loss=0.125.ckpt");
+        l.writeMetrics("epoch,step,train_loss,val_loss\n0,99,0.75,\n0,99,,0.5\n1,199,,0.25\n");
+        m_version = l.root();
+    }
+
+    void scanJsonHasTheLayoutOfEveryRun()
+    {
+        const CliResult r = runCli({"scan", "--json", m_tmp.path()});
+        QCOMPARE(r.exitCode, 0);
+        const auto j = r.json();
+        QCOMPARE(j["runs"].size(), std::size_t(2));
+        std::set<std::string> layouts;
+        for (const auto& run : j["runs"]) {
+            layouts.insert(run["layout"].get<std::string>());
+            if (run["layout"] == "lightning") {
+                QCOMPARE(run["epochs"].size(), std::size_t(2));
+                QCOMPARE(run["last"].get<int>(), 200);
+                QCOMPARE(run["epochs"][1]["metrics"]["val_loss"].get<double>(), 0.125);
+            }
+        }
+        QCOMPARE(layouts, (std::set<std::string>{"candle", "lightning"}));
+    }
+
+    void historyOfALightningRun()
+    {
+        const CliResult r =
+            runCli({"history", "--json", QString::fromStdString(m_version.string())});
+        QCOMPARE(r.exitCode, 0);
+        const auto j = r.json();
+        QCOMPARE(j["layout"].get<std::string>(), std::string("lightning"));
+        QVERIFY2(r.out.contains("\"train_loss\""), r.out.constData());
+        QVERIFY(r.out.contains("0.75"));
+        QVERIFY(r.out.contains("0.25"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestLightningCli)
+#include "tst_LightningCli.moc"
