@@ -196,8 +196,17 @@ int runInspect(const QStringList& arguments)
     }
     const bool hdf5Weights =
         sniff->format == ModelSniff::Format::Hdf5 || sniff->zipKind == ModelSniff::ZipKind::Keras3;
-    if (!hdf5Weights && TensorSources::recognises(*model))
-        return inspectSource(cl, *model, sniff->fileBytes);
+    // A zip whose tensors cannot be read (a damaged data.pkl) still shows its
+    // listing, with why, as a problem.
+    std::string unreadable;
+    if (!hdf5Weights && TensorSources::recognises(*model)) {
+        if (sniff->format != ModelSniff::Format::Zip)
+            return inspectSource(cl, *model, sniff->fileBytes);
+        auto probe = TensorSources::open(*model);
+        if (probe)
+            return inspectSource(cl, *model, sniff->fileBytes);
+        unreadable = probe.error().message;
+    }
     if (sniff->format == ModelSniff::Format::Unknown) {
         return cl.fail(*model + ": not a model file (" + sniff->hint + "): neither HDF5 nor zip");
     }
@@ -214,11 +223,15 @@ int runInspect(const QStringList& arguments)
                           Format::bytes(static_cast<double>(e.compressedSize))});
         zipText += table.render("  ");
         if (sniff->zipKind != ModelSniff::ZipKind::Keras3) {
-            if (cl.json())
-                Console::json(ModelJson::inspect(*sniff, nullptr, nullptr));
-            else
-                Console::out(zipText);
-            return ExitOk;
+            if (cl.json()) {
+                nlohmann::ordered_json j = ModelJson::inspect(*sniff, nullptr, nullptr);
+                if (!unreadable.empty())
+                    j["problems"] = {unreadable};
+                Console::json(j);
+            } else {
+                Console::out(zipText + (unreadable.empty() ? "" : "problem: " + unreadable + "\n"));
+            }
+            return unreadable.empty() ? ExitOk : ExitProblems;
         }
         // A Keras 3 .keras archive: its weights are an HDF5 file inside.
         auto extracted = hdf5ForModel(*model, tmp, "model.weights.h5");

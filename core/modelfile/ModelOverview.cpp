@@ -38,9 +38,14 @@ Result<ModelOverview> ModelOverview::load(const std::string& model, const std::s
                              overview.sniff.zipKind == ModelSniff::ZipKind::Keras3;
     if (!hdf5Weights && TensorSources::recognises(model)) {
         auto source = TensorSources::open(model);
-        if (!source)
+        if (source) {
+            overview.source = std::move(source.value());
+            return overview;
+        }
+        // A damaged archive still shows its listing, with why its tensors cannot be read.
+        if (overview.sniff.format != ModelSniff::Format::Zip)
             return source.error();
-        overview.source = std::move(source.value());
+        overview.note = source.error().message;
         return overview;
     }
     if (overview.sniff.format == ModelSniff::Format::Zip &&

@@ -186,9 +186,15 @@ private slots:
         ProtobufFixture::write(base / "logs" / "train.log.1", "x");
         auto result = Scanner::scan(base);
         QVERIFY(result.ok());
-        QCOMPARE(result->runs.size(), std::size_t(2));
-        for (const Run& r : result->runs)
-            QCOMPARE(r.layout, std::string("mindspore"));
+        // The Lightning-named file is Lightning's (a bare folder of .ckpt files).
+        QCOMPARE(result->runs.size(), std::size_t(3));
+        int mindspore = 0;
+        for (const Run& r : result->runs) {
+            mindspore += r.layout == "mindspore";
+            if (r.layout != "mindspore")
+                QCOMPARE(r.layout, std::string("lightning"));
+        }
+        QCOMPARE(mindspore, 2);
     }
 };
 
