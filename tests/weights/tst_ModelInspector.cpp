@@ -1,4 +1,5 @@
 #include "ModelFixtures.h"
+#include "TorchZipWriter.h"
 #include "model/ModelInspector.h"
 #include "model/TensorHistogramPlot.h"
 #include "models/AttributeModel.h"
@@ -13,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
+#include <QTreeWidget>
 
 #include <algorithm>
 #include <cmath>
@@ -29,6 +31,7 @@ private slots:
     void clickingADatasetFillsStatistics();
     void rootAttributesArePrettyJson();
     void torchArchiveShowsItsListing();
+    void torchCheckpointListsTensorsWithStatistics();
     void garbageSaysWhy();
 
 private:
@@ -149,6 +152,42 @@ void tst_ModelInspector::torchArchiveShowsItsListing()
              qPrintable(inspector.header()->text()));
     QVERIFY(inspector.header()->text().contains(QStringLiteral("3 entries")));
     QCOMPARE(inspector.treeView()->model()->rowCount(), 0);
+}
+
+// A Lightning .ckpt (a real torch.save zip): its tensors are listed, and
+// clicking one computes its statistics in the background.
+void tst_ModelInspector::torchCheckpointListsTensorsWithStatistics()
+{
+    const QString file = m_dir.filePath("epoch=0-step=100.ckpt");
+    QVERIFY(ckpt::test::TorchZipWriter::write(
+        file.toStdString(), ckpt::test::TorchZipWriter::lightningCheckpoint(0, 100)));
+    ModelInspector inspector;
+    inspector.resize(1000, 600);
+    inspector.show();
+    QSignalSpy loaded(&inspector, &ModelInspector::loaded);
+    QSignalSpy ready(&inspector, &ModelInspector::statisticsReady);
+    inspector.open(file);
+    QTRY_COMPARE(loaded.count(), 1);
+    QCOMPARE(loaded.at(0).at(0).toBool(), true);
+    QVERIFY2(inspector.header()->text().contains(QStringLiteral("PyTorch checkpoint")),
+             qPrintable(inspector.header()->text()));
+    auto* list = inspector.findChild<QTreeWidget*>(QStringLiteral("tensorList"));
+    QVERIFY(list);
+    QVERIFY(list->isVisible());
+    const auto found =
+        list->findItems(QStringLiteral("state_dict/layer1.weight"), Qt::MatchExactly);
+    QCOMPARE(found.size(), 1);
+    QCOMPARE(found.front()->text(1), QStringLiteral("3 \u00d7 4"));
+    // The first tensor is shown on opening; the click computes the clicked one.
+    QTRY_COMPARE(ready.size(), 1);
+    ready.clear();
+    const QRect rect = list->visualItemRect(found.front());
+    QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, rect.center());
+    QTRY_COMPARE(ready.size(), 1);
+    QCOMPARE(ready.last().at(0).toString(), QStringLiteral("state_dict/layer1.weight"));
+    QCOMPARE(inspector.statistic(QStringLiteral("min")), QStringLiteral("-1"));
+    QCOMPARE(inspector.statistic(QStringLiteral("max")), QStringLiteral("1.75"));
+    QCOMPARE(inspector.statistic(QStringLiteral("count")), QStringLiteral("12"));
 }
 
 void tst_ModelInspector::garbageSaysWhy()

@@ -398,6 +398,9 @@ void ModelInspector::clearStatistics(const QString& message)
 
 void ModelInspector::onCurrentChanged()
 {
+    // The HDF5 tree is hidden (and empty) while a tensor list is shown.
+    if (m_overview && m_overview->source)
+        return;
     m_tabs->setEnabled(true);
     const QModelIndex index = m_tree->currentIndex();
     const H5Node* node = m_treeModel->node(index);
