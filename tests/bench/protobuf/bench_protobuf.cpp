@@ -4,8 +4,10 @@
 //   bench_protobuf big FILE MIB      one checkpoint with a MIB-MiB float32 tensor, split
 //                                    in 64 MiB parts as MindSpore splits over 512 MiB
 //   bench_protobuf read FILE         raw pread throughput vs TensorSourceStats, peak RSS
+//   bench_protobuf diff A B          read() of both files vs TensorSourceDiff
 #include "ProtobufFixture.h"
 #include "scan/Scanner.h"
+#include "tensor/TensorSourceDiff.h"
 #include "tensor/TensorSourceStats.h"
 
 #include <algorithm>
@@ -126,11 +128,41 @@ int read(const fs::path& file)
     return 0;
 }
 
+// The weight diff of two files through TensorSourceDiff against reading both
+// files' bytes with read() in 1 MiB blocks, one thread each way.
+int diff(const fs::path& a, const fs::path& b)
+{
+    std::uint64_t total = 0;
+    const auto t0 = Clock::now();
+    for (const fs::path& file : {a, b}) {
+        const int fd = ::open(file.c_str(), O_RDONLY);
+        std::vector<char> buf(1 << 20);
+        for (ssize_t got; (got = ::read(fd, buf.data(), buf.size())) > 0;)
+            total += std::uint64_t(got);
+        ::close(fd);
+    }
+    const double raw = secondsSince(t0);
+    const auto t1 = Clock::now();
+    auto srcA = ckpt::TensorSources::open(a.string());
+    auto srcB = ckpt::TensorSources::open(b.string());
+    if (!srcA || !srcB)
+        return 1;
+    auto d = ckpt::TensorSourceDiff::diff(**srcA, **srcB, ckpt::TensorDiff::Options{});
+    const double ours = secondsSince(t1);
+    if (!d)
+        return 1;
+    std::printf("diff: raw %.1f MiB/s, ours %.1f MiB/s, ratio %.2f\n",
+                double(total) / raw / 1048576.0, double(total) / ours / 1048576.0, raw / ours);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     const std::string cmd = argc > 2 ? argv[1] : "";
+    if (cmd == "diff" && argc == 4)
+        return diff(argv[2], argv[3]);
     if (cmd == "make" && argc == 4)
         return make(argv[2], std::atoi(argv[3]));
     if (cmd == "scan")
