@@ -22,6 +22,22 @@ bool Layout::refreshInProgress(Run&, const DirListing&) const
     return false;
 }
 
+bool Layout::replaceInProgress(Run& run, Run now)
+{
+    const auto samePaths = [](const Run& a, const Run& b) {
+        return std::equal(
+            a.inProgress.begin(), a.inProgress.end(), b.inProgress.begin(), b.inProgress.end(),
+            [](const InProgressItem& x, const InProgressItem& y) { return x.path == y.path; });
+    };
+    if (samePaths(now, run))
+        return false;
+    std::erase_if(run.problems,
+                  [](const Problem& p) { return p.kind == ProblemKind::InterruptedSave; });
+    run.inProgress = std::move(now.inProgress);
+    run.problems.insert(run.problems.end(), now.problems.begin(), now.problems.end());
+    return true;
+}
+
 Run Layout::reloadRun(const Run& before) const
 {
     return loadRun(before.root);

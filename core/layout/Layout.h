@@ -143,6 +143,10 @@ public:
     virtual std::filesystem::path auditLogPath(const std::filesystem::path& root) const;
 
 protected:
+    // The common end of refreshInProgress: `now` holds the in-progress items and
+    // their InterruptedSave problems as just read; when the items differ from
+    // the run's, they and those problems replace the run's. Returns whether they did.
+    static bool replaceInProgress(Run& run, Run now);
     // The start of every loadRun: a run of this layout at `root`, and the root's
     // listing; when the root cannot be listed, the run carries that problem instead.
     std::optional<DirListing> beginRun(Run& run, const std::filesystem::path& root) const;

@@ -176,19 +176,7 @@ bool OrbaxLayout::refreshInProgress(Run& run, const DirListing& rootListing) con
 {
     Run now;
     collectInProgress(*this, run.root, rootListing.entries, now);
-    auto paths = [](const Run& r) {
-        std::vector<std::string> out;
-        for (const auto& item : r.inProgress)
-            out.push_back(item.path);
-        return out;
-    };
-    if (paths(now) == paths(run))
-        return false;
-    std::erase_if(run.problems,
-                  [](const Problem& p) { return p.kind == ProblemKind::InterruptedSave; });
-    run.inProgress = std::move(now.inProgress);
-    run.problems.insert(run.problems.end(), now.problems.begin(), now.problems.end());
-    return true;
+    return replaceInProgress(run, std::move(now));
 }
 
 } // namespace ckpt
