@@ -1,6 +1,5 @@
-#include "CandleFixture.h"
+#include "DemoRun.h"
 #include "candle/CandleLayout.h"
-#include "launch/CommandTemplate.h"
 #include "launch/LaunchPrep.h"
 #include "launch/Launcher.h"
 #include "launch/RunBranches.h"
@@ -8,7 +7,6 @@
 #include "plot/PlotModel.h"
 
 #include <QElapsedTimer>
-#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -17,7 +15,6 @@
 #include <filesystem>
 
 using namespace ckpt;
-using test::CandleFixture;
 namespace fs = std::filesystem;
 
 // What the plot draws beside a run's own history, from real restarts and forks
@@ -61,28 +58,14 @@ void tst_RunBranches::init()
 
 fs::path tst_RunBranches::trainParent()
 {
-    const fs::path folder = m_base / "RUN000";
-    fs::create_directories(folder);
-    CandleFixture::writeText(m_config, "[Global_Params]\nepochs = 10\nlearning_rate = 0.01\n"
-                                       "samples_per_class = 40\nckpt_checksum = True\n");
-    QProcess p;
-    p.start(QStringLiteral(CKPT_DEMO_TRAIN),
-            {QStringLiteral("--config_file"), QString::fromStdString(m_config),
-             QStringLiteral("--output_dir"), QString::fromStdString(folder.string())});
-    if (!p.waitForFinished(60000) || p.exitCode() != 0)
-        qFatal("demo trainer failed: %s", p.readAllStandardError().constData());
-    return folder / "ckpts";
+    return test::trainDemoRun(QStringLiteral(CKPT_DEMO_TRAIN), m_base / "RUN000", m_config,
+                              "[Global_Params]\nepochs = 10\nlearning_rate = 0.01\n"
+                              "samples_per_class = 40\nckpt_checksum = True\n");
 }
 
 PrepRequest tst_RunBranches::request(const fs::path& root, LaunchPlan::Mode mode, int from) const
 {
-    PrepRequest r;
-    r.runRoot = root;
-    r.fromEpoch = from;
-    r.mode = mode;
-    r.configFile = m_config;
-    r.commandTemplate = CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN).text();
-    return r;
+    return test::demoPrepRequest(QStringLiteral(CKPT_DEMO_TRAIN), root, mode, from, m_config);
 }
 
 fs::path tst_RunBranches::launch(const fs::path& root, LaunchPlan::Mode mode, int from,

@@ -1,3 +1,4 @@
+#include "PlotInput.h"
 #include "SyntheticHistory.h"
 #include "plot/MetricPlot.h"
 #include "plotpanel/PlotPanel.h"
@@ -8,6 +9,7 @@
 #include <QTest>
 
 using namespace ckpt;
+using test::under;
 
 namespace {
 
@@ -35,14 +37,6 @@ QList<int> range(int from, int to)
     for (int e = from; e <= to; ++e)
         out << e;
     return out;
-}
-
-// The widget actually under `pos` (the plot canvas), and `pos` in its coordinates.
-std::pair<QWidget*, QPoint> under(QWidget& plot, QPoint pos)
-{
-    QWidget* target = plot.childAt(pos);
-    Q_ASSERT(target);
-    return {target, target->mapFrom(&plot, pos)};
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 #include "CandleFixture.h"
 #include "CliRunner.h"
+#include "DemoRun.h"
 
 #include <QProcess>
 #include <QStandardPaths>
@@ -49,19 +50,6 @@ std::map<int, std::string> ratesByEpoch(const std::string& log)
             fields.push_back(f);
         if (fields.size() == 6)
             out[std::stoi(fields[0]) + 1] = fields[3];
-    }
-    return out;
-}
-
-std::map<std::string, std::string> snapshot(const fs::path& dir)
-{
-    std::map<std::string, std::string> out;
-    for (const auto& e : fs::recursive_directory_iterator(dir)) {
-        const std::string rel = e.path().lexically_relative(dir).string();
-        if (e.is_symlink())
-            out[rel] = "-> " + fs::read_symlink(e.path()).string();
-        else if (e.is_regular_file())
-            out[rel] = CandleFixture::readText(e.path());
     }
     return out;
 }
@@ -145,13 +133,13 @@ void tst_PythonTrainer::trainsRestartsAndForksThroughTheLauncher()
     QCOMPARE(lines[4].split(',')[lrColumn], QByteArray("0.05"));
 
     // Fork from 6 with another rate: the template is remembered from the restart.
-    const auto parentBefore = snapshot(run);
+    const auto parentBefore = test::treeSnapshot(run);
     auto fork = runCli({QStringLiteral("launch"), rootArg, QStringLiteral("--from"),
                         QStringLiteral("6"), QStringLiteral("--fork"), QStringLiteral("--set"),
                         QStringLiteral("learning_rate=0.02")},
                        180000);
     QVERIFY2(fork.exitCode == 0, (fork.out + fork.err).constData());
-    QVERIFY(snapshot(run) == parentBefore);
+    QVERIFY(test::treeSnapshot(run) == parentBefore);
     const fs::path forkRoot = base / "RUN-fork-e006" / "save" / "ckpts";
     QCOMPARE(fs::read_symlink(forkRoot / "last").string(), std::string("epochs/008"));
     const auto forkRates =

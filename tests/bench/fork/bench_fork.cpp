@@ -144,7 +144,7 @@ void report(const char* what, double ms, double baseline)
 int main(int argc, char** argv)
 {
     if (argc < 2)
-        fail("usage: bench_fork DATA_DIR [REPS]");
+        fail("usage: bench_fork DATA_DIR [REPS [off|on]]");
     const fs::path data = fs::absolute(argv[1]);
     const int reps = argc > 2 ? std::max(3, std::atoi(argv[2])) : 15;
     fs::create_directories(data);
@@ -158,6 +158,8 @@ int main(int argc, char** argv)
     bool missed = false;
     for (const Case& c : {Case{"checksums off: prepare+apply", false},
                           Case{"checksums on: prepare (with CRC-32 of the epoch)+apply", true}}) {
+        if (argc > 3 && std::string(argv[3]) != (c.checksums ? "on" : "off"))
+            continue; // one case only (for a profiler)
         const fs::path folder = data / (c.checksums ? "RUN-crc" : "RUN");
         const fs::path root = makeRun(folder, c.checksums);
         std::vector<double> ours, base;
