@@ -120,8 +120,9 @@ std::vector<HistoryBranch> RunBranches::superseded(const fs::path& root)
         } else {
             continue; // nothing tells where it left the run
         }
-        branch.rows =
-            rowsBetween(CandleHistory::build(old), branch.epoch, std::numeric_limits<int>::max());
+        // All of it: the epochs up to the restart fill in what the run's own
+        // logs lost since (a restarted trainer often overwrites training.log).
+        branch.rows = rowsBetween(CandleHistory::build(old), 1, std::numeric_limits<int>::max());
         if (std::any_of(branch.rows.begin(), branch.rows.end(),
                         [&](const HistoryRow& r) { return r.epoch > branch.epoch; }))
             out.push_back(std::move(branch));

@@ -28,7 +28,7 @@ public:
 
     // One branch per folder under ROOT/.ckpt-studio/superseded/, oldest first:
     // the folder's history (its epochs and the training.log/ckpt.log kept
-    // beside them) from the restart epoch on. The restart epoch comes from
+    // beside them), the newest row per epoch. The restart epoch comes from
     // the launch record's restart made right after the folder, else the first
     // epoch moved aside, minus one.
     static std::vector<HistoryBranch> superseded(const std::filesystem::path& root);

@@ -64,11 +64,13 @@ struct HistoryBranch
         ForkLeadIn  // the parent's epochs <= `epoch` that a fork continued from
     };
     Kind kind = Kind::Superseded;
-    int epoch = 0;                // the restart or fork epoch: where the branch meets the run
-    std::string time;             // when the restart or fork was made, "yyyy-MM-dd HH:mm" local
-    std::string origin;           // the superseded folder, or the parent's run root
-    std::string name;             // a fork's parent, as shown ("RUN001"); empty otherwise
-    std::vector<HistoryRow> rows; // one per epoch, ascending (the epoch itself included)
+    int epoch = 0;      // the restart or fork epoch: where the branch meets the run
+    std::string time;   // when the restart or fork was made, "yyyy-MM-dd HH:mm" local
+    std::string origin; // the superseded folder, or the parent's run root
+    std::string name;   // a fork's parent, as shown ("RUN001"); empty otherwise
+    // One per epoch, ascending, the epoch itself included. Superseded: the whole
+    // history kept with the folder (epochs <= `epoch` are what the run had then).
+    std::vector<HistoryRow> rows;
 };
 
 struct MetricHistory

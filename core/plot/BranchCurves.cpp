@@ -17,10 +17,12 @@ std::vector<CurvePoint> pointsOf(const HistoryBranch& branch, std::string_view m
     return out;
 }
 
+// The curve's own point at `epoch`: an anchor is its parent's.
 const CurvePoint* pointAt(const MetricCurve& curve, int epoch)
 {
-    const auto it = std::find_if(curve.points.begin(), curve.points.end(),
-                                 [&](const CurvePoint& p) { return p.epoch == epoch; });
+    const auto it =
+        std::find_if(curve.points.begin() + (curve.anchored() ? 1 : 0), curve.points.end(),
+                     [&](const CurvePoint& p) { return p.epoch == epoch; });
     return it == curve.points.end() ? nullptr : &*it;
 }
 
@@ -78,8 +80,7 @@ void addSuperseded(std::vector<MetricCurve>& curves, const MetricHistory& histor
     // It leaves the run's newest curve that reached `from` before restarting there.
     const MetricCurve* parent = nullptr;
     for (const auto& curve : curves)
-        if (curve.kind == MetricCurve::Kind::Own && pointAt(curve, from) &&
-            curve.points.front().epoch <= from)
+        if (curve.kind == MetricCurve::Kind::Own && pointAt(curve, from))
             parent = &curve;
     if (parent && old.points.front().epoch == from) {
         old.points.front() = *pointAt(*parent, from);
@@ -99,7 +100,69 @@ void addSuperseded(std::vector<MetricCurve>& curves, const MetricHistory& histor
     curves.push_back(std::move(old));
 }
 
+// Adds the samples of `from` whose metric `to` lacks.
+void fillMissing(HistoryRow& to, const HistoryRow& from)
+{
+    for (const MetricSample& sample : from.samples)
+        if (!to.value(sample.metric))
+            to.samples.push_back(sample);
+    if (!to.wallTime)
+        to.wallTime = from.wallTime;
+}
+
 } // namespace
+
+bool BranchCurves::hasSuperseded(const MetricHistory& history)
+{
+    return std::any_of(history.branches.begin(), history.branches.end(),
+                       [](const auto& b) { return b.kind == HistoryBranch::Kind::Superseded; });
+}
+
+MetricHistory BranchCurves::restored(const MetricHistory& history)
+{
+    MetricHistory out = history;
+    std::vector<bool> matched(out.segments.size(), false);
+    bool added = false;
+    for (const HistoryBranch& branch : history.branches) {
+        if (branch.kind != HistoryBranch::Kind::Superseded)
+            continue;
+        // The restart that made this folder: the next segment resumed from its epoch.
+        std::size_t r = 1;
+        while (r < out.segments.size() &&
+               (matched[r] || out.segments[r].resumedFrom != branch.epoch))
+            ++r;
+        if (r >= out.segments.size())
+            continue;
+        matched[r] = true;
+        for (const HistoryRow& old : branch.rows) {
+            if (old.epoch > branch.epoch)
+                break;
+            // The segment that trained it on the way to the restart.
+            std::size_t s = r - 1;
+            while (s > 0 && old.epoch <= out.segments[s].resumedFrom.value_or(0))
+                --s;
+            const int segment = out.segments[s].index;
+            const auto row = std::find_if(out.rows.begin(), out.rows.end(), [&](const auto& x) {
+                return x.segment == segment && x.epoch == old.epoch;
+            });
+            if (row != out.rows.end()) {
+                const std::size_t before = row->samples.size();
+                fillMissing(*row, old);
+                added = added || row->samples.size() != before;
+            } else {
+                HistoryRow fresh = old;
+                fresh.segment = segment;
+                out.rows.push_back(std::move(fresh));
+                added = true;
+            }
+        }
+    }
+    if (added)
+        std::sort(out.rows.begin(), out.rows.end(), [](const HistoryRow& a, const HistoryRow& b) {
+            return std::pair(a.segment, a.epoch) < std::pair(b.segment, b.epoch);
+        });
+    return out;
+}
 
 void BranchCurves::add(std::vector<MetricCurve>& curves, const MetricHistory& history,
                        std::string_view metric, bool showSuperseded)

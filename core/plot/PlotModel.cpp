@@ -242,10 +242,15 @@ void PlotModel::rebuildCurves()
     m_curves.clear();
     for (std::size_t r = 0; r < m_runs.size(); ++r) {
         m_runs[r].timeOrigin = earliestWallTime(m_runs[r].history);
+        // A restart's folder may hold epochs the run's own logs lost since.
+        const bool restore = BranchCurves::hasSuperseded(m_runs[r].history);
+        const MetricHistory restored =
+            restore ? BranchCurves::restored(m_runs[r].history) : MetricHistory{};
+        const MetricHistory& history = restore ? restored : m_runs[r].history;
         for (int m = 0; m < m_metrics.size(); ++m) {
             const std::string metric = m_metrics[m].toStdString();
-            auto curves = CurveBuilder::build(m_runs[r].history, metric);
-            BranchCurves::add(curves, m_runs[r].history, metric, m_showSuperseded);
+            auto curves = CurveBuilder::build(history, metric);
+            BranchCurves::add(curves, history, metric, m_showSuperseded);
             for (auto& curve : curves)
                 m_curves.push_back(Curve{int(r), m, std::move(curve), {}});
         }

@@ -159,9 +159,12 @@ void tst_RunBranches::restartsLeaveOneFadedBranchEach()
     QCOMPARE(first.epoch, 6);
     QVERIFY(!first.time.empty());
     const auto branchLoss = valuesOf(first.rows, "loss");
-    QCOMPARE(int(branchLoss.size()), 5); // epochs 6..10
+    QCOMPARE(int(branchLoss.size()), 10); // the folder keeps the run's whole log as it was
     for (const auto& [epoch, value] : branchLoss)
         QCOMPARE(value, oldLoss.at(epoch));
+    // The demo trainer overwrote training.log when it restarted: the run's
+    // own history lost the loss of epochs 1..6.
+    QVERIFY(!valuesOf(history.rows, "loss").contains(3));
 
     // Plot data: the superseded epochs once, faded, leaving the run at epoch 6;
     // the restarted segment shows the new rate's values 7..10.
@@ -176,6 +179,15 @@ void tst_RunBranches::restartsLeaveOneFadedBranchEach()
             if (p.epoch > 6 && p.epoch <= 10)
                 QVERIFY(p.value != oldLoss.at(p.epoch)); // retrained with lr 0.001
     }
+    // Those epochs come back from the folder, into the segment that trained
+    // them, and the restart grows out of its epoch 6 (its restart point).
+    const auto own = curvesOf(model, MetricCurve::Kind::Own);
+    QCOMPARE(int(own.size()), 2);
+    QCOMPARE(own[0]->curve.points.size(), std::size_t(6));
+    for (const CurvePoint& p : own[0]->curve.points)
+        QCOMPARE(p.value, oldLoss.at(p.epoch));
+    QCOMPARE(own[1]->curve.parentSegment, std::optional<int>(0));
+    QCOMPARE(own[1]->curve.points.front().epoch, 6);
     QVERIFY(model.describe(int(faded[0] - model.curves().data()), 2)
                 .contains(QStringLiteral("superseded by restart from epoch 6 at ")));
     QVERIFY(curvesOf(modelOf(history, "loss", false), MetricCurve::Kind::Superseded).empty());
