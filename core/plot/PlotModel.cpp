@@ -336,7 +336,7 @@ QString PlotModel::curveTitle(int curve) const
     if (const HistoryBranch* b = branchOf(curve)) {
         if (c.curve.kind == MetricCurve::Kind::LeadIn)
             return name + tr(" (from %1)").arg(QString::fromStdString(b->name));
-        return name + tr(" (superseded at epoch %1)").arg(b->epoch);
+        return name + tr(" (superseded)");
     }
     if (c.curve.segment > 0)
         name += tr(" (restart %1)").arg(c.curve.segment);

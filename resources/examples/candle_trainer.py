@@ -190,15 +190,27 @@ class Model:
                                 np.array(group["bias:0"], dtype=np.float64)]
 
 
+def checkpoint_paths(ckpt_directory):
+    """(checkpoint root, ckpt.log). CANDLE's Benchmarks take ckpt_directory as
+    the folder above ckpts/ (default ./save, log in it); candle_lib's newer
+    callbacks and Ckpt Studio's launcher ({ckpt_directory}) name the root itself."""
+    path = os.path.normpath(ckpt_directory)
+    if os.path.basename(path) != "ckpts":
+        return os.path.join(path, "ckpts"), os.path.join(path, "ckpt.log")
+    parent = os.path.dirname(path)
+    if os.path.basename(parent) == "save":
+        return path, os.path.join(parent, "ckpt.log")
+    return path, os.path.join(path, "ckpt.log")
+
+
 class CandleCheckpoint:
     """The CANDLE checkpoint protocol: save decision, work/ then rename,
     best/last links, keep policy, ckpt-info.json, restart."""
 
     def __init__(self, params):
         self.p = params
-        self.save_dir = params["ckpt_directory"]
-        self.root = os.path.join(self.save_dir, "ckpts")
-        self.log = CkptLog(os.path.join(self.save_dir, "ckpt.log"))
+        self.root, log = checkpoint_paths(params["ckpt_directory"])
+        self.log = CkptLog(log)
         self.metric = params["ckpt_save_best_metric"]
         best = params["ckpt_best_metric_last"]
         self.best_metric_last = float("inf") if best is None else float(best)

@@ -102,15 +102,28 @@ void tst_PythonTrainer::trainsRestartsAndForksThroughTheLauncher()
 
     // Restart from 4 with a new learning rate, through the launcher.
     const QString rootArg = QString::fromStdString(root.string());
-    auto restart =
-        runCli({QStringLiteral("launch"), rootArg, QStringLiteral("--from"), QStringLiteral("4"),
-                QStringLiteral("--config"), QString::fromStdString(config.string()),
-                QStringLiteral("--set"), QStringLiteral("learning_rate=0.01"), QStringLiteral("--"),
-                m_python, kTrainer, QStringLiteral("--config_file"), QStringLiteral("{config}"),
-                QStringLiteral("--output_dir"), QStringLiteral("{output_dir}"),
-                QStringLiteral("--epochs"), QStringLiteral("{epochs}"),
-                QStringLiteral("--ckpt_restart_mode"), QStringLiteral("{ckpt_restart_mode}")},
-               180000);
+    auto restart = runCli({QStringLiteral("launch"),
+                           rootArg,
+                           QStringLiteral("--from"),
+                           QStringLiteral("4"),
+                           QStringLiteral("--config"),
+                           QString::fromStdString(config.string()),
+                           QStringLiteral("--set"),
+                           QStringLiteral("learning_rate=0.01"),
+                           QStringLiteral("--"),
+                           m_python,
+                           kTrainer,
+                           QStringLiteral("--config_file"),
+                           QStringLiteral("{config}"),
+                           QStringLiteral("--output_dir"),
+                           QStringLiteral("{output_dir}"),
+                           QStringLiteral("--ckpt_directory"),
+                           QStringLiteral("{ckpt_directory}"),
+                           QStringLiteral("--epochs"),
+                           QStringLiteral("{epochs}"),
+                           QStringLiteral("--ckpt_restart_mode"),
+                           QStringLiteral("{ckpt_restart_mode}")},
+                          180000);
     QVERIFY2(restart.exitCode == 0, (restart.out + restart.err).constData());
     // The old 5..8 kept aside, 5..8 trained again with the new rate.
     const fs::path superseded = root / ".ckpt-studio" / "superseded";
