@@ -9,6 +9,9 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
+#include <mutex>
+#include <sys/stat.h>
 
 namespace ckpt {
 
@@ -48,6 +51,51 @@ std::vector<HistoryRow> rowsBetween(const MetricHistory& history, int from, int 
 MetricHistory historyAt(const fs::path& root)
 {
     return CandleHistory::build(CandleLayout::instance().loadRun(root));
+}
+
+// What a superseded folder holds, read once: nothing writes there after the
+// restart that made it, and a live run's history is rebuilt at every epoch.
+struct Kept
+{
+    std::optional<int> firstEpoch; // the first epoch moved aside
+    std::vector<HistoryRow> rows;
+};
+
+// Changes whenever anything the folder's history is read from changes.
+std::string stampOf(const fs::path& folder)
+{
+    std::string stamp;
+    for (const char* name : {"", "epochs", "ckpt.log", "training.log", "history.txt"}) {
+        struct stat st
+        {};
+        if (::lstat((folder / name).c_str(), &st) == 0)
+            stamp += std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" +
+                     std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) +
+                     ";";
+        else
+            stamp += "-;";
+    }
+    return stamp;
+}
+
+Kept keptIn(const fs::path& folder)
+{
+    static std::mutex mutex;
+    static std::map<std::string, std::pair<std::string, Kept>> cache; // folder -> stamp, kept
+    const std::string stamp = stampOf(folder);
+    {
+        const std::lock_guard lock(mutex);
+        if (auto it = cache.find(folder.string()); it != cache.end() && it->second.first == stamp)
+            return it->second.second;
+    }
+    const Run old = CandleLayout::instance().loadRun(folder);
+    Kept kept;
+    if (!old.epochs.empty())
+        kept.firstEpoch = old.epochs.front().number;
+    kept.rows = rowsBetween(CandleHistory::build(old), 1, std::numeric_limits<int>::max());
+    const std::lock_guard lock(mutex);
+    cache[folder.string()] = {stamp, kept};
+    return kept;
 }
 
 std::vector<fs::path> supersededFolders(const fs::path& root)
@@ -101,7 +149,7 @@ std::vector<HistoryBranch> RunBranches::superseded(const fs::path& root)
     std::size_t next = 0; // restarts are matched to folders in time order
     for (const fs::path& folder : folders) {
         const QDateTime made = folderTime(folder);
-        const Run old = CandleLayout::instance().loadRun(folder);
+        Kept kept = keptIn(folder);
         HistoryBranch branch;
         branch.kind = HistoryBranch::Kind::Superseded;
         branch.origin = folder.string();
@@ -115,14 +163,14 @@ std::vector<HistoryBranch> RunBranches::superseded(const fs::path& root)
             if (const QDateTime t = isoTime(restarts[next]->submitted); t.isValid())
                 branch.time = shown(t);
             ++next;
-        } else if (!old.epochs.empty()) {
-            branch.epoch = old.epochs.front().number - 1;
+        } else if (kept.firstEpoch) {
+            branch.epoch = *kept.firstEpoch - 1;
         } else {
             continue; // nothing tells where it left the run
         }
         // All of it: the epochs up to the restart fill in what the run's own
         // logs lost since (a restarted trainer often overwrites training.log).
-        branch.rows = rowsBetween(CandleHistory::build(old), 1, std::numeric_limits<int>::max());
+        branch.rows = std::move(kept.rows);
         if (std::any_of(branch.rows.begin(), branch.rows.end(),
                         [&](const HistoryRow& r) { return r.epoch > branch.epoch; }))
             out.push_back(std::move(branch));

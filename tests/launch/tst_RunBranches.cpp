@@ -5,11 +5,14 @@
 #include "launch/RunBranches.h"
 #include "layout/Layout.h"
 #include "plot/PlotModel.h"
+#include "session/HistoryService.h"
 
 #include <QElapsedTimer>
+#include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 
 #include <cmath>
 #include <filesystem>
@@ -30,6 +33,7 @@ private slots:
     void restartsLeaveOneFadedBranchEach();
     void appliedButNeverLaunchedRestartStartsAtTheFirstMovedEpoch();
     void forkContinuesItsParentsCurve();
+    void historyServiceHandsThemToTheApp();
 
 private:
     fs::path trainParent();
@@ -252,6 +256,29 @@ void tst_RunBranches::forkContinuesItsParentsCurve()
     for (const auto* c : own) // each epoch once: nothing of the fork's own before 6
         QVERIFY(c->curve.points.front().epoch >= 6);
     QVERIFY(model.curveTitle(0).endsWith(QStringLiteral("(from RUN000)")));
+}
+
+void tst_RunBranches::historyServiceHandsThemToTheApp()
+{
+    // The app's path: the history merged in the background carries the branches.
+    const fs::path parent = trainParent();
+    const fs::path fork = launch(parent, LaunchPlan::Mode::Fork, 4, "learning_rate=0.05");
+    launch(parent, LaunchPlan::Mode::Restart, 7, "learning_rate=0.001");
+    QThreadPool pool;
+    HistoryService service(&pool);
+    QSignalSpy ready(&service, &HistoryService::ready);
+    for (const fs::path& root : {parent, fork})
+        service.request(QString::fromStdString(root.string()),
+                        std::make_shared<const Run>(CandleLayout::instance().loadRun(root)));
+    QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, 30000);
+    for (const auto& args : ready) {
+        const auto history = args.at(1).value<std::shared_ptr<MetricHistory>>();
+        QCOMPARE(int(history->branches.size()), 1);
+        const bool isFork = args.at(0).toString().toStdString() == fork.string();
+        QVERIFY(history->branches[0].kind ==
+                (isFork ? HistoryBranch::Kind::ForkLeadIn : HistoryBranch::Kind::Superseded));
+        QCOMPARE(history->branches[0].epoch, isFork ? 4 : 7);
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_RunBranches)
