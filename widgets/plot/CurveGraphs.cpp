@@ -214,7 +214,7 @@ void CurveGraphs::applyTheme(const PlotTheme& theme)
         // Wide antialiased pens are slow on dense polylines and do not help there.
         m_smooth[i]->setPen(QPen(colour, points <= kThickUpTo ? 1.8 : 1.0, style));
         const bool lead = c.curve.kind == MetricCurve::Kind::LeadIn;
-        m_tail[i]->setPen(lead ? QPen(theme.faint(colour), 1.4, style)
+        m_tail[i]->setPen(lead ? QPen(theme.faded(colour), 1.0, style)
                                : QPen(theme.faded(colour), 1.2, style));
         m_raw[i]->setPen(QPen(theme.faint(colour), 1.0, style));
         // Short curves show their points: an epoch between two gaps is otherwise
