@@ -58,6 +58,24 @@ struct Lanes
     }
 };
 
+// The pairs [i, n) one by one: the tail a vector loop leaves.
+template <typename T>
+void addTail(const T* a, const T* b, std::size_t i, std::size_t n, double sums[4], double& maxAbs,
+             std::uint64_t& changed)
+{
+    for (; i < n; ++i) {
+        const double x = a[i];
+        const double y = b[i];
+        const double d = x - y;
+        sums[0] += d * d;
+        sums[1] += x * x;
+        sums[2] += y * y;
+        sums[3] += x * y;
+        maxAbs = std::max(maxAbs, std::abs(d));
+        changed += x != y;
+    }
+}
+
 #if CKPT_SIMD_AVX2
 // Two float32 sub-blocks, eight pairs at a time, widened to double for the
 // sums (the same sums as Lanes, so results agree with the baseline to rounding).
@@ -109,17 +127,7 @@ CKPT_TARGET_AVX2 bool fastAvx2(const float* a, const float* b, std::size_t n, do
     double sums[4] = {0.0, 0.0, 0.0, 0.0};
     double blockMax = 0.0;
     std::uint64_t blockChanged = 0;
-    for (; i < n; ++i) {
-        const double x = a[i];
-        const double y = b[i];
-        const double d = x - y;
-        sums[0] += d * d;
-        sums[1] += x * x;
-        sums[2] += y * y;
-        sums[3] += x * y;
-        blockMax = std::max(blockMax, std::abs(d));
-        blockChanged += x != y;
-    }
+    addTail(a, b, i, n, sums, blockMax, blockChanged);
     for (int j = 0; j < 4; ++j) {
         for (int s = 0; s < 4; ++s)
             sums[s] += lanes[s][j];
@@ -153,17 +161,7 @@ bool DiffAccumulator::fastBlock(const T* a, const T* b, std::size_t n, double pa
     double tail[4] = {0, 0, 0, 0};
     double tailMax = 0.0;
     std::uint64_t tailChanged = 0;
-    for (; i < n; ++i) {
-        const double x = a[i];
-        const double y = b[i];
-        const double d = x - y;
-        tail[0] += d * d;
-        tail[1] += x * x;
-        tail[2] += y * y;
-        tail[3] += x * y;
-        tailMax = std::max(tailMax, std::abs(d));
-        tailChanged += x != y;
-    }
+    addTail(a, b, i, n, tail, tailMax, tailChanged);
     part[0] = (l0.dd[0] + l0.dd[1]) + (l1.dd[0] + l1.dd[1]) + tail[0];
     part[1] = (l0.aa[0] + l0.aa[1]) + (l1.aa[0] + l1.aa[1]) + tail[1];
     part[2] = (l0.bb[0] + l0.bb[1]) + (l1.bb[0] + l1.bb[1]) + tail[2];

@@ -47,8 +47,9 @@ void makeRun(const QString& kind, const fs::path& root)
         f.addCheckpoint(1, 20);
     } else {
         for (int e = 1; e <= 2; ++e)
-            ProtobufFixture::write(root / ("trainer_0." + std::to_string(e)),
-                                   ProtobufFixture::minidb({{"w", {1}, {float(e)}, {}, -1, -1}}));
+            ProtobufFixture::write(
+                root / ("trainer_0." + std::to_string(e)),
+                ProtobufFixture::minidb({{"w", {1}, {float(e)}, {}, -1, -1, {}, 0, {}}}));
     }
 }
 
@@ -93,8 +94,7 @@ private slots:
             const EpochVerdict& v = report->runs[0].epochs[i];
             QCOMPARE(v.status == VerifyStatus::NoChecksum, none);
             if (none)
-                QVERIFY2(v.message.find("no checksum") != std::string::npos,
-                         v.message.c_str());
+                QVERIFY2(v.message.find("no checksum") != std::string::npos, v.message.c_str());
             else
                 QCOMPARE(int(v.status), int(VerifyStatus::Ok));
         }
