@@ -22,6 +22,10 @@ constexpr std::size_t kSub = 4096;
 // The 32-byte vectors only live inside always-inlined helpers of this file, so
 // GCC's note that passing them changes the ABI without AVX does not apply.
 #pragma GCC diagnostic ignored "-Wpsabi"
+// GCC 12 flags the _mm512_undefined_*() inside its own AVX-512 min/max, extract
+// and reduce intrinsics as (maybe) uninitialized (a known false positive).
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#pragma GCC diagnostic ignored "-Wuninitialized"
 using V4d = double __attribute__((vector_size(32)));
 // Unaligned loads straight from the caller's buffer (memcpy makes GCC 12 spill).
 using V4fu = float __attribute__((vector_size(16), aligned(4)));
@@ -122,6 +126,33 @@ CKPT_TARGET_AVX2 bool sumsAvx2(const double* v, std::size_t n, Sums& out)
     return sumsOf(v, n, out);
 }
 
+// The end of a vector kernel that summed floats [0, i) into `lanes` (shifted by
+// v[0]): the scalar tail [i, n) added, shifted to v[0] as well.
+bool finishFloat(const float* v, std::size_t i, std::size_t n, const Sums& lanes, Sums& out)
+{
+    const double k = static_cast<double>(v[0]);
+    Sums s;
+    const bool tailFinite = i == n || sumsOf(v + i, n - i, s);
+    if (i == n) {
+        s.lo = k;
+        s.hi = k;
+    } else {
+        const double tail = static_cast<double>(v[i]) - k;
+        // sumsOf shifted the tail by its own first value: move it to k.
+        const auto m = static_cast<double>(n - i);
+        s.s2 += 2.0 * tail * s.s1 + m * tail * tail;
+        s.s1 += m * tail;
+    }
+    s.s1 += lanes.s1;
+    s.s2 += lanes.s2;
+    s.sq += lanes.sq;
+    s.lo = std::min(s.lo, lanes.lo);
+    s.hi = std::max(s.hi, lanes.hi);
+    s.zeros += lanes.zeros;
+    out = s;
+    return tailFinite && std::isfinite(s.s1) && std::isfinite(s.s2) && std::isfinite(s.sq);
+}
+
 // float32, the common case, written out: min, max and zeros on eight floats at
 // a time (exact in float), the sums on two halves widened to double. GCC 12
 // widens a vector-extension float4 in two SSE halves, hence the intrinsics.
@@ -156,18 +187,6 @@ CKPT_TARGET_AVX2 bool sumsAvx2(const float* v, std::size_t n, Sums& out)
         sqa = _mm256_fmadd_pd(a, a, sqa);
         sqb = _mm256_fmadd_pd(b, b, sqb);
     }
-    Sums s;
-    const bool tailFinite = i == n || sumsOf(v + i, n - i, s);
-    if (i == n) {
-        s.lo = k;
-        s.hi = k;
-    } else {
-        const double tail = static_cast<double>(v[i]) - k;
-        // sumsOf shifted the tail by its own first value: move it to k.
-        const auto m = static_cast<double>(n - i);
-        s.s2 += 2.0 * tail * s.s1 + m * tail * tail;
-        s.s1 += m * tail;
-    }
     alignas(32) double d1[4];
     alignas(32) double d2[4];
     alignas(32) double dq[4];
@@ -180,24 +199,72 @@ CKPT_TARGET_AVX2 bool sumsAvx2(const float* v, std::size_t n, Sums& out)
     _mm256_store_ps(fl, lo);
     _mm256_store_ps(fh, hi);
     _mm256_store_si256(reinterpret_cast<__m256i*>(z), zeros);
+    Sums lanes;
+    lanes.lo = lanes.hi = k;
     for (int j = 0; j < 4; ++j) {
-        s.s1 += d1[j];
-        s.s2 += d2[j];
-        s.sq += dq[j];
+        lanes.s1 += d1[j];
+        lanes.s2 += d2[j];
+        lanes.sq += dq[j];
     }
     for (int j = 0; j < 8; ++j) {
-        s.lo = std::min(s.lo, static_cast<double>(fl[j]));
-        s.hi = std::max(s.hi, static_cast<double>(fh[j]));
-        s.zeros += static_cast<std::uint64_t>(z[j]);
+        lanes.lo = std::min(lanes.lo, static_cast<double>(fl[j]));
+        lanes.hi = std::max(lanes.hi, static_cast<double>(fh[j]));
+        lanes.zeros += static_cast<std::uint64_t>(z[j]);
     }
-    out = s;
-    return tailFinite && std::isfinite(s.s1) && std::isfinite(s.s2) && std::isfinite(s.sq);
+    return finishFloat(v, i, n, lanes, out);
+}
+
+// The same sixteen floats at a time; the zeros counted from a compare mask.
+CKPT_TARGET_AVX512 bool sumsAvx512(const float* v, std::size_t n, Sums& out)
+{
+    const double k = static_cast<double>(v[0]);
+    const __m512d kv = _mm512_set1_pd(k);
+    __m512 lo = _mm512_set1_ps(v[0]);
+    __m512 hi = lo;
+    std::uint64_t zeros = 0;
+    __m512d s1a = _mm512_setzero_pd();
+    __m512d s1b = s1a;
+    __m512d s2a = s1a;
+    __m512d s2b = s1a;
+    __m512d sqa = s1a;
+    __m512d sqb = s1a;
+    const __m512 zero = _mm512_setzero_ps();
+    std::size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m512 x = _mm512_loadu_ps(v + i);
+        lo = _mm512_min_ps(x, lo);
+        hi = _mm512_max_ps(x, hi);
+        zeros +=
+            static_cast<std::uint64_t>(__builtin_popcount(_mm512_cmp_ps_mask(x, zero, _CMP_EQ_OQ)));
+        const __m512d a = _mm512_cvtps_pd(_mm512_castps512_ps256(x));
+        const __m512d b =
+            _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1)));
+        const __m512d da = _mm512_sub_pd(a, kv);
+        const __m512d db = _mm512_sub_pd(b, kv);
+        s1a = _mm512_add_pd(s1a, da);
+        s1b = _mm512_add_pd(s1b, db);
+        s2a = _mm512_fmadd_pd(da, da, s2a);
+        s2b = _mm512_fmadd_pd(db, db, s2b);
+        sqa = _mm512_fmadd_pd(a, a, sqa);
+        sqb = _mm512_fmadd_pd(b, b, sqb);
+    }
+    Sums lanes;
+    lanes.s1 = _mm512_reduce_add_pd(_mm512_add_pd(s1a, s1b));
+    lanes.s2 = _mm512_reduce_add_pd(_mm512_add_pd(s2a, s2b));
+    lanes.sq = _mm512_reduce_add_pd(_mm512_add_pd(sqa, sqb));
+    lanes.lo = std::min(k, static_cast<double>(_mm512_reduce_min_ps(lo)));
+    lanes.hi = std::max(k, static_cast<double>(_mm512_reduce_max_ps(hi)));
+    lanes.zeros = zeros;
+    return finishFloat(v, i, n, lanes, out);
 }
 #endif
 
 template <typename T> bool blockSums(const T* v, std::size_t n, Sums& out)
 {
 #if CKPT_SIMD_AVX2
+    if constexpr (std::is_same_v<T, float>)
+        if (simdLevel() == SimdLevel::Avx512)
+            return sumsAvx512(v, n, out);
     if (cpuHasAvx2Fma())
         return sumsAvx2(v, n, out);
 #endif
