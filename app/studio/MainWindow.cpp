@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "ExperimentsController.h"
 #include "FolderDrop.h"
 #include "PlotSync.h"
 #include "RelinkCommand.h"
@@ -9,7 +10,6 @@
 #include "common/ProgressStrip.h"
 #include "compare/CompareView.h"
 #include "dialogs/AboutDialog.h"
-#include "dialogs/LaunchDialog.h"
 #include "dialogs/PruneDialog.h"
 #include "dialogs/RollbackConfirmDialog.h"
 #include "layout/Layout.h"
@@ -91,6 +91,9 @@ MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
     statusBar()->addPermanentWidget(m_progress);
 
     createActions();
+    m_experiments = new ExperimentsController(
+        {this, workspace, m_sidebar, m_table, m_tabs, m_status, action("focusExperiments")});
+    connect(m_experiments, &ExperimentsController::openRequested, this, &MainWindow::openFolders);
     connectWorkspace();
     m_actions->setRecent(settings().restore());
     updateActions();
@@ -123,8 +126,8 @@ void MainWindow::createActions()
          }},
         {"makeLast", [this] { rollback(QStringLiteral("last")); }},
         {"makeBest", [this] { rollback(QStringLiteral("best")); }},
-        {"restartFrom", [this] { launchFrom(LaunchPlan::Mode::Restart); }},
-        {"forkFrom", [this] { launchFrom(LaunchPlan::Mode::Fork); }},
+        {"restartFrom", [this] { m_experiments->launchFrom(LaunchPlan::Mode::Restart); }},
+        {"forkFrom", [this] { m_experiments->launchFrom(LaunchPlan::Mode::Fork); }},
         {"compare", [this] { compareSelected(); }},
         {"inspectModel", [this] { inspectModel(); }},
         {"verifyEpochs", [this] { verify(VerifySelectedEpochs); }},
@@ -345,35 +348,6 @@ void MainWindow::rollback(const QString& link)
         this);
     if (dialog.exec() == QDialog::Accepted)
         m_workspace->operations()->relink(ref.root, link, ref.epoch, true, dialog.force());
-}
-
-void MainWindow::launchFrom(LaunchPlan::Mode mode)
-{
-    const auto selected = m_table->selectedEpochs();
-    const Run* run = selected.size() == 1 ? m_workspace->run(selected.first().root) : nullptr;
-    if (!run)
-        return;
-    const Layout* layout = layoutOf(*run);
-    if (!layout || !layout->canRestart()) {
-        m_status->setText(tr("%1 runs cannot be restarted by Ckpt Studio.")
-                              .arg(QString::fromStdString(run->layout)));
-        return;
-    }
-    PrepRequest request;
-    request.runRoot = run->root;
-    request.fromEpoch = selected.first().epoch;
-    request.mode = mode;
-    LaunchDialog dialog(std::move(request), this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    const QString root = dialog.launchedRoot();
-    m_status->setText(tr("Launched %1.").arg(root));
-    // A fork outside every open folder is opened too, to be watched from its first epoch.
-    const bool watched =
-        std::any_of(m_workspace->folders().begin(), m_workspace->folders().end(),
-                    [&](const QString& f) { return root.startsWith(f + QLatin1Char('/')); });
-    if (!watched)
-        openFolders({QString::fromStdString(LaunchPrep::runFolderOf(root.toStdString()).string())});
 }
 
 void MainWindow::verify(int scope)

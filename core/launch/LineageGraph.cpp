@@ -78,8 +78,8 @@ LineageGraph LineageGraph::build(const std::vector<LineageEdge>& edges,
             g.links.push_back(std::move(link));
     }
 
-    // Left to right by depth; a node's first child (a restart before forks)
-    // continues its row, the others open rows below.
+    // Left to right by depth; a restart continues its run's row, every fork
+    // opens a row below (after its parent's restarts and their forks).
     std::vector<std::vector<int>> children(g.nodes.size());
     std::vector<bool> hasParent(g.nodes.size(), false);
     for (std::size_t i = 0; i < g.links.size(); ++i) {
@@ -105,10 +105,9 @@ LineageGraph LineageGraph::build(const std::vector<LineageEdge>& edges,
         n.row = row;
         used = std::max(used, row + 1);
         g.columns = std::max(g.columns, column + 1);
-        bool first = true;
         for (int li : children[std::size_t(node)]) {
-            place(g.links[std::size_t(li)].to, column + 1, first ? row : used);
-            first = false;
+            const Link& l = g.links[std::size_t(li)];
+            place(l.to, column + 1, l.mode == LaunchPlan::Mode::Restart ? row : used);
         }
     };
     for (std::size_t i = 0; i < g.nodes.size(); ++i)

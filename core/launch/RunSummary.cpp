@@ -3,6 +3,7 @@
 #include <QDateTime>
 #include <QString>
 
+#include <cstring>
 #include <filesystem>
 
 namespace ckpt {
@@ -72,6 +73,16 @@ std::string RunSummary::nameOf(const std::string& runRoot)
             p = p.parent_path();
     }
     return p.filename().string();
+}
+
+std::string RunSummary::displayName(const std::string& name, const std::string& runRoot)
+{
+    std::string out = name;
+    for (const char* suffix : {"/ckpts", "/save"})
+        if (out.size() > std::strlen(suffix) &&
+            out.compare(out.size() - std::strlen(suffix), std::string::npos, suffix) == 0)
+            out.resize(out.size() - std::strlen(suffix));
+    return out.empty() || out == "ckpts" ? nameOf(runRoot) : out;
 }
 
 } // namespace ckpt

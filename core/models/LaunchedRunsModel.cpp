@@ -225,9 +225,8 @@ QString LaunchedRunsModel::rootAt(int row) const
 QString LaunchedRunsModel::nameOf(const QString& root) const
 {
     const int row = rowOf(root);
-    if (row >= 0 && !m_runs[std::size_t(row)].entry.name.empty())
-        return QString::fromStdString(m_runs[std::size_t(row)].entry.name);
-    return QString::fromStdString(RunSummary::nameOf(root.toStdString()));
+    return row >= 0 ? display(m_runs[std::size_t(row)], NameColumn).toString()
+                    : QString::fromStdString(RunSummary::nameOf(root.toStdString()));
 }
 
 QString LaunchedRunsModel::logPathAt(int row) const
@@ -269,8 +268,7 @@ QVariant LaunchedRunsModel::display(const Launcher::Listed& run, int column) con
 {
     const LaunchAttempt* a = latestOf(run);
     if (column == NameColumn)
-        return QString::fromStdString(run.entry.name.empty() ? RunSummary::nameOf(run.entry.runRoot)
-                                                             : run.entry.name);
+        return QString::fromStdString(RunSummary::displayName(run.entry.name, run.entry.runRoot));
     if (!a)
         return column == StateColumn ? QStringLiteral("?") : QStringLiteral("—");
     switch (column) {
@@ -293,7 +291,9 @@ QVariant LaunchedRunsModel::display(const Launcher::Listed& run, int column) con
     }
     case DurationColumn: {
         const auto s = RunSummary::durationSeconds(*a, QDateTime::currentSecsSinceEpoch());
-        return s ? QString::fromStdString(Format::duration(double(*s))) : QStringLiteral("—");
+        if (!s)
+            return QStringLiteral("—");
+        return *s < 1 ? tr("< 1 s") : QString::fromStdString(Format::duration(double(*s)));
     }
     default:
         return {};

@@ -10,6 +10,7 @@
 
 #include <QCheckBox>
 #include <QDataStream>
+#include <QFileInfo>
 #include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -75,7 +76,7 @@ ExperimentsPanel::ExperimentsPanel(LaunchedRunsModel* model, QWidget* parent)
       m_follow(new QCheckBox(tr("Fo&llow"), this)), m_stop(new QPushButton(tr("&Stop…"), this)),
       m_show(new QPushButton(tr("Show in &Browser"), this)),
       m_refresh(new QPushButton(tr("Refres&h"), this)), m_lineage(new LineageView(this)),
-      m_split(new QSplitter(Qt::Horizontal, this)), m_left(new QSplitter(Qt::Vertical, this))
+      m_split(new QSplitter(Qt::Vertical, this)), m_bottom(new QSplitter(Qt::Horizontal, this))
 {
     build();
 }
@@ -101,7 +102,7 @@ void ExperimentsPanel::build()
     m_table->setAlternatingRowColors(true);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionsMovable(true);
-    const int widths[] = {170, 90, 64, 90, 190, 140, 70};
+    const int widths[] = {190, 96, 64, 90, 190, 140, 70};
     for (int c = 0; c < LaunchedRunsModel::ColumnCount; ++c)
         m_table->setColumnWidth(c, widths[c]);
 
@@ -113,6 +114,9 @@ void ExperimentsPanel::build()
     m_follow->setChecked(true);
     m_follow->setToolTip(tr("Keep the newest output in view (Alt+L)"));
     m_logTitle->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long log path must not squeeze the lineage graph.
+    m_logTitle->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_status->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_stop->setToolTip(tr("Stop the selected run: SIGTERM, then SIGKILL after a grace time; "
                           "scancel for Slurm (Del)"));
@@ -145,13 +149,15 @@ void ExperimentsPanel::build()
     lineageLayout->addWidget(m_lineage);
     m_lineage->setModel(m_model);
 
-    m_left->addWidget(m_table);
-    m_left->addWidget(logBox);
-    m_left->setStretchFactor(0, 2);
-    m_left->setStretchFactor(1, 3);
-    m_split->addWidget(m_left);
-    m_split->addWidget(lineageBox);
-    m_split->setStretchFactor(0, 3);
+    // The table across the top (it needs the width), the log and the graph below.
+    m_bottom->addWidget(logBox);
+    m_bottom->addWidget(lineageBox);
+    m_bottom->setStretchFactor(0, 1);
+    m_bottom->setStretchFactor(1, 1);
+    m_bottom->setChildrenCollapsible(false);
+    m_split->addWidget(m_table);
+    m_split->addWidget(m_bottom);
+    m_split->setStretchFactor(0, 1);
     m_split->setStretchFactor(1, 2);
     m_split->setChildrenCollapsible(false);
 
@@ -222,6 +228,9 @@ void ExperimentsPanel::showRun(const QString& root)
 
 void ExperimentsPanel::onRefreshed()
 {
+    // Something to look at from the start: the newest run.
+    if (m_pendingShow.isEmpty() && selectedRun().isEmpty() && m_model->rowCount() > 0)
+        selectRun(m_model->rootAt(m_model->rowCount() - 1));
     if (!m_pendingShow.isEmpty() && m_model->rowOf(m_pendingShow) >= 0) {
         selectRun(m_pendingShow);
         m_pendingShow.clear();
@@ -256,7 +265,9 @@ void ExperimentsPanel::follow(const QString& root, const QString& logPath)
         m_logTitle->setText(root.isEmpty() ? tr("Output") : tr("%1: no log yet").arg(root));
         return;
     }
-    m_logTitle->setText(tr("Output of %1 — %2").arg(m_model->nameOf(root), logPath));
+    m_logTitle->setText(
+        tr("Output of %1 · %2").arg(m_model->nameOf(root), QFileInfo(logPath).fileName()));
+    m_logTitle->setToolTip(logPath);
     m_follower = new LogFollower(logPath, 200);
     m_follower->setBacklog(LogBacklog);
     connect(m_follower, &LogFollower::appended, this, &ExperimentsPanel::append);
@@ -331,7 +342,7 @@ QByteArray ExperimentsPanel::saveState() const
     QByteArray out;
     QDataStream s(&out, QIODevice::WriteOnly);
     s << StateVersion << m_table->horizontalHeader()->saveState() << m_split->saveState()
-      << m_left->saveState() << m_follow->isChecked();
+      << m_bottom->saveState() << m_follow->isChecked();
     return out;
 }
 
@@ -346,7 +357,7 @@ void ExperimentsPanel::restoreState(const QByteArray& state)
         return;
     m_table->horizontalHeader()->restoreState(header);
     m_split->restoreState(split);
-    m_left->restoreState(left);
+    m_bottom->restoreState(left);
     m_follow->setChecked(follow);
 }
 

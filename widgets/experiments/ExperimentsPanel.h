@@ -81,7 +81,7 @@ private:
     QPushButton* m_refresh;
     LineageView* m_lineage;
     QSplitter* m_split;
-    QSplitter* m_left;
+    QSplitter* m_bottom;
     LogFollower* m_follower = nullptr;
     QString m_followedRoot;
     QString m_followedLog;

@@ -17,11 +17,12 @@ namespace ckpt {
 
 namespace {
 
-constexpr double NodeWidth = 170;
-constexpr double NodeHeight = 46;
-constexpr double ColumnPitch = NodeWidth + 230;
-constexpr double RowPitch = 74;
-constexpr double LabelWidth = 210;
+constexpr double NodeWidth = 150;
+constexpr double NodeHeight = 42;
+constexpr double ColumnPitch = NodeWidth + 150;
+constexpr double RowPitch = 84;
+constexpr double LabelWidth = 140;
+constexpr int LabelChanges = 3; // changes listed on an edge; the rest in its tooltip
 constexpr int RootKey = 0;
 
 // A rounded box with a state stripe, the run's name and what became of it.
@@ -60,7 +61,7 @@ public:
         const QRectF text = box.adjusted(14, 5, -6, -5);
         QString name = QString::fromStdString(m_node.name);
         if (m_node.generation > 0)
-            name += QStringLiteral(" ·%1").arg(m_node.generation + 1);
+            name += QObject::tr(" · gen %1").arg(m_node.generation + 1);
         p->drawText(text, Qt::AlignLeft | Qt::AlignTop,
                     QFontMetrics(bold).elidedText(name, Qt::ElideMiddle, int(text.width())));
         QFont small = p->font();
@@ -155,17 +156,25 @@ void LineageView::rebuild()
         QPolygonF arrow;
         arrow << to << to + QPointF(-8, -4) << to + QPointF(-8, 4);
         m_scene->addPolygon(arrow, Qt::NoPen, pen.color())->setZValue(-1);
-        // The label sits above the edge's last straight stretch, before the child.
-        const QString full = (l.mode == LaunchPlan::Mode::Restart ? tr("restart ") : tr("fork ")) +
-                             QString::fromStdString(l.label);
-        auto* label = m_scene->addSimpleText(
-            fm.elidedText(QString::fromStdString(l.label), Qt::ElideRight, int(LabelWidth)),
-            labelFont);
+        // The label sits above the edge's last stretch, before the child:
+        // the epoch, then one change a line.
+        const QString mode = l.mode == LaunchPlan::Mode::Restart ? tr("restart") : tr("fork");
+        QStringList lines{QStringLiteral("e%1 · %2").arg(l.epoch).arg(mode)};
+        const QStringList changes =
+            QString::fromStdString(l.changes).split(QStringLiteral(", "), Qt::SkipEmptyParts);
+        for (int i = 0; i < changes.size() && i < LabelChanges; ++i)
+            lines << fm.elidedText(changes[i], Qt::ElideMiddle, int(LabelWidth));
+        if (changes.size() > LabelChanges)
+            lines << tr("+%1 more").arg(changes.size() - LabelChanges);
+        if (changes.isEmpty())
+            lines << tr("no parameter changed");
+        auto* label = m_scene->addSimpleText(lines.join(QLatin1Char('\n')), labelFont);
         label->setData(RootKey + 1, QString::fromStdString(l.label));
         label->setBrush(pal.color(QPalette::Text));
-        label->setToolTip(full);
+        label->setToolTip(mode + QLatin1Char(' ') + QString::fromStdString(l.label));
         const double lx = to.x() - 14 - label->boundingRect().width();
-        label->setPos(std::max(from.x() + 8, lx), to.y() - fm.height() - 4);
+        const double ly = to.y() - label->boundingRect().height() - 6;
+        label->setPos(std::max(from.x() + 8, lx), ly);
     }
     for (const LineageGraph::Node& n : m_graph->nodes) {
         auto* item = new NodeItem(
@@ -212,8 +221,9 @@ void LineageView::zoomToFit()
         return;
     const double s =
         std::min({1.0, viewport()->width() / r.width(), viewport()->height() / r.height()});
-    // Below half size the labels cannot be read: scroll instead.
-    setTransform(QTransform::fromScale(std::max(s, 0.5), std::max(s, 0.5)));
+    // Smaller than this the labels cannot be read: scroll instead.
+    const double fit = std::max(s, 0.65);
+    setTransform(QTransform::fromScale(fit, fit));
 }
 
 void LineageView::zoomBy(double factor)
