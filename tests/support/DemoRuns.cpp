@@ -1,0 +1,100 @@
+#include "DemoRuns.h"
+
+#include "config/ParamSet.h"
+#include "io/AtomicFile.h"
+#include "launch/CommandTemplate.h"
+#include "launch/LaunchPrep.h"
+#include "launch/Launcher.h"
+
+#include <QProcess>
+#include <QStringList>
+
+namespace ckpt::test {
+
+namespace fs = std::filesystem;
+
+DemoRuns::DemoRuns(fs::path base, std::string trainer, LaunchRegistry registry)
+    : m_base(std::move(base)), m_trainer(std::move(trainer)), m_registry(std::move(registry))
+{}
+
+std::string DemoRuns::writeConfig(const std::string& name, int epochs, double epochDelay) const
+{
+    const fs::path folder = m_base / name;
+    fs::create_directories(folder);
+    const std::string config = (folder / "config.ini").string();
+    const Status written =
+        writeFileAtomically(config, "[Global_Params]\nepochs = " + std::to_string(epochs) +
+                                        "\nlearning_rate = 0.01\nsamples_per_class = 40\n"
+                                        "ckpt_checksum = True\nepoch_delay = " +
+                                        std::to_string(epochDelay) + "\n");
+    return written ? config : std::string();
+}
+
+Result<fs::path> DemoRuns::train(const std::string& name, int epochs)
+{
+    const std::string config = writeConfig(name, epochs, 0.0);
+    QProcess p;
+    p.start(QString::fromStdString(m_trainer),
+            {QStringLiteral("--config_file"), QString::fromStdString(config),
+             QStringLiteral("--output_dir"), QString::fromStdString((m_base / name).string())});
+    if (!p.waitForFinished(60000) || p.exitCode() != 0)
+        return Error::at(m_trainer,
+                         "the demo trainer failed: " + p.readAllStandardError().toStdString());
+    return m_base / name / "ckpts";
+}
+
+Result<std::string> DemoRuns::launch(const std::string& name, int epochs, double epochDelay)
+{
+    const std::string config = writeConfig(name, epochs, epochDelay);
+    auto params = ParamSet::readFile(config);
+    if (!params)
+        return params.error();
+    const std::string out = (m_base / name).string();
+    auto values = CommandTemplate::valuesFrom(params->toHyperParams());
+    values["config"] = config;
+    values["output_dir"] = out;
+    values["ckpt_directory"] = out + "/ckpts";
+    values["ckpt_restart_mode"] = "auto";
+    const CommandTemplate tmpl = CommandTemplate::demoTrainer(m_trainer);
+    auto argv = tmpl.expand(values);
+    if (!argv)
+        return argv.error();
+    LaunchPlan plan;
+    plan.runRoot = out + "/ckpts";
+    plan.name = name;
+    plan.workingDir = out;
+    plan.commandTemplate = tmpl.text();
+    plan.argv = *argv;
+    plan.configFile = config;
+    for (const auto& p : params->params())
+        plan.parameters.emplace_back(p.key, p.value.pythonLiteral());
+    auto record = Launcher(m_registry).launch(plan);
+    if (!record)
+        return record.error();
+    return record->runRoot;
+}
+
+Result<std::string> DemoRuns::fork(const fs::path& root, int epoch, const std::string& edit)
+{
+    PrepRequest r;
+    r.runRoot = root;
+    r.fromEpoch = epoch;
+    r.mode = LaunchPlan::Mode::Fork;
+    r.configFile = (root.parent_path() / "config.ini").string();
+    r.commandTemplate = CommandTemplate::demoTrainer(m_trainer).text();
+    auto parsed = ParamEdit::parse(edit);
+    if (!parsed)
+        return parsed.error();
+    r.edits.push_back(*parsed);
+    auto prepared = LaunchPrep::prepare(r, m_registry);
+    if (!prepared)
+        return prepared.error();
+    if (Status st = LaunchPrep::apply(*prepared); !st)
+        return st.error();
+    auto record = Launcher(m_registry).launch(prepared->plan);
+    if (!record)
+        return record.error();
+    return record->runRoot;
+}
+
+} // namespace ckpt::test
