@@ -1,5 +1,6 @@
 #include "MainWindow.h"
 
+#include "CsvExport.h"
 #include "ExperimentsController.h"
 #include "FolderDrop.h"
 #include "PlotSync.h"
@@ -40,7 +41,6 @@
 #include <QTableView>
 #include <QTreeView>
 #include <QUndoStack>
-#include <QtConcurrent>
 
 namespace ckpt {
 
@@ -271,22 +271,8 @@ void MainWindow::openDialog()
 
 void MainWindow::exportCsv()
 {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export epochs as CSV"), QStringLiteral("epochs.csv"), tr("CSV files (*.csv)"));
-    if (path.isEmpty())
-        return;
-    const QByteArray csv = m_table->tableAsCsv().toUtf8();
-    // Written off the GUI thread: the folder may be on a slow mount.
-    auto* watcher = new QFutureWatcher<bool>(this);
-    connect(watcher, &QFutureWatcher<bool>::finished, this, [this, watcher, path] {
-        m_status->setText(watcher->result() ? tr("Exported %1").arg(path)
-                                            : tr("Could not write %1").arg(path));
-        watcher->deleteLater();
-    });
-    watcher->setFuture(QtConcurrent::run([path, csv] {
-        QFile f(path);
-        return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(csv) == csv.size();
-    }));
+    CsvExport::askAndWrite(this, m_table->tableAsCsv(),
+                           [this](const QString& message) { m_status->setText(message); });
 }
 
 void MainWindow::compareSelected()

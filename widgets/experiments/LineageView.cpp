@@ -19,9 +19,9 @@ namespace {
 
 constexpr double NodeWidth = 150;
 constexpr double NodeHeight = 42;
-constexpr double ColumnPitch = NodeWidth + 150;
+constexpr double ColumnPitch = NodeWidth + 190;
 constexpr double RowPitch = 84;
-constexpr double LabelWidth = 140;
+constexpr double LabelWidth = 175;
 constexpr int LabelChanges = 3; // changes listed on an edge; the rest in its tooltip
 constexpr int RootKey = 0;
 
@@ -148,9 +148,12 @@ void LineageView::rebuild()
         QPainterPath path(from);
         const double dx = (to.x() - from.x()) / 2;
         path.cubicTo(from + QPointF(dx, 0), to - QPointF(dx, 0), to);
-        QPen pen(pal.color(QPalette::Mid), 1.5);
-        if (l.mode == LaunchPlan::Mode::Restart)
-            pen.setColor(pal.color(QPalette::Text));
+        // Restarts in the text colour, forks a little lighter: both readable on
+        // light and dark palettes.
+        QColor colour = pal.color(QPalette::Text);
+        if (l.mode == LaunchPlan::Mode::Fork)
+            colour.setAlphaF(0.55);
+        QPen pen(colour, 1.5);
         auto* edge = m_scene->addPath(path, pen);
         edge->setZValue(-1);
         QPolygonF arrow;
@@ -163,7 +166,7 @@ void LineageView::rebuild()
         const QStringList changes =
             QString::fromStdString(l.changes).split(QStringLiteral(", "), Qt::SkipEmptyParts);
         for (int i = 0; i < changes.size() && i < LabelChanges; ++i)
-            lines << fm.elidedText(changes[i], Qt::ElideMiddle, int(LabelWidth));
+            lines << fm.elidedText(changes[i], Qt::ElideRight, int(LabelWidth));
         if (changes.size() > LabelChanges)
             lines << tr("+%1 more").arg(changes.size() - LabelChanges);
         if (changes.isEmpty())
