@@ -293,7 +293,10 @@ QVariant LaunchedRunsModel::display(const Launcher::Listed& run, int column) con
         const auto s = RunSummary::durationSeconds(*a, QDateTime::currentSecsSinceEpoch());
         if (!s)
             return QStringLiteral("—");
-        return *s < 1 ? tr("< 1 s") : QString::fromStdString(Format::duration(double(*s)));
+        // Whole seconds: "0.0 s" style decimals would only tick in steps of 1.0.
+        if (*s < 60)
+            return *s < 1 ? tr("< 1 s") : tr("%1 s").arg(*s);
+        return QString::fromStdString(Format::duration(double(*s)));
     }
     default:
         return {};

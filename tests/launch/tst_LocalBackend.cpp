@@ -1,3 +1,4 @@
+#include "DemoRuns.h"
 #include "config/ParamSet.h"
 #include "io/AtomicFile.h"
 #include "launch/CommandTemplate.h"
@@ -70,30 +71,13 @@ RunState tst_LocalBackend::stateOf(const std::string& root)
 
 void tst_LocalBackend::demoTrainerRunsStreamsAndCompletes()
 {
-    const std::string out = m_dir->path().toStdString() + "/RUN000";
-    fs::create_directories(out);
-    const std::string config = out + "/demo.ini";
-    QVERIFY(writeFileAtomically(config, "[Global_Params]\nepochs = 3\nlearning_rate = 0.01\n"
-                                        "samples_per_class = 40\nepoch_delay = 0.2\n"));
-    auto params = ParamSet::readFile(config);
-    QVERIFY(params);
-    auto values = CommandTemplate::valuesFrom(params->toHyperParams());
-    values["config"] = config;
-    values["output_dir"] = out;
-    values["ckpt_directory"] = out + "/ckpts";
-    values["ckpt_restart_mode"] = "auto";
-    const CommandTemplate tmpl = CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN);
-    auto argv = tmpl.expand(values);
-    QVERIFY(argv);
-
-    LaunchPlan plan;
-    plan.runRoot = out + "/ckpts";
-    plan.workingDir = out;
-    plan.commandTemplate = tmpl.text();
-    plan.argv = *argv;
-    plan.configFile = config;
-    for (const auto& p : params->params())
-        plan.parameters.emplace_back(p.key, p.value.pythonLiteral());
+    test::DemoRuns runs(m_dir->path().toStdString(), CKPT_DEMO_TRAIN, LaunchRegistry(m_registry));
+    auto made = runs.plan("RUN000", 3, 0.2);
+    QVERIFY2(made, made ? "" : made.error().message.c_str());
+    const LaunchPlan plan = *made;
+    const std::string out = plan.workingDir;
+    const std::string config = plan.configFile;
+    QCOMPARE(out, m_dir->path().toStdString() + "/RUN000");
     auto record = launcher().launch(plan);
     QVERIFY2(record, record ? "" : record.error().message.c_str());
     const LaunchAttempt& a = record->attempts.back();
@@ -124,7 +108,7 @@ void tst_LocalBackend::demoTrainerRunsStreamsAndCompletes()
     QCOMPARE(d.segments.front().exitStatus.value_or(-1), 0);
     QCOMPARE(d.segments.front().pid, pid);
     QVERIFY(!d.ended.empty());
-    QCOMPARE(d.plan.argv, *argv);
+    QCOMPARE(d.plan.argv, plan.argv);
     QCOMPARE(d.plan.configFile, config);
     QCOMPARE(d.plan.workingDir, out);
     QVERIFY(fs::exists(out + "/ckpts/epochs/003/ckpt-info.json"));

@@ -43,7 +43,7 @@ Result<fs::path> DemoRuns::train(const std::string& name, int epochs)
     return m_base / name / "ckpts";
 }
 
-Result<std::string> DemoRuns::launch(const std::string& name, int epochs, double epochDelay)
+Result<LaunchPlan> DemoRuns::plan(const std::string& name, int epochs, double epochDelay)
 {
     const std::string config = writeConfig(name, epochs, epochDelay);
     auto params = ParamSet::readFile(config);
@@ -68,7 +68,15 @@ Result<std::string> DemoRuns::launch(const std::string& name, int epochs, double
     plan.configFile = config;
     for (const auto& p : params->params())
         plan.parameters.emplace_back(p.key, p.value.pythonLiteral());
-    auto record = Launcher(m_registry).launch(plan);
+    return plan;
+}
+
+Result<std::string> DemoRuns::launch(const std::string& name, int epochs, double epochDelay)
+{
+    auto made = plan(name, epochs, epochDelay);
+    if (!made)
+        return made.error();
+    auto record = Launcher(m_registry).launch(*made);
     if (!record)
         return record.error();
     return record->runRoot;

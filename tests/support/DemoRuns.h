@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/Result.h"
+#include "launch/LaunchPlan.h"
 #include "launch/LaunchRegistry.h"
 
 #include <filesystem>
@@ -19,6 +20,9 @@ public:
 
     // Trains base/NAME to the end (lr 0.01, checksums on); returns its checkpoint root.
     Result<std::filesystem::path> train(const std::string& name, int epochs);
+    // The plan that launch() starts: the config written to base/NAME/config.ini,
+    // the demo trainer's command template expanded.
+    Result<LaunchPlan> plan(const std::string& name, int epochs, double epochDelay);
     // Starts the trainer in base/NAME through Launcher (sleeping `epochDelay`
     // seconds after each epoch); returns the checkpoint root at once.
     Result<std::string> launch(const std::string& name, int epochs, double epochDelay);

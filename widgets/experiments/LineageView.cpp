@@ -159,8 +159,8 @@ void LineageView::rebuild()
         QPolygonF arrow;
         arrow << to << to + QPointF(-8, -4) << to + QPointF(-8, 4);
         m_scene->addPolygon(arrow, Qt::NoPen, pen.color())->setZValue(-1);
-        // The label sits above the edge's last stretch, before the child:
-        // the epoch, then one change a line.
+        // The label sits along the edge's last stretch, before the child: the
+        // epoch, then one change a line.
         const QString mode = l.mode == LaunchPlan::Mode::Restart ? tr("restart") : tr("fork");
         QStringList lines{QStringLiteral("e%1 · %2").arg(l.epoch).arg(mode)};
         const QStringList changes =
@@ -176,7 +176,10 @@ void LineageView::rebuild()
         label->setBrush(pal.color(QPalette::Text));
         label->setToolTip(mode + QLatin1Char(' ') + QString::fromStdString(l.label));
         const double lx = to.x() - 14 - label->boundingRect().width();
-        const double ly = to.y() - label->boundingRect().height() - 6;
+        // Above a straight edge; below one that comes down to its child (the
+        // curve stays above the child's line there).
+        const double ly =
+            to.y() > from.y() + 1 ? to.y() + 6 : to.y() - label->boundingRect().height() - 6;
         label->setPos(std::max(from.x() + 8, lx), ly);
     }
     for (const LineageGraph::Node& n : m_graph->nodes) {
