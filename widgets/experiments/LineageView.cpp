@@ -59,9 +59,7 @@ public:
         p->setFont(bold);
         p->setPen(m_palette.color(QPalette::Text));
         const QRectF text = box.adjusted(14, 5, -6, -5);
-        QString name = QString::fromStdString(m_node.name);
-        if (m_node.generation > 0)
-            name += QObject::tr(" · gen %1").arg(m_node.generation + 1);
+        const QString name = QString::fromStdString(m_node.name);
         p->drawText(text, Qt::AlignLeft | Qt::AlignTop,
                     QFontMetrics(bold).elidedText(name, Qt::ElideMiddle, int(text.width())));
         QFont small = p->font();
@@ -76,6 +74,8 @@ public:
             sub = RunStateStyle::label(*m_node.state);
         else
             sub = QObject::tr("not launched here");
+        if (m_node.generation > 0)
+            sub += QObject::tr(" · gen %1").arg(m_node.generation + 1);
         p->drawText(text, Qt::AlignLeft | Qt::AlignBottom, sub);
     }
 
