@@ -37,6 +37,7 @@ private slots:
     void missingProgramLaunchesNothing();
     void secondLaunchAppendsAnAttempt();
     void logTailFollowsTruncation();
+    void followerShowsOnlyTheBacklogOfALongLog();
 
 private:
     LaunchPlan shellPlan(const std::string& name, const std::string& script) const;
@@ -277,6 +278,29 @@ void tst_LocalBackend::logTailFollowsTruncation()
     QCOMPARE(tail.readMore().value(), std::string());
     QVERIFY(writeFileAtomically(path, "new\n")); // replaced (a restarted trainer)
     QCOMPARE(tail.readMore().value(), std::string("new\n"));
+}
+
+void tst_LocalBackend::followerShowsOnlyTheBacklogOfALongLog()
+{
+    const std::string path = m_dir->filePath("long.log").toStdString();
+    std::string text;
+    for (int i = 0; i < 100000; ++i)
+        text += "line " + std::to_string(i) + "\n";
+    QVERIFY(writeFileAtomically(path, text));
+    LogFollower follower(QString::fromStdString(path), 50);
+    follower.setBacklog(1000);
+    QString got;
+    qint64 skipped = -1;
+    connect(&follower, &LogFollower::appended, this, [&got](const QString& t) { got += t; });
+    connect(&follower, &LogFollower::skipped, this, [&skipped](qint64 b) { skipped = b; });
+    follower.start();
+    QTRY_VERIFY(got.endsWith(QLatin1String("line 99999\n")));
+    // Whole lines only, from within the last 1000 bytes; the rest is counted.
+    QVERIFY(got.size() <= 1000);
+    QVERIFY2(got.startsWith(QLatin1String("line ")), qPrintable(got.left(20)));
+    QCOMPARE(skipped + got.size(), qint64(text.size()));
+    QVERIFY(appendLine(path, "after"));
+    QTRY_VERIFY(got.endsWith(QLatin1String("line 99999\nafter\n")));
 }
 
 QTEST_GUILESS_MAIN(tst_LocalBackend)
