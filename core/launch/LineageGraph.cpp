@@ -1,5 +1,6 @@
 #include "launch/LineageGraph.h"
 
+#include "launch/RunBranches.h"
 #include "launch/RunSummary.h"
 
 #include <algorithm>
@@ -29,7 +30,7 @@ LineageGraph LineageGraph::build(const std::vector<LineageEdge>& edges,
     for (const LineageEdge& e : edges)
         for (const std::string& root : {e.parentRoot, e.childRoot})
             if (known.insert(root).second)
-                all.push_back({root, RunSummary::nameOf(root), std::nullopt});
+                all.push_back({root, RunBranches::displayName(root), std::nullopt});
 
     // Restarts of each run, oldest first (edges are sorted by submission).
     std::map<std::string, std::vector<const LineageEdge*>> restarts;
@@ -40,7 +41,9 @@ LineageGraph LineageGraph::build(const std::vector<LineageEdge>& edges,
         const auto& rs = restarts[r.root];
         const int generations = int(rs.size()) + 1;
         for (int gen = 0; gen < generations; ++gen) {
-            Node n{r.root, r.name.empty() ? RunSummary::nameOf(r.root) : r.name, gen, 0, 0, {}, {}};
+            Node n{
+                r.root, r.name.empty() ? RunBranches::displayName(r.root) : r.name, gen, 0, 0, {},
+                {}};
             if (gen + 1 < generations)
                 n.supersededAfter = rs[std::size_t(gen)]->epoch;
             else

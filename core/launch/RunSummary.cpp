@@ -1,10 +1,11 @@
 #include "launch/RunSummary.h"
 
+#include "launch/RunBranches.h"
+
 #include <QDateTime>
 #include <QString>
 
 #include <cstring>
-#include <filesystem>
 
 namespace ckpt {
 
@@ -62,19 +63,6 @@ std::string RunSummary::changes(const std::vector<LaunchParent::Change>& all)
     return out;
 }
 
-std::string RunSummary::nameOf(const std::string& runRoot)
-{
-    std::filesystem::path p = std::filesystem::path(runRoot).lexically_normal();
-    if (p.filename().empty())
-        p = p.parent_path();
-    if (p.filename() == "ckpts") {
-        p = p.parent_path();
-        if (p.filename() == "save")
-            p = p.parent_path();
-    }
-    return p.filename().string();
-}
-
 std::string RunSummary::displayName(const std::string& name, const std::string& runRoot)
 {
     std::string out = name;
@@ -82,7 +70,7 @@ std::string RunSummary::displayName(const std::string& name, const std::string& 
         if (out.size() > std::strlen(suffix) &&
             out.compare(out.size() - std::strlen(suffix), std::string::npos, suffix) == 0)
             out.resize(out.size() - std::strlen(suffix));
-    return out.empty() || out == "ckpts" ? nameOf(runRoot) : out;
+    return out.empty() || out == "ckpts" ? RunBranches::displayName(runRoot) : out;
 }
 
 } // namespace ckpt

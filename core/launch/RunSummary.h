@@ -28,11 +28,9 @@ public:
     static std::string change(const LaunchParent::Change& change);
     // The changes joined with ", "; "" when none.
     static std::string changes(const std::vector<LaunchParent::Change>& changes);
-    // A run's display name from its checkpoint root: the folder above
-    // `ckpts` (and above `save/ckpts`), else the root's own name.
-    static std::string nameOf(const std::string& runRoot);
     // A registered name without its checkpoint folders ("EXP000/RUN001/ckpts"
-    // -> "EXP000/RUN001"); nameOf(root) when it has none.
+    // -> "EXP000/RUN001"); the run folder's name (RunBranches::displayName)
+    // when it has none.
     static std::string displayName(const std::string& name, const std::string& runRoot);
 };
 

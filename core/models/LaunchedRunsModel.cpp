@@ -1,6 +1,7 @@
 #include "models/LaunchedRunsModel.h"
 
 #include "jobs/JobRunner.h"
+#include "launch/RunBranches.h"
 #include "launch/RunSummary.h"
 #include "models/ModelRoles.h"
 #include "report/Format.h"
@@ -21,7 +22,7 @@ QString parentText(const LaunchAttempt& a)
     if (!a.plan.parent)
         return QStringLiteral("—");
     return QStringLiteral("%1 @ e%2 (%3)")
-        .arg(QString::fromStdString(RunSummary::nameOf(a.plan.parent->runRoot)))
+        .arg(QString::fromStdString(RunBranches::displayName(a.plan.parent->runRoot)))
         .arg(a.plan.parent->epoch)
         .arg(QLatin1String(LaunchPlan::modeName(a.plan.mode)));
 }
@@ -176,11 +177,9 @@ void LaunchedRunsModel::tickDurations()
 
 bool LaunchedRunsModel::anyActive() const
 {
-    for (int row = 0; row < int(m_runs.size()); ++row) {
-        const RunState s = stateAt(row);
-        if (!isFinished(s) || s == RunState::Requeued)
+    for (int row = 0; row < int(m_runs.size()); ++row)
+        if (!isFinished(stateAt(row))) // pending, running or requeued
             return true;
-    }
     return false;
 }
 
@@ -226,7 +225,7 @@ QString LaunchedRunsModel::nameOf(const QString& root) const
 {
     const int row = rowOf(root);
     return row >= 0 ? display(m_runs[std::size_t(row)], NameColumn).toString()
-                    : QString::fromStdString(RunSummary::nameOf(root.toStdString()));
+                    : QString::fromStdString(RunBranches::displayName(root.toStdString()));
 }
 
 QString LaunchedRunsModel::logPathAt(int row) const

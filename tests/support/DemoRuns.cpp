@@ -1,12 +1,12 @@
 #include "DemoRuns.h"
 
+#include "DemoRun.h"
 #include "config/ParamSet.h"
 #include "io/AtomicFile.h"
 #include "launch/CommandTemplate.h"
 #include "launch/LaunchPrep.h"
 #include "launch/Launcher.h"
 
-#include <QProcess>
 #include <QStringList>
 
 namespace ckpt::test {
@@ -17,35 +17,28 @@ DemoRuns::DemoRuns(fs::path base, std::string trainer, LaunchRegistry registry)
     : m_base(std::move(base)), m_trainer(std::move(trainer)), m_registry(std::move(registry))
 {}
 
-std::string DemoRuns::writeConfig(const std::string& name, int epochs, double epochDelay) const
+std::string DemoRuns::configText(int epochs, double epochDelay)
 {
-    const fs::path folder = m_base / name;
-    fs::create_directories(folder);
-    const std::string config = (folder / "config.ini").string();
-    const Status written =
-        writeFileAtomically(config, "[Global_Params]\nepochs = " + std::to_string(epochs) +
-                                        "\nlearning_rate = 0.01\nsamples_per_class = 40\n"
-                                        "ckpt_checksum = True\nepoch_delay = " +
-                                        std::to_string(epochDelay) + "\n");
-    return written ? config : std::string();
+    return "[Global_Params]\nepochs = " + std::to_string(epochs) +
+           "\nlearning_rate = 0.01\nsamples_per_class = 40\nckpt_checksum = True\n"
+           "epoch_delay = " +
+           std::to_string(epochDelay) + "\n";
 }
 
 Result<fs::path> DemoRuns::train(const std::string& name, int epochs)
 {
-    const std::string config = writeConfig(name, epochs, 0.0);
-    QProcess p;
-    p.start(QString::fromStdString(m_trainer),
-            {QStringLiteral("--config_file"), QString::fromStdString(config),
-             QStringLiteral("--output_dir"), QString::fromStdString((m_base / name).string())});
-    if (!p.waitForFinished(60000) || p.exitCode() != 0)
-        return Error::at(m_trainer,
-                         "the demo trainer failed: " + p.readAllStandardError().toStdString());
-    return m_base / name / "ckpts";
+    const fs::path folder = m_base / name;
+    return trainDemoRun(QString::fromStdString(m_trainer), folder, (folder / "config.ini").string(),
+                        configText(epochs, 0.0));
 }
 
 Result<LaunchPlan> DemoRuns::plan(const std::string& name, int epochs, double epochDelay)
 {
-    const std::string config = writeConfig(name, epochs, epochDelay);
+    const fs::path folder = m_base / name;
+    fs::create_directories(folder);
+    const std::string config = (folder / "config.ini").string();
+    if (Status st = writeFileAtomically(config, configText(epochs, epochDelay)); !st)
+        return st.error();
     auto params = ParamSet::readFile(config);
     if (!params)
         return params.error();
@@ -84,12 +77,8 @@ Result<std::string> DemoRuns::launch(const std::string& name, int epochs, double
 
 Result<std::string> DemoRuns::fork(const fs::path& root, int epoch, const std::string& edit)
 {
-    PrepRequest r;
-    r.runRoot = root;
-    r.fromEpoch = epoch;
-    r.mode = LaunchPlan::Mode::Fork;
-    r.configFile = (root.parent_path() / "config.ini").string();
-    r.commandTemplate = CommandTemplate::demoTrainer(m_trainer).text();
+    PrepRequest r = demoPrepRequest(QString::fromStdString(m_trainer), root, LaunchPlan::Mode::Fork,
+                                    epoch, (root.parent_path() / "config.ini").string());
     auto parsed = ParamEdit::parse(edit);
     if (!parsed)
         return parsed.error();

@@ -18,7 +18,8 @@ class DemoRuns
 public:
     DemoRuns(std::filesystem::path base, std::string trainer, LaunchRegistry registry);
 
-    // Trains base/NAME to the end (lr 0.01, checksums on); returns its checkpoint root.
+    // Trains base/NAME to the end (lr 0.01, checksums on) with trainDemoRun;
+    // returns its checkpoint root.
     Result<std::filesystem::path> train(const std::string& name, int epochs);
     // The plan that launch() starts: the config written to base/NAME/config.ini,
     // the demo trainer's command template expanded.
@@ -33,7 +34,7 @@ public:
     const LaunchRegistry& registry() const { return m_registry; }
 
 private:
-    std::string writeConfig(const std::string& name, int epochs, double epochDelay) const;
+    static std::string configText(int epochs, double epochDelay);
 
     std::filesystem::path m_base;
     std::string m_trainer;

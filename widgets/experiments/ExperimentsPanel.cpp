@@ -332,8 +332,7 @@ void ExperimentsPanel::updateButtons()
     const QString root = selectedRun();
     const int row = m_model->rowOf(root);
     const RunState state = m_model->stateAt(row);
-    m_stop->setEnabled(row >= 0 && (!isFinished(state) || state == RunState::Requeued) &&
-                       !m_model->isStopping(root));
+    m_stop->setEnabled(row >= 0 && !isFinished(state) && !m_model->isStopping(root));
     m_show->setEnabled(row >= 0);
 }
 
