@@ -154,6 +154,22 @@ private slots:
         QCOMPARE(lastTotal, std::uint64_t{size});
     }
 
+    // A big file is read in parts on every core; the combined CRC is the
+    // file's, and progress ends at its size.
+    void ofFileInPartsMatchesOneReader()
+    {
+        QTemporaryDir dir;
+        const std::filesystem::path path = dir.filePath("big").toStdString();
+        const std::string data = randomBytes(Crc32::kParallelBytes + (32u << 20) + 13, 3);
+        test::CandleFixture::writeText(path, data);
+        std::uint64_t lastDone = 0;
+        Progress progress([&](const ProgressUpdate& u) { lastDone = u.done; });
+        auto crc = Crc32::ofFile(path, progress);
+        QVERIFY2(crc.ok(), crc.ok() ? "" : crc.error().message.c_str());
+        QCOMPARE(*crc, zlibCrc(data.data(), data.size()));
+        QCOMPARE(lastDone, std::uint64_t{data.size()});
+    }
+
     void ofFileCancels()
     {
         QTemporaryDir dir;
