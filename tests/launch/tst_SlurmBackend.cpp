@@ -1,3 +1,4 @@
+#include "CliRunner.h"
 #include "io/AtomicFile.h"
 #include "launch/CommandTemplate.h"
 #include "launch/LaunchEvents.h"
@@ -31,6 +32,7 @@ private slots:
     void requeueResumesUnderTheSameRecord();
     void preemptionSignalLetsTheEpochFinishAndRequeues();
     void stopCancelsTheJob();
+    void sweepIsOneJobArray();
 
 private:
     LaunchPlan trainerPlan(const std::string& name, int epochs, double delay,
@@ -271,6 +273,90 @@ void tst_SlurmBackend::stopCancelsTheJob()
     QVERIFY(!d.ended.empty());
     QTRY_VERIFY_WITH_TIMEOUT(SlurmClient::run("squeue", {"-h", "-j", d.jobId}).valueOr("x").empty(),
                              20000);
+}
+
+void tst_SlurmBackend::sweepIsOneJobArray()
+{
+    // A parent run trained locally, then `ckpt launch --sweep ... --backend slurm`.
+    const fs::path folder = m_dir.path().toStdString() + "/SWEEP";
+    fs::create_directories(folder);
+    const std::string config = (folder / "config.ini").string();
+    QVERIFY(writeFileAtomically(config, "[Global_Params]\nepochs = 4\nlearning_rate = 0.01\n"
+                                        "samples_per_class = 40\n"));
+    QProcess train;
+    train.start(QStringLiteral(CKPT_DEMO_TRAIN),
+                {QStringLiteral("--config_file"), QString::fromStdString(config),
+                 QStringLiteral("--output_dir"), QString::fromStdString(folder.string()),
+                 QStringLiteral("--epochs"), QStringLiteral("2")});
+    QVERIFY(train.waitForFinished(60000) && train.exitCode() == 0);
+    qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("xdg")).toUtf8());
+    const test::CliResult r = test::runCli({QStringLiteral("launch"),
+                                            QString::fromStdString((folder / "ckpts").string()),
+                                            QStringLiteral("--from"),
+                                            QStringLiteral("2"),
+                                            QStringLiteral("--sweep"),
+                                            QStringLiteral("learning_rate=0.001,0.003,0.005"),
+                                            QStringLiteral("--parallel"),
+                                            QStringLiteral("2"),
+                                            QStringLiteral("--backend"),
+                                            QStringLiteral("slurm"),
+                                            QStringLiteral("--slurm-time"),
+                                            QStringLiteral("00:10:00"),
+                                            QStringLiteral("--slurm-cpus"),
+                                            QStringLiteral("1"),
+                                            QStringLiteral("--config"),
+                                            QString::fromStdString(config),
+                                            QStringLiteral("--json"),
+                                            QStringLiteral("--"),
+                                            QStringLiteral(CKPT_DEMO_TRAIN),
+                                            QStringLiteral("--config_file"),
+                                            QStringLiteral("{config}"),
+                                            QStringLiteral("--output_dir"),
+                                            QStringLiteral("{output_dir}"),
+                                            QStringLiteral("--ckpt_restart_mode"),
+                                            QStringLiteral("{ckpt_restart_mode}")},
+                                           60000);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const auto runs = r.json().at("runs");
+    QCOMPARE(runs.size(), std::size_t(3));
+    // One array: the same array id, tasks 0, 1, 2.
+    const std::string first = runs.at(0).at("job_id").get<std::string>();
+    const std::string array = first.substr(0, first.find('_'));
+    QVERIFY2(!array.empty() && first == array + "_0", first.c_str());
+    std::vector<std::string> roots;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        QCOMPARE(runs.at(i).at("job_id").get<std::string>(), array + "_" + std::to_string(i));
+        roots.push_back(runs.at(i).at("run").get<std::string>());
+    }
+    const std::string script =
+        readFile(LaunchRecord::load(LaunchRecord::pathFor(roots[0])).value().latest()->scriptPath)
+            .value();
+    QVERIFY2(script.find("#SBATCH --array=0-2%2\n") != std::string::npos, script.c_str());
+    for (const std::string& root : roots)
+        waitForState(root, RunState::Completed, 90000);
+    for (std::size_t i = 0; i < roots.size(); ++i) {
+        const LaunchAttempt a =
+            LaunchRecord::load(LaunchRecord::pathFor(roots[i])).value().attempts.back();
+        QCOMPARE(a.jobId, array + "_" + std::to_string(i));
+        QCOMPARE(a.slurmState, std::string("COMPLETED"));
+        QCOMPARE(a.segments.size(), std::size_t{1});
+        QVERIFY(a.plan.parent && a.plan.parent->epoch == 2);
+        QVERIFY(fs::exists(fs::path(roots[i]) / "epochs/004/ckpt-info.json"));
+        const std::string log = readFile(a.logPath).value();
+        QVERIFY2(log.find("array task " + std::to_string(i)) != std::string::npos, log.c_str());
+        QVERIFY2(log.find("Epoch 4/4") != std::string::npos, log.c_str());
+    }
+    // `ckpt runs` lists the three with their array job ids.
+    const test::CliResult listed =
+        test::runCli({QStringLiteral("runs"), QString::fromStdString(m_dir.path().toStdString()),
+                      QStringLiteral("--json")});
+    QVERIFY2(listed.exitCode == 0, listed.err.constData());
+    std::set<std::string> ids;
+    for (const auto& run : listed.json().at("runs"))
+        if (run.at("job_id").is_string() && run.at("state") == "completed")
+            ids.insert(run.at("job_id").get<std::string>());
+    for (int i = 0; i < 3; ++i)
+        QVERIFY2(ids.count(array + "_" + std::to_string(i)), listed.out.constData());
 }
 
 QTEST_GUILESS_MAIN(tst_SlurmBackend)

@@ -1,0 +1,251 @@
+#include "CandleFixture.h"
+#include "CliRunner.h"
+#include "launch/CommandTemplate.h"
+#include "launch/LaunchPrep.h"
+#include "launch/Launcher.h"
+#include "launch/PreparedLaunches.h"
+
+#include <QElapsedTimer>
+#include <QProcess>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <filesystem>
+#include <map>
+
+using namespace ckpt;
+using test::CandleFixture;
+namespace fs = std::filesystem;
+
+// "Everything is undoable until launch and recorded after it": a restart or
+// fork applied but not launched is put back exactly, by hand (--prepare-only,
+// --undo-prepared) or by itself when the trainer cannot start. Real runs of
+// the demo trainer, the real `ckpt`.
+class tst_LaunchUndo : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void init();
+    void prepareOnlyRestartThenUndoGivesTheRunBack();
+    void prepareOnlyForkThenUndoRemovesIt();
+    void missingProgramLeavesTheRunAsItWas();
+    void undoIsRefusedOnceLaunched();
+    void preparedLaunchesRoundTrip();
+
+private:
+    fs::path trainParent(int epochs);
+    // Every file below `dir` but Ckpt Studio's own state (.ckpt-studio/) and
+    // ckpt.log (which keeps the audit lines of the relinks and their undo).
+    static std::map<std::string, std::string> snapshot(const fs::path& dir);
+    test::CliResult cli(QStringList args);
+
+    std::unique_ptr<QTemporaryDir> m_dir;
+    fs::path m_base;
+    std::string m_config;
+};
+
+void tst_LaunchUndo::init()
+{
+    m_dir = std::make_unique<QTemporaryDir>();
+    m_base = m_dir->path().toStdString();
+    qputenv("XDG_DATA_HOME", (m_base / "xdg").string().c_str());
+}
+
+fs::path tst_LaunchUndo::trainParent(int epochs)
+{
+    const fs::path folder = m_base / "RUN000";
+    fs::create_directories(folder);
+    m_config = (folder / "config.ini").string();
+    CandleFixture::writeText(m_config, "[Global_Params]\nepochs = " + std::to_string(epochs) +
+                                           "\nlearning_rate = 0.01\nsamples_per_class = 40\n"
+                                           "ckpt_checksum = True\n");
+    QProcess p;
+    p.start(QStringLiteral(CKPT_DEMO_TRAIN),
+            {QStringLiteral("--config_file"), QString::fromStdString(m_config),
+             QStringLiteral("--output_dir"), QString::fromStdString(folder.string())});
+    if (!p.waitForFinished(60000) || p.exitCode() != 0)
+        qFatal("demo trainer failed: %s", p.readAllStandardError().constData());
+    return folder / "ckpts";
+}
+
+std::map<std::string, std::string> tst_LaunchUndo::snapshot(const fs::path& dir)
+{
+    std::map<std::string, std::string> out;
+    for (auto it = fs::recursive_directory_iterator(dir); it != fs::end(it); ++it) {
+        if (it->path().filename() == ".ckpt-studio") {
+            it.disable_recursion_pending();
+            continue;
+        }
+        const std::string rel = it->path().lexically_relative(dir).string();
+        if (it->path().filename() == "ckpt.log")
+            continue;
+        if (it->is_symlink())
+            out[rel] = "-> " + fs::read_symlink(it->path()).string();
+        else if (it->is_regular_file())
+            out[rel] = CandleFixture::readText(it->path());
+        else
+            out[rel] = "(folder)";
+    }
+    return out;
+}
+
+test::CliResult tst_LaunchUndo::cli(QStringList args)
+{
+    return test::runCli(args, 120000);
+}
+
+void tst_LaunchUndo::prepareOnlyRestartThenUndoGivesTheRunBack()
+{
+    const fs::path root = trainParent(8);
+    const fs::path folder = m_base / "RUN000";
+    const auto before = snapshot(folder);
+    const std::string logBefore = CandleFixture::readText(root / "ckpt.log");
+    const QString run = QString::fromStdString(root.string());
+
+    const auto prepared = cli({QStringLiteral("launch"), run, QStringLiteral("--from"),
+                               QStringLiteral("5"), QStringLiteral("--set"),
+                               QStringLiteral("learning_rate=0.001"), QStringLiteral("--config"),
+                               QString::fromStdString(m_config), QStringLiteral("--prepare-only"),
+                               QStringLiteral("--"), QStringLiteral(CKPT_DEMO_TRAIN),
+                               QStringLiteral("--config_file"), QStringLiteral("{config}"),
+                               QStringLiteral("--output_dir"), QStringLiteral("{output_dir}")});
+    QVERIFY2(prepared.exitCode == 0, prepared.err.constData());
+    QVERIFY2(prepared.out.contains("--undo-prepared"), prepared.out.constData());
+    // Applied, not launched: epochs 6..8 aside, last at 5, no record.
+    QVERIFY(!fs::exists(root / "epochs/006"));
+    QCOMPARE(fs::read_symlink(root / "last").string(), std::string("epochs/005"));
+    QVERIFY(fs::exists(root / ".ckpt-studio/superseded"));
+    QVERIFY(!fs::exists(LaunchRecord::pathFor(root)));
+    QVERIFY(snapshot(folder) != before);
+
+    const auto undone = cli({QStringLiteral("launch"), run, QStringLiteral("--undo-prepared")});
+    QVERIFY2(undone.exitCode == 0, undone.err.constData());
+    QVERIFY2(undone.out.contains("undid the prepared restart"), undone.out.constData());
+    const auto after = snapshot(folder);
+    for (const auto& [path, content] : before)
+        QVERIFY2(after.count(path) && after.at(path) == content, path.c_str());
+    QCOMPARE(after.size(), before.size());
+    QVERIFY(!fs::exists(root / ".ckpt-studio/superseded"));
+    QVERIFY(!fs::exists(root / ".ckpt-studio/configs"));
+    // ckpt.log: as it was, plus the audit lines of the relink and its undo.
+    const std::string logAfter = CandleFixture::readText(root / "ckpt.log");
+    QVERIFY(logAfter.starts_with(logBefore));
+    QVERIFY(logAfter.find("CkptStudio", logBefore.size()) != std::string::npos);
+
+    // Nothing left to undo.
+    const auto again = cli({QStringLiteral("launch"), run, QStringLiteral("--undo-prepared")});
+    QCOMPARE(again.exitCode, 1);
+    QVERIFY2(again.err.contains("no prepared restart or fork"), again.err.constData());
+}
+
+void tst_LaunchUndo::prepareOnlyForkThenUndoRemovesIt()
+{
+    const fs::path root = trainParent(4);
+    const auto before = snapshot(m_base / "RUN000");
+    const std::string logBefore = CandleFixture::readText(root / "ckpt.log");
+    const auto prepared = cli({QStringLiteral("launch"), QString::fromStdString(root.string()),
+                               QStringLiteral("--from"), QStringLiteral("2"),
+                               QStringLiteral("--fork"), QStringLiteral("--config"),
+                               QString::fromStdString(m_config), QStringLiteral("--prepare-only"),
+                               QStringLiteral("--"), QStringLiteral(CKPT_DEMO_TRAIN),
+                               QStringLiteral("--config_file"), QStringLiteral("{config}")});
+    QVERIFY2(prepared.exitCode == 0, prepared.err.constData());
+    const fs::path fork = m_base / "RUN000-fork-e002";
+    QVERIFY(fs::exists(fork / "ckpts/epochs/002"));
+    // The parent's folder names the fork too: --undo-prepared RUN000 finds it.
+    const auto undone =
+        cli({QStringLiteral("launch"), QString::fromStdString((m_base / "RUN000").string()),
+             QStringLiteral("--undo-prepared")});
+    QVERIFY2(undone.exitCode == 0, undone.err.constData());
+    QVERIFY(!fs::exists(fork));
+    QVERIFY(snapshot(m_base / "RUN000") == before);
+    QCOMPARE(CandleFixture::readText(root / "ckpt.log"), logBefore); // a fork touches no link
+}
+
+void tst_LaunchUndo::missingProgramLeavesTheRunAsItWas()
+{
+    const fs::path root = trainParent(6);
+    const fs::path folder = m_base / "RUN000";
+    const auto before = snapshot(folder);
+    const auto r = cli({QStringLiteral("launch"), QString::fromStdString(root.string()),
+                        QStringLiteral("--from"), QStringLiteral("3"), QStringLiteral("--set"),
+                        QStringLiteral("learning_rate=0.5"), QStringLiteral("--config"),
+                        QString::fromStdString(m_config), QStringLiteral("--"),
+                        QStringLiteral("/no/such/trainer"), QStringLiteral("--config_file"),
+                        QStringLiteral("{config}")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("/no/such/trainer"), r.err.constData());
+    QVERIFY2(r.err.contains("the restart was undone"), r.err.constData());
+    QVERIFY(snapshot(folder) == before);
+    QVERIFY(fs::exists(root / "epochs/006"));
+    QCOMPARE(fs::read_symlink(root / "last").string(), std::string("epochs/006"));
+    QVERIFY(!fs::exists(LaunchRecord::pathFor(root)));
+    QVERIFY(!fs::exists(root / ".ckpt-studio/launch"));
+
+    // A fork of a missing program: no fork folder is left.
+    const auto f = cli({QStringLiteral("launch"), QString::fromStdString(root.string()),
+                        QStringLiteral("--from"), QStringLiteral("3"), QStringLiteral("--fork"),
+                        QStringLiteral("--config"), QString::fromStdString(m_config),
+                        QStringLiteral("--"), QStringLiteral("no-such-trainer-on-path")});
+    QCOMPARE(f.exitCode, 1);
+    QVERIFY2(f.err.contains("the fork was removed again"), f.err.constData());
+    QVERIFY(!fs::exists(m_base / "RUN000-fork-e003"));
+}
+
+void tst_LaunchUndo::undoIsRefusedOnceLaunched()
+{
+    const fs::path root = trainParent(4);
+    PrepRequest r;
+    r.runRoot = root;
+    r.fromEpoch = 2;
+    r.configFile = m_config;
+    r.commandTemplate = CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN).text();
+    const LaunchRegistry registry((m_base / "registry.json").string());
+    auto prepared = LaunchPrep::prepare(r, registry);
+    QVERIFY2(prepared, prepared ? "" : prepared.error().message.c_str());
+    QVERIFY(!LaunchPrep::undo(*prepared)); // not applied: nothing to undo
+    QVERIFY(LaunchPrep::apply(*prepared));
+    auto record = Launcher(registry).launch(prepared->plan);
+    QVERIFY2(record, record ? "" : record.error().message.c_str());
+    const Status undone = LaunchPrep::undo(*prepared);
+    QVERIFY(!undone);
+    QVERIFY2(undone.error().message.find("recorded, not undone") != std::string::npos,
+             undone.error().message.c_str());
+    QTRY_VERIFY_WITH_TIMEOUT(
+        Launcher::refresh(root) && isFinished(Launcher::refresh(root)->state()), 60000);
+    QVERIFY(fs::exists(root / "epochs/004"));
+}
+
+void tst_LaunchUndo::preparedLaunchesRoundTrip()
+{
+    PreparedLaunch p;
+    p.plan.mode = LaunchPlan::Mode::Restart;
+    p.parentRoot = "/runs/RUN000/ckpts";
+    p.plan.runRoot = p.parentRoot.string();
+    p.plan.parent = LaunchParent{p.parentRoot.string(), 5, {}, {}};
+    p.runFolder = "/runs/RUN000";
+    p.supersededDir = "/runs/RUN000/ckpts/.ckpt-studio/superseded/x";
+    p.superseded = {6, 7};
+    p.applied.done = true;
+    p.applied.time = "2026-11-24T10:00:00Z";
+    p.applied.config = "/runs/RUN000/ckpts/.ckpt-studio/configs/config.ini";
+    p.applied.moved = {{"/runs/RUN000/ckpts/epochs/006", "/x/epochs/006"}};
+    p.applied.journalIds = {"a", "b"};
+    const PreparedLaunches store((m_base / "prepared.json").string());
+    QVERIFY(store.add(p));
+    auto found = store.latestFor("/runs/RUN000/");
+    QVERIFY(found && *found);
+    const PreparedLaunch& q = **found;
+    QCOMPARE(q.applied.moved, p.applied.moved);
+    QCOMPARE(q.applied.journalIds, p.applied.journalIds);
+    QCOMPARE(q.plan.parent->epoch, 5);
+    QCOMPARE(q.superseded, p.superseded);
+    QVERIFY(store.remove(p.plan.runRoot));
+    QVERIFY(!*store.latestFor("/runs/RUN000"));
+}
+
+QTEST_GUILESS_MAIN(tst_LaunchUndo)
+#include "tst_LaunchUndo.moc"
