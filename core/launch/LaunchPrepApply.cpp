@@ -94,7 +94,8 @@ Status writeConfig(PreparedLaunch& p, const fs::path& root)
 {
     LaunchPlan& plan = p.plan;
     const fs::path dir = ConfigWriter::configsDir(root);
-    auto made = ConfigWriter::writeNew(p.original, p.edits, dir);
+    // The name the plan showed (the argv and batch script preview hold it).
+    auto made = ConfigWriter::writeNew(p.original, p.edits, dir, plan.configFile);
     if (!made) {
         std::error_code ec;
         fs::remove(dir, ec); // only when empty: made by this attempt

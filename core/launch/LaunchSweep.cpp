@@ -46,6 +46,11 @@ Result<std::vector<PreparedLaunch>> LaunchSweep::prepare(const PrepRequest& base
             return Error::at(prepared->runFolder.string(),
                              "two values of the sweep would share this fork folder (" + value.key +
                                  "=" + value.value.pythonLiteral() + " given twice?)");
+        // One array on Slurm: named for the sweep, not for its first fork.
+        if (prepared->plan.slurm.jobName.empty())
+            prepared->plan.slurm.jobName =
+                LaunchPrep::runFolderOf(prepared->parentRoot).filename().string() + "-sweep-e" +
+                std::to_string(base.fromEpoch) + "-" + value.key;
         runs.push_back(std::move(*prepared));
     }
     return runs;

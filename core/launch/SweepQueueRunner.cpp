@@ -1,5 +1,7 @@
 #include "launch/SweepQueueRunner.h"
 
+#include "launch/LaunchSweep.h"
+
 #include <QFutureWatcher>
 #include <QtConcurrent/QtConcurrentRun>
 

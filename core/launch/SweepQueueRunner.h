@@ -1,13 +1,13 @@
 #pragma once
 
-#include "launch/LaunchSweep.h"
-
 #include <QObject>
 #include <QTimer>
 
 #include <memory>
 
 namespace ckpt {
+
+class SweepQueue; // LaunchSweep.h: kept out of this header (and of the moc's unity file)
 
 // Feeds a SweepQueue from an event loop: step() on a worker thread (never
 // the GUI thread) every interval until the queue is done, then deletes

@@ -33,6 +33,7 @@ private slots:
     void prepareOnlyForkThenUndoRemovesIt();
     void missingProgramLeavesTheRunAsItWas();
     void undoIsRefusedOnceLaunched();
+    void applyKeepsThePlannedConfigName();
     void preparedLaunchesRoundTrip();
 
 private:
@@ -170,6 +171,7 @@ void tst_LaunchUndo::missingProgramLeavesTheRunAsItWas()
     const fs::path root = trainParent(6);
     const fs::path folder = m_base / "RUN000";
     const auto before = snapshot(folder);
+    const fs::path lastBefore = fs::read_symlink(root / "last");
     const auto r = cli({QStringLiteral("launch"), QString::fromStdString(root.string()),
                         QStringLiteral("--from"), QStringLiteral("3"), QStringLiteral("--set"),
                         QStringLiteral("learning_rate=0.5"), QStringLiteral("--config"),
@@ -181,7 +183,7 @@ void tst_LaunchUndo::missingProgramLeavesTheRunAsItWas()
     QVERIFY2(r.err.contains("the restart was undone"), r.err.constData());
     QVERIFY(snapshot(folder) == before);
     QVERIFY(fs::exists(root / "epochs/006"));
-    QCOMPARE(fs::read_symlink(root / "last").string(), std::string("epochs/006"));
+    QCOMPARE(fs::read_symlink(root / "last"), lastBefore); // exactly as the trainer wrote it
     QVERIFY(!fs::exists(LaunchRecord::pathFor(root)));
     QVERIFY(!fs::exists(root / ".ckpt-studio/launch"));
 
@@ -217,6 +219,30 @@ void tst_LaunchUndo::undoIsRefusedOnceLaunched()
     QTRY_VERIFY_WITH_TIMEOUT(
         Launcher::refresh(root) && isFinished(Launcher::refresh(root)->state()), 60000);
     QVERIFY(fs::exists(root / "epochs/004"));
+}
+
+void tst_LaunchUndo::applyKeepsThePlannedConfigName()
+{
+    // The argv and batch script shown before launch name the edited config:
+    // applying a second later must not rename it.
+    const fs::path root = trainParent(3);
+    PrepRequest r;
+    r.runRoot = root;
+    r.fromEpoch = 2;
+    r.mode = LaunchPlan::Mode::Fork;
+    r.configFile = m_config;
+    r.commandTemplate = CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN).text();
+    auto prepared = LaunchPrep::prepare(r, LaunchRegistry((m_base / "r.json").string()));
+    QVERIFY(prepared);
+    const auto planned = prepared->plan.argv;
+    const std::string config = prepared->plan.configFile;
+    QTest::qSleep(1100);
+    QVERIFY(LaunchPrep::apply(*prepared));
+    QCOMPARE(prepared->plan.configFile, config);
+    QCOMPARE(prepared->plan.argv, planned);
+    QVERIFY(fs::exists(config));
+    QVERIFY(LaunchPrep::undo(*prepared));
+    QVERIFY(!fs::exists(prepared->runFolder));
 }
 
 void tst_LaunchUndo::preparedLaunchesRoundTrip()

@@ -352,11 +352,15 @@ void tst_SlurmBackend::sweepIsOneJobArray()
                       QStringLiteral("--json")});
     QVERIFY2(listed.exitCode == 0, listed.err.constData());
     std::set<std::string> ids;
-    for (const auto& run : listed.json().at("runs"))
+    std::string seen;
+    const nlohmann::json all = listed.json(); // kept alive for the loop
+    for (const auto& run : all.at("runs")) {
+        seen += run.at("job_id").dump() + " " + run.at("state").dump() + "; ";
         if (run.at("job_id").is_string() && run.at("state") == "completed")
             ids.insert(run.at("job_id").get<std::string>());
+    }
     for (int i = 0; i < 3; ++i)
-        QVERIFY2(ids.count(array + "_" + std::to_string(i)), listed.out.constData());
+        QVERIFY2(ids.count(array + "_" + std::to_string(i)), seen.c_str());
 }
 
 QTEST_GUILESS_MAIN(tst_SlurmBackend)

@@ -126,6 +126,7 @@ LaunchDialog::LaunchDialog(PrepRequest request, QWidget* parent)
     m_params->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                               QAbstractItemView::AnyKeyPressed);
     leftLayout->addWidget(m_params, 1);
+    m_changedOnly->setObjectName(QStringLiteral("changedOnly"));
     leftLayout->addWidget(m_changedOnly);
     leftLayout->addWidget(m_sweep);
     auto* right = new QWidget(split);
@@ -135,6 +136,7 @@ LaunchDialog::LaunchDialog(PrepRequest request, QWidget* parent)
     slurmLayout->addWidget(m_slurm);
     rightLayout->addWidget(m_slurmBox);
     m_plan->setPlaceholderText(tr("Checking the epoch…"));
+    m_plan->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_views->addTab(m_plan, tr("Plan"));
     m_views->addTab(m_script, tr("Batch script"));
     rightLayout->addWidget(m_views, 1);
@@ -142,6 +144,7 @@ LaunchDialog::LaunchDialog(PrepRequest request, QWidget* parent)
     split->addWidget(right);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
+    split->setSizes({480, 560});
     layout->addWidget(split, 1);
 
     m_error->setObjectName(QStringLiteral("message"));
@@ -173,6 +176,8 @@ LaunchDialog::LaunchDialog(PrepRequest request, QWidget* parent)
         QSettings().setValue(QStringLiteral("launch/backend"),
                              QLatin1String(isSlurm() ? "slurm" : "local"));
         showBackend();
+        if (isSlurm())
+            m_views->setCurrentWidget(m_script); // what sbatch will get
     });
     connect(m_slurm, &SlurmForm::changed, this, [this] {
         m_slurm->save();
@@ -259,7 +264,8 @@ void LaunchDialog::replan()
     m_launch->setEnabled(false);
     const PrepRequest request = currentRequest();
     const bool sweep = m_sweep->isActive();
-    auto values = sweep ? m_sweep->values() : Result<std::vector<ParamEdit>>({});
+    auto values =
+        sweep ? m_sweep->values() : Result<std::vector<ParamEdit>>(std::vector<ParamEdit>());
     // A sweep is a fan-out of forks: restarting in place N times is not one.
     m_mode->button(static_cast<int>(LaunchPlan::Mode::Restart))->setEnabled(!sweep);
     if (sweep)
@@ -269,10 +275,10 @@ void LaunchDialog::replan()
         return;
     }
     m_runner->start<Plans>(
-        [request, sweep, values = *values](const Progress& progress) -> Plans {
+        [request, sweep, edits = *values](const Progress& progress) -> Plans {
             if (sweep)
                 return std::make_shared<Result<std::vector<PreparedLaunch>>>(
-                    LaunchSweep::prepare(request, values, LaunchRegistry(), progress));
+                    LaunchSweep::prepare(request, edits, LaunchRegistry(), progress));
             auto one = LaunchPrep::prepare(request, LaunchRegistry(), progress);
             if (!one)
                 return std::make_shared<Result<std::vector<PreparedLaunch>>>(one.error());
@@ -321,8 +327,10 @@ void LaunchDialog::showBackend()
         p.plan.backend = slurm ? LaunchPlan::Backend::Slurm : LaunchPlan::Backend::Local;
         SlurmOptions options = m_slurm->options();
         options.lastLink = (std::filesystem::path(p.plan.runRoot) / "last").string();
+        options.jobName = p.plan.slurm.jobName; // a sweep's array is named for it
         p.plan.slurm = options;
-        plan += QString::fromStdString(LaunchPrep::describe(p));
+        plan += (plan.isEmpty() ? QString() : QStringLiteral("\n")) +
+                QString::fromStdString(LaunchPrep::describe(p));
         plans.push_back(p.plan);
     }
     if (m_prepared.size() > 1)

@@ -9,6 +9,8 @@
 #include <QSettings>
 #include <QSpinBox>
 
+#include <utility>
+
 namespace ckpt {
 
 namespace {
@@ -52,17 +54,28 @@ SlurmForm::SlurmForm(QWidget* parent)
 
     auto* form = new QFormLayout(this);
     form->setContentsMargins(0, 0, 0, 0);
-    form->addRow(tr("&Partition:"), m_partition);
+    form->addRow(tr("P&artition:"), m_partition);
     form->addRow(tr("&Time limit:"), m_time);
+    // Nodes, CPUs per task and GPUs on one row, each label a buddy of its box.
     auto* sizes = new QHBoxLayout;
+    auto* nodesLabel = new QLabel(tr("&Nodes:"), this);
+    nodesLabel->setBuddy(m_nodes);
     sizes->addWidget(m_nodes);
-    sizes->addWidget(new QLabel(tr("CPUs/task"), this));
-    sizes->addWidget(m_cpus);
-    sizes->addWidget(new QLabel(tr("GPUs"), this));
-    sizes->addWidget(m_gpus);
-    form->addRow(tr("&Nodes:"), sizes);
+    for (auto [text, box] :
+         {std::pair{tr("&CPUs per task:"), m_cpus}, std::pair{tr("G&PUs:"), m_gpus}}) {
+        auto* label = new QLabel(text, this);
+        label->setBuddy(box);
+        sizes->addSpacing(8);
+        sizes->addWidget(label);
+        sizes->addWidget(box);
+    }
+    sizes->addStretch();
+    const int spinWidth = fontMetrics().horizontalAdvance(tr("default")) + 44;
+    for (QSpinBox* box : {m_nodes, m_cpus, m_gpus})
+        box->setMinimumWidth(spinWidth);
+    form->addRow(nodesLabel, sizes);
     form->addRow(tr("&Memory:"), m_memory);
-    form->addRow(tr("&Account:"), m_account);
+    form->addRow(tr("Acco&unt:"), m_account);
     form->addRow(tr("Preemption &grace:"), m_grace);
     form->addRow(tr("E&xtra #SBATCH:"), m_extra);
     m_grace->setToolTip(
@@ -70,6 +83,16 @@ SlurmForm::SlurmForm(QWidget* parent)
            "its epoch, then requeues itself and resumes from `last`."));
 
     setOptions(SlurmOptions{});
+    // A field sbatch would refuse is tinted until it is fixed.
+    connect(this, &SlurmForm::changed, this, [this] {
+        const auto tint = [](QLineEdit* edit, bool bad) {
+            edit->setStyleSheet(bad ? QStringLiteral("QLineEdit { background: #fde2e2; }")
+                                    : QString());
+        };
+        const SlurmOptions o = options();
+        tint(m_time, !o.time.empty() && !SlurmOptions::isValidTime(o.time));
+        tint(m_memory, !o.memory.empty() && !SlurmOptions::isValidMemory(o.memory));
+    });
     for (QLineEdit* edit : {m_partition, m_time, m_memory, m_account})
         connect(edit, &QLineEdit::textChanged, this, &SlurmForm::changed);
     for (QSpinBox* box : {m_nodes, m_cpus, m_gpus, m_grace})

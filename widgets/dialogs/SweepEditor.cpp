@@ -17,7 +17,8 @@ SweepEditor::SweepEditor(QWidget* parent)
     setCheckable(true);
     setChecked(false);
     m_key->setObjectName(QStringLiteral("sweepKey"));
-    m_key->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_key->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_key->setMinimumContentsLength(16);
     m_values->setObjectName(QStringLiteral("sweepValues"));
     m_values->setPlaceholderText(tr("1e-3, 3e-4, 1e-4"));
     m_parallel->setObjectName(QStringLiteral("sweepParallel"));
@@ -31,7 +32,11 @@ SweepEditor::SweepEditor(QWidget* parent)
     row->addWidget(new QLabel(tr("values:"), this));
     row->addWidget(m_values, 1);
     form->addRow(tr("Parameter:"), row);
-    form->addRow(tr("Runs:"), m_parallel);
+    auto* runs = new QHBoxLayout;
+    runs->addWidget(m_parallel);
+    runs->addWidget(new QLabel(tr("(local queue, or the Slurm array's limit)"), this));
+    runs->addStretch();
+    form->addRow(tr("Runs:"), runs);
 
     connect(this, &QGroupBox::toggled, this, &SweepEditor::changed);
     connect(m_key, &QComboBox::currentIndexChanged, this, &SweepEditor::changed);
