@@ -169,6 +169,20 @@ bool SweepQueue::allCompleted() const
     });
 }
 
+int SweepQueue::abandonQueued()
+{
+    int n = 0;
+    for (Item& item : m_items) {
+        if (item.started)
+            continue;
+        item.started = item.finished = true;
+        item.error = "not started: the queue was abandoned";
+        (void)LaunchPrep::undo(item.prepared);
+        ++n;
+    }
+    return n;
+}
+
 std::vector<std::string> SweepQueue::takeMessages()
 {
     return std::exchange(m_messages, {});

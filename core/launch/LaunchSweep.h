@@ -65,6 +65,10 @@ public:
     const std::vector<Item>& items() const { return m_items; }
     // Messages of what happened since the last call ("started ROOT", "ROOT: completed").
     std::vector<std::string> takeMessages();
+    // Nobody will feed the queue any more (the app quits): the runs not
+    // started are undone, their fork folders removed, so none is left
+    // prepared without a trainer. Returns how many.
+    int abandonQueued();
 
 private:
     void start(Item& item);

@@ -174,6 +174,12 @@ Result<std::vector<LaunchRecord>> Launcher::launchArray(const std::vector<Launch
 {
     if (plansIn.empty())
         return Error::at({}, "a job array needs at least one run");
+    if (plansIn.size() == 1) { // a plain job, as batchScript() shows it
+        auto record = launch(plansIn.front());
+        if (!record)
+            return record.error();
+        return std::vector<LaunchRecord>{std::move(*record)};
+    }
     std::vector<LaunchPlan> plans;
     std::vector<LaunchRecord> records;
     std::vector<LaunchAttempt> attempts;

@@ -32,7 +32,7 @@ public:
     // becomes array task i with job id "<array id>_<i>", its own attempt, log,
     // events and record (a copy of the one script in each run's launch
     // folder). At most `parallel` tasks run at once (0: no cap). When sbatch
-    // refuses, nothing is recorded.
+    // refuses, nothing is recorded. A single plan is submitted as a plain job.
     Result<std::vector<LaunchRecord>> launchArray(const std::vector<LaunchPlan>& plans,
                                                   int parallel) const;
 

@@ -17,6 +17,13 @@ SweepQueueRunner::SweepQueueRunner(std::shared_ptr<SweepQueue> queue, QObject* p
     QTimer::singleShot(0, this, &SweepQueueRunner::tick);
 }
 
+SweepQueueRunner::~SweepQueueRunner()
+{
+    m_step.waitForFinished();
+    if (!m_queue->done())
+        m_queue->abandonQueued();
+}
+
 void SweepQueueRunner::tick()
 {
     if (m_busy)
@@ -34,7 +41,8 @@ void SweepQueueRunner::tick()
             deleteLater();
         }
     });
-    watcher->setFuture(QtConcurrent::run([queue = m_queue] { return queue->step(); }));
+    m_step = QtConcurrent::run([queue = m_queue] { return queue->step(); });
+    watcher->setFuture(m_step);
 }
 
 } // namespace ckpt

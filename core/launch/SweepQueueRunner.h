@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QFuture>
 #include <QObject>
 #include <QTimer>
 
@@ -19,6 +20,9 @@ class SweepQueueRunner final : public QObject
 
 public:
     SweepQueueRunner(std::shared_ptr<SweepQueue> queue, QObject* parent, int intervalMs = 500);
+    // Destroyed before the queue is done (the app quits): waits for a running
+    // step, then undoes the runs not started (SweepQueue::abandonQueued).
+    ~SweepQueueRunner() override;
 
 signals:
     void message(const QString& text); // "started ROOT", "ROOT: completed", ...
@@ -30,6 +34,7 @@ private:
     std::shared_ptr<SweepQueue> m_queue;
     QTimer m_timer;
     bool m_busy = false;
+    QFuture<bool> m_step;
 };
 
 } // namespace ckpt

@@ -1,5 +1,6 @@
 #include "CandleFixture.h"
 #include "CliRunner.h"
+#include "DemoRun.h"
 #include "candle/CandleLayout.h"
 #include "io/AtomicFile.h"
 #include "launch/CommandTemplate.h"
@@ -9,7 +10,6 @@
 #include "ops/Pruner.h"
 
 #include <QElapsedTimer>
-#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -71,19 +71,11 @@ void tst_LaunchPrep::init()
 
 fs::path tst_LaunchPrep::trainParent(int epochs)
 {
-    const fs::path folder = m_base / "RUN000";
-    fs::create_directories(folder);
-    CandleFixture::writeText(
-        m_config, "[Global_Params]\n# the demo's spirals\nepochs = " + std::to_string(epochs) +
-                      "\nlearning_rate = 0.01\nsamples_per_class = 40\n"
-                      "ckpt_checksum = True\n");
-    QProcess p;
-    p.start(QStringLiteral(CKPT_DEMO_TRAIN),
-            {QStringLiteral("--config_file"), QString::fromStdString(m_config),
-             QStringLiteral("--output_dir"), QString::fromStdString(folder.string())});
-    if (!p.waitForFinished(60000) || p.exitCode() != 0)
-        qFatal("demo trainer failed: %s", p.readAllStandardError().constData());
-    return folder / "ckpts";
+    return test::DemoRun::train(
+        QStringLiteral(CKPT_DEMO_TRAIN), m_base / "RUN000",
+        "[Global_Params]\n# the demo's spirals\nepochs = " + std::to_string(epochs) +
+            "\nlearning_rate = 0.01\nsamples_per_class = 40\n"
+            "ckpt_checksum = True\n");
 }
 
 PrepRequest tst_LaunchPrep::request(const fs::path& root, LaunchPlan::Mode mode, int from) const

@@ -1,12 +1,13 @@
 #include "CandleFixture.h"
 #include "CliRunner.h"
+#include "DemoRun.h"
 #include "launch/CommandTemplate.h"
 #include "launch/LaunchPrep.h"
+#include "launch/LaunchSweep.h"
 #include "launch/Launcher.h"
 #include "launch/PreparedLaunches.h"
 
 #include <QElapsedTimer>
-#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -34,6 +35,7 @@ private slots:
     void missingProgramLeavesTheRunAsItWas();
     void undoIsRefusedOnceLaunched();
     void applyKeepsThePlannedConfigName();
+    void sweepIsMadeAllOrNoneAndAbandonedForksGo();
     void preparedLaunchesRoundTrip();
 
 private:
@@ -57,19 +59,11 @@ void tst_LaunchUndo::init()
 
 fs::path tst_LaunchUndo::trainParent(int epochs)
 {
-    const fs::path folder = m_base / "RUN000";
-    fs::create_directories(folder);
-    m_config = (folder / "config.ini").string();
-    CandleFixture::writeText(m_config, "[Global_Params]\nepochs = " + std::to_string(epochs) +
-                                           "\nlearning_rate = 0.01\nsamples_per_class = 40\n"
-                                           "ckpt_checksum = True\n");
-    QProcess p;
-    p.start(QStringLiteral(CKPT_DEMO_TRAIN),
-            {QStringLiteral("--config_file"), QString::fromStdString(m_config),
-             QStringLiteral("--output_dir"), QString::fromStdString(folder.string())});
-    if (!p.waitForFinished(60000) || p.exitCode() != 0)
-        qFatal("demo trainer failed: %s", p.readAllStandardError().constData());
-    return folder / "ckpts";
+    m_config = (m_base / "RUN000" / "config.ini").string();
+    return test::DemoRun::train(QStringLiteral(CKPT_DEMO_TRAIN), m_base / "RUN000",
+                                "[Global_Params]\nepochs = " + std::to_string(epochs) +
+                                    "\nlearning_rate = 0.01\nsamples_per_class = 40\n"
+                                    "ckpt_checksum = True\n");
 }
 
 std::map<std::string, std::string> tst_LaunchUndo::snapshot(const fs::path& dir)
@@ -243,6 +237,38 @@ void tst_LaunchUndo::applyKeepsThePlannedConfigName()
     QVERIFY(fs::exists(config));
     QVERIFY(LaunchPrep::undo(*prepared));
     QVERIFY(!fs::exists(prepared->runFolder));
+}
+
+void tst_LaunchUndo::sweepIsMadeAllOrNoneAndAbandonedForksGo()
+{
+    const fs::path root = trainParent(3);
+    const auto before = snapshot(m_base / "RUN000");
+    PrepRequest base;
+    base.runRoot = root;
+    base.fromEpoch = 2;
+    base.configFile = m_config;
+    base.commandTemplate = CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN).text();
+    const LaunchRegistry registry((m_base / "r.json").string());
+    // The same value twice would share a folder: refused before anything is made.
+    auto twice = LaunchSweep::prepare(base, ParamEdit::parseSweep("learning_rate=0.1,0.1").value(),
+                                      registry);
+    QVERIFY(!twice);
+    QVERIFY2(twice.error().message.find("share") != std::string::npos,
+             twice.error().message.c_str());
+    auto runs = LaunchSweep::prepare(base, ParamEdit::parseSweep("learning_rate=0.1,0.2").value(),
+                                     registry);
+    QVERIFY2(runs, runs ? "" : runs.error().message.c_str());
+    QCOMPARE(runs->size(), std::size_t(2));
+    QCOMPARE(runs->at(1).runFolder, m_base / "RUN000-fork-e002-learning_rate-0.2");
+    QVERIFY(LaunchSweep::apply(*runs));
+    QVERIFY(fs::exists(m_base / "RUN000-fork-e002-learning_rate-0.1/ckpts/epochs/002"));
+    // Never started (the app quit before the queue reached them): removed.
+    SweepQueue queue(std::move(*runs), 1, Launcher(registry));
+    QCOMPARE(queue.abandonQueued(), 2);
+    QVERIFY(queue.done());
+    QVERIFY(!fs::exists(m_base / "RUN000-fork-e002-learning_rate-0.1"));
+    QVERIFY(!fs::exists(m_base / "RUN000-fork-e002-learning_rate-0.2"));
+    QVERIFY(snapshot(m_base / "RUN000") == before);
 }
 
 void tst_LaunchUndo::preparedLaunchesRoundTrip()

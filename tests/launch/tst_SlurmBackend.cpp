@@ -1,4 +1,5 @@
 #include "CliRunner.h"
+#include "DemoRun.h"
 #include "io/AtomicFile.h"
 #include "launch/CommandTemplate.h"
 #include "launch/LaunchEvents.h"
@@ -281,21 +282,13 @@ void tst_SlurmBackend::stopCancelsTheJob()
 
 fs::path tst_SlurmBackend::trainLocally(const std::string& name, int epochs)
 {
-    const fs::path folder = m_dir.path().toStdString() + "/" + name;
-    fs::create_directories(folder);
-    const std::string config = (folder / "config.ini").string();
-    if (!writeFileAtomically(config, "[Global_Params]\nepochs = 6\nlearning_rate = 0.01\n"
-                                     "samples_per_class = 40\nepoch_delay = 0.4\n"))
-        qFatal("cannot write %s", config.c_str());
-    QProcess train;
-    train.start(QStringLiteral(CKPT_DEMO_TRAIN),
-                {QStringLiteral("--config_file"), QString::fromStdString(config),
-                 QStringLiteral("--output_dir"), QString::fromStdString(folder.string()),
-                 QStringLiteral("--epochs"), QString::number(epochs),
-                 QStringLiteral("--epoch_delay"), QStringLiteral("0")});
-    if (!train.waitForFinished(60000) || train.exitCode() != 0)
-        qFatal("the demo trainer failed");
     qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("xdg")).toUtf8());
+    const fs::path folder = m_dir.path().toStdString() + "/" + name;
+    test::DemoRun::train(QStringLiteral(CKPT_DEMO_TRAIN), folder,
+                         "[Global_Params]\nepochs = 6\nlearning_rate = 0.01\n"
+                         "samples_per_class = 40\nepoch_delay = 0.4\n",
+                         {QStringLiteral("--epochs"), QString::number(epochs),
+                          QStringLiteral("--epoch_delay"), QStringLiteral("0")});
     return folder;
 }
 
@@ -306,15 +299,8 @@ QStringList tst_SlurmBackend::launchArgs(const fs::path& folder, const QString& 
            options.split(QLatin1Char(' ')) +
            QStringList{QStringLiteral("--config"),
                        QString::fromStdString((folder / "config.ini").string()),
-                       QStringLiteral("--json"),
-                       QStringLiteral("--"),
-                       QStringLiteral(CKPT_DEMO_TRAIN),
-                       QStringLiteral("--config_file"),
-                       QStringLiteral("{config}"),
-                       QStringLiteral("--output_dir"),
-                       QStringLiteral("{output_dir}"),
-                       QStringLiteral("--ckpt_restart_mode"),
-                       QStringLiteral("{ckpt_restart_mode}")};
+                       QStringLiteral("--json")} +
+           test::DemoRun::launchTemplate(QStringLiteral(CKPT_DEMO_TRAIN));
 }
 
 void tst_SlurmBackend::sweepIsOneJobArray()

@@ -1,4 +1,5 @@
 #include "CandleFixture.h"
+#include "DemoRun.h"
 #include "dialogs/LaunchDialog.h"
 #include "dialogs/SlurmForm.h"
 #include "dialogs/SweepEditor.h"
@@ -10,7 +11,6 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
-#include <QProcess>
 #include <QPushButton>
 #include <QRadioButton>
 #include <QRegularExpression>
@@ -83,18 +83,10 @@ void tst_LaunchDialog::screenshot(LaunchDialog& dialog, const QString& name)
 
 fs::path tst_LaunchDialog::trainParent(const fs::path& base)
 {
-    const fs::path folder = base / "RUN000";
-    fs::create_directories(folder);
-    m_config = (folder / "config.ini").string();
-    CandleFixture::writeText(m_config, "[Global_Params]\nepochs = 6\nlearning_rate = 0.01\n"
-                                       "samples_per_class = 40\nckpt_checksum = True\n");
-    QProcess p;
-    p.start(QStringLiteral(CKPT_DEMO_TRAIN),
-            {QStringLiteral("--config_file"), QString::fromStdString(m_config),
-             QStringLiteral("--output_dir"), QString::fromStdString(folder.string())});
-    if (!p.waitForFinished(60000) || p.exitCode() != 0)
-        qFatal("demo trainer failed");
-    return folder / "ckpts";
+    m_config = (base / "RUN000" / "config.ini").string();
+    return test::DemoRun::train(QStringLiteral(CKPT_DEMO_TRAIN), base / "RUN000",
+                                "[Global_Params]\nepochs = 6\nlearning_rate = 0.01\n"
+                                "samples_per_class = 40\nckpt_checksum = True\n");
 }
 
 int tst_LaunchDialog::rowOf(QTableWidget* table, const QString& key)

@@ -183,7 +183,10 @@ LaunchDialog::LaunchDialog(PrepRequest request, QWidget* parent)
         m_slurm->save();
         showBackend();
     });
-    connect(m_sweep, &SweepEditor::changed, this, later);
+    connect(m_sweep, &SweepEditor::changed, this, [this] {
+        markSwept();
+        m_debounce->start();
+    });
     connect(m_config, &QLineEdit::textEdited, this, [this] {
         m_filled = false; // another file: its parameters
         loadParameters();
@@ -385,7 +388,9 @@ void LaunchDialog::fillParameters(const ParamSet& params)
     m_params->setUpdatesEnabled(true);
     m_sweep->setKeys(keys);
     m_filled = true;
+    m_sweptRow = -1;
     markChanges();
+    markSwept();
     emit parametersShown();
 }
 
@@ -405,6 +410,30 @@ void LaunchDialog::markChanges()
             value->setFont(f);
         }
         m_params->setRowHidden(r, m_changedOnly->isChecked() && !differs);
+    }
+}
+
+void LaunchDialog::markSwept()
+{
+    const QSignalBlocker block(m_params);
+    if (QTableWidgetItem* old = m_sweptRow >= 0 ? m_params->item(m_sweptRow, KeyColumn) : nullptr) {
+        old->setBackground(m_params->item(m_sweptRow, ValueColumn)->background());
+        QFont f = old->font();
+        f.setItalic(false);
+        old->setFont(f);
+    }
+    m_sweptRow = -1;
+    if (!m_sweep->isActive())
+        return;
+    for (int r = 0; r < m_params->rowCount(); ++r) {
+        QTableWidgetItem* key = m_params->item(r, KeyColumn);
+        if (key->text() != m_sweep->key())
+            continue;
+        key->setBackground(QColor(207, 226, 255));
+        QFont f = key->font();
+        f.setItalic(true); // varied by the sweep: one fork per value
+        key->setFont(f);
+        m_sweptRow = r;
     }
 }
 

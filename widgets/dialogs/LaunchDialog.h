@@ -70,6 +70,7 @@ private:
     void showBackend();
     void fillParameters(const ParamSet& params);
     void markChanges();
+    void markSwept();
     void launch();
     void launchDone(const QStringList& roots, const QString& error);
     std::vector<ParamEdit> edits() const;
@@ -98,6 +99,7 @@ private:
     QString m_planError;
     QString m_launchError; // shown until the next edit
     bool m_launching = false;
+    int m_sweptRow = -1; // the parameter the sweep varies, tinted in the table
     bool m_filled = false;
     QString m_launchedRoot;
     QStringList m_launchedRoots;
