@@ -40,6 +40,8 @@ private slots:
 
 private:
     fs::path trainParent(int epochs);
+    PrepRequest request(const fs::path& root, int from,
+                        LaunchPlan::Mode mode = LaunchPlan::Mode::Restart) const;
     // Every file below `dir` but Ckpt Studio's own state (.ckpt-studio/) and
     // ckpt.log (which keeps the audit lines of the relinks and their undo).
     static std::map<std::string, std::string> snapshot(const fs::path& dir);
@@ -64,6 +66,17 @@ fs::path tst_LaunchUndo::trainParent(int epochs)
                                 "[Global_Params]\nepochs = " + std::to_string(epochs) +
                                     "\nlearning_rate = 0.01\nsamples_per_class = 40\n"
                                     "ckpt_checksum = True\n");
+}
+
+PrepRequest tst_LaunchUndo::request(const fs::path& root, int from, LaunchPlan::Mode mode) const
+{
+    PrepRequest r;
+    r.runRoot = root;
+    r.fromEpoch = from;
+    r.mode = mode;
+    r.configFile = m_config;
+    r.commandTemplate = CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN).text();
+    return r;
 }
 
 std::map<std::string, std::string> tst_LaunchUndo::snapshot(const fs::path& dir)
@@ -194,11 +207,7 @@ void tst_LaunchUndo::missingProgramLeavesTheRunAsItWas()
 void tst_LaunchUndo::undoIsRefusedOnceLaunched()
 {
     const fs::path root = trainParent(4);
-    PrepRequest r;
-    r.runRoot = root;
-    r.fromEpoch = 2;
-    r.configFile = m_config;
-    r.commandTemplate = CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN).text();
+    const PrepRequest r = request(root, 2);
     const LaunchRegistry registry((m_base / "registry.json").string());
     auto prepared = LaunchPrep::prepare(r, registry);
     QVERIFY2(prepared, prepared ? "" : prepared.error().message.c_str());
@@ -220,12 +229,7 @@ void tst_LaunchUndo::applyKeepsThePlannedConfigName()
     // The argv and batch script shown before launch name the edited config:
     // applying a second later must not rename it.
     const fs::path root = trainParent(3);
-    PrepRequest r;
-    r.runRoot = root;
-    r.fromEpoch = 2;
-    r.mode = LaunchPlan::Mode::Fork;
-    r.configFile = m_config;
-    r.commandTemplate = CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN).text();
+    const PrepRequest r = request(root, 2, LaunchPlan::Mode::Fork);
     auto prepared = LaunchPrep::prepare(r, LaunchRegistry((m_base / "r.json").string()));
     QVERIFY(prepared);
     const auto planned = prepared->plan.argv;
@@ -243,11 +247,7 @@ void tst_LaunchUndo::sweepIsMadeAllOrNoneAndAbandonedForksGo()
 {
     const fs::path root = trainParent(3);
     const auto before = snapshot(m_base / "RUN000");
-    PrepRequest base;
-    base.runRoot = root;
-    base.fromEpoch = 2;
-    base.configFile = m_config;
-    base.commandTemplate = CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN).text();
+    const PrepRequest base = request(root, 2);
     const LaunchRegistry registry((m_base / "r.json").string());
     // The same value twice would share a folder: refused before anything is made.
     auto twice = LaunchSweep::prepare(base, ParamEdit::parseSweep("learning_rate=0.1,0.1").value(),
