@@ -24,6 +24,9 @@ struct StudioSettings
     // Restores the layout; returns the recent folders.
     QStringList restore() const;
     void save(const QStringList& recent, const QStringList& openFolders) const;
+
+private:
+    void applyFirstStartLayout() const;
 };
 
 } // namespace ckpt

@@ -166,6 +166,9 @@ public:
                           return a.metric != b.metric ? a.metric < b.metric : a.source < b.source;
                       });
             row.samples = std::move(cell.samples);
+            // The cell reserved room for 8 samples; a history of 100,000
+            // epochs keeps only what it holds (the window keeps every run's).
+            row.samples.shrink_to_fit();
             h.rows.push_back(std::move(row));
         }
         std::sort(h.rows.begin(), h.rows.end(), [](const HistoryRow& a, const HistoryRow& b) {

@@ -1,11 +1,101 @@
 #include "model/KeyValues.h"
 
+#include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
+#include <new>
 #include <nlohmann/json.hpp>
 
 namespace ckpt {
+
+struct KeyValues::Block
+{
+    std::atomic<std::uint32_t> refs{1};
+    std::uint32_t size = 0;
+    std::uint32_t capacity = 0;
+
+    char* chars() { return reinterpret_cast<char*>(this + 1); }
+
+    static Block* make(std::size_t capacity)
+    {
+        void* memory = ::operator new(sizeof(Block) + capacity);
+        auto* block = new (memory) Block;
+        block->capacity = static_cast<std::uint32_t>(capacity);
+        return block;
+    }
+};
+
+KeyValues::KeyValues(const KeyValues& other) noexcept : m_block(other.m_block)
+{
+    if (m_block)
+        m_block->refs.fetch_add(1, std::memory_order_relaxed);
+}
+
+KeyValues& KeyValues::operator=(const KeyValues& other) noexcept
+{
+    Block* shared = other.m_block; // read first: `other` may be this object
+    if (shared)
+        shared->refs.fetch_add(1, std::memory_order_relaxed);
+    release();
+    m_block = shared;
+    return *this;
+}
+
+KeyValues& KeyValues::operator=(KeyValues&& other) noexcept
+{
+    if (this != &other) {
+        release();
+        m_block = std::exchange(other.m_block, nullptr);
+    }
+    return *this;
+}
+
+void KeyValues::release() noexcept
+{
+    Block* block = std::exchange(m_block, nullptr);
+    if (block && block->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        block->~Block();
+        ::operator delete(block);
+    }
+}
+
+std::string_view KeyValues::packed() const
+{
+    return m_block ? std::string_view(m_block->chars(), m_block->size) : std::string_view();
+}
+
+KeyValues::Block* KeyValues::writable(std::size_t bytes)
+{
+    if (m_block && m_block->refs.load(std::memory_order_acquire) == 1 && m_block->capacity >= bytes)
+        return nullptr;
+    const std::string_view now = packed();
+    Block* fresh = Block::make(std::max(bytes, now.size() * 2));
+    std::memcpy(fresh->chars(), now.data(), now.size());
+    fresh->size = static_cast<std::uint32_t>(now.size());
+    return std::exchange(m_block, fresh);
+}
+
+void KeyValues::assign(std::string_view text)
+{
+    release();
+    if (text.empty())
+        return;
+    m_block = Block::make(text.size());
+    std::memcpy(m_block->chars(), text.data(), text.size());
+    m_block->size = static_cast<std::uint32_t>(text.size());
+}
+
+void KeyValues::shrinkToFit()
+{
+    if (m_block && m_block->capacity > m_block->size) {
+        const std::string copy(packed());
+        assign(copy);
+    }
+}
 
 KeyValues::const_iterator::const_iterator(std::string_view packed, std::size_t pos)
     : m_packed(packed), m_pos(pos)
@@ -53,16 +143,25 @@ void KeyValues::set(std::string_view key, std::string_view value)
 {
     if (contains(key)) {
         std::string rebuilt;
-        rebuilt.reserve(m_packed.size() + value.size());
+        rebuilt.reserve(packed().size() + value.size());
         for (const auto& [k, v] : *this) {
             rebuilt.append(k).push_back('\0');
             rebuilt.append(k == key ? value : v).push_back('\0');
         }
-        m_packed = std::move(rebuilt);
+        assign(rebuilt);
         return;
     }
-    m_packed.append(key).push_back('\0');
-    m_packed.append(value).push_back('\0');
+    const std::size_t at = packed().size();
+    // The old buffer lives until the end: key or value may point into it.
+    KeyValues previous;
+    previous.m_block = writable(at + key.size() + value.size() + 2);
+    char* out = m_block->chars() + at;
+    std::memcpy(out, key.data(), key.size());
+    out[key.size()] = '\0';
+    out += key.size() + 1;
+    std::memcpy(out, value.data(), value.size());
+    out[value.size()] = '\0';
+    m_block->size = static_cast<std::uint32_t>(at + key.size() + value.size() + 2);
 }
 
 std::optional<std::string> KeyValues::text(std::string_view key) const

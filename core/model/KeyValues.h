@@ -9,13 +9,23 @@
 
 namespace ckpt {
 
-// A small ordered key/value list packed into one string ("k\0v\0k\0v\0"): an
+// A small ordered key/value list packed into one buffer ("k\0v\0k\0v\0"): an
 // epoch's metadata costs one allocation instead of a JSON tree or a vector of
 // string pairs. Keys keep their insertion order; values are JSON text as the
 // format wrote them (`12`, `"val_loss"`, `Infinity`).
+// Copies share the buffer (copy-on-write, thread-safe reference count): the
+// window's run registry and the watcher thread each hold every epoch of every
+// run, and an epoch's record rarely changes once read.
 class KeyValues
 {
 public:
+    KeyValues() = default;
+    KeyValues(const KeyValues& other) noexcept;
+    KeyValues(KeyValues&& other) noexcept : m_block(std::exchange(other.m_block, nullptr)) {}
+    KeyValues& operator=(const KeyValues& other) noexcept;
+    KeyValues& operator=(KeyValues&& other) noexcept;
+    ~KeyValues() { release(); }
+
     using Entry = std::pair<std::string_view, std::string_view>;
 
     class const_iterator
@@ -46,23 +56,32 @@ public:
     void set(std::string_view key, std::string_view value);
     std::optional<std::string_view> get(std::string_view key) const;
     bool contains(std::string_view key) const { return get(key).has_value(); }
-    bool empty() const { return m_packed.empty(); }
+    bool empty() const { return packed().empty(); }
     std::size_t size() const;
-    void clear() { m_packed.clear(); }
-    void shrinkToFit() { m_packed.shrink_to_fit(); }
+    void clear() { release(); }
+    void shrinkToFit();
 
     // Decoded helpers for values written as JSON: the string value without quotes
     // and escapes (nullopt for a non-string), the number (Infinity/NaN accepted).
     std::optional<std::string> text(std::string_view key) const;
     std::optional<double> number(std::string_view key) const;
 
-    const_iterator begin() const { return {m_packed, 0}; }
-    const_iterator end() const { return {m_packed, m_packed.size()}; }
+    const_iterator begin() const { return {packed(), 0}; }
+    const_iterator end() const { return {packed(), packed().size()}; }
 
-    bool operator==(const KeyValues& other) const = default;
+    bool operator==(const KeyValues& other) const { return packed() == other.packed(); }
 
 private:
-    std::string m_packed;
+    struct Block;
+    std::string_view packed() const;
+    void release() noexcept;
+    // Makes the buffer this object's own with room for `bytes`, keeping its
+    // text; returns the buffer it let go of (nullptr when it kept its own),
+    // still referenced for the caller to release.
+    Block* writable(std::size_t bytes);
+    void assign(std::string_view text);
+
+    Block* m_block = nullptr;
 };
 
 } // namespace ckpt

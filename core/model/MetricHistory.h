@@ -52,11 +52,33 @@ struct HistoryRow
     std::optional<MetricSource> sourceOf(std::string_view metric) const;
 };
 
+// History drawn with a run that is not the run's own current training: the
+// epochs a restart moved aside (RUN/.ckpt-studio/superseded/<time>/, read from
+// the logs kept there) or, for a fork, its parent's epochs up to the fork point.
+// Filled by RunBranches (core/launch); the history sources never produce it.
+struct HistoryBranch
+{
+    enum class Kind
+    {
+        Superseded, // epochs > `epoch` that a restart from `epoch` replaced
+        ForkLeadIn  // the parent's epochs <= `epoch` that a fork continued from
+    };
+    Kind kind = Kind::Superseded;
+    int epoch = 0;      // the restart or fork epoch: where the branch meets the run
+    std::string time;   // when the restart or fork was made, "yyyy-MM-dd HH:mm" local
+    std::string origin; // the superseded folder, or the parent's run root
+    std::string name;   // a fork's parent, as shown ("RUN001"); empty otherwise
+    // One per epoch, ascending, the epoch itself included. Superseded: the whole
+    // history kept with the folder (epochs <= `epoch` are what the run had then).
+    std::vector<HistoryRow> rows;
+};
+
 struct MetricHistory
 {
     std::vector<HistorySegment> segments;
-    std::vector<HistoryRow> rows; // sorted by (segment, epoch)
-    Problems problems;            // unparseable lines, files that could not be read
+    std::vector<HistoryRow> rows;        // sorted by (segment, epoch)
+    Problems problems;                   // unparseable lines, files that could not be read
+    std::vector<HistoryBranch> branches; // superseded branches (oldest first), a fork's lead-in
 
     std::vector<std::string> metricNames() const; // sorted, unique
     // The latest row for each epoch (a restart's rows replace the ones it overwrote).

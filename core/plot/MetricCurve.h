@@ -24,7 +24,22 @@ struct CurvePoint
 // overwrote) stay in the parent as a dead end.
 struct MetricCurve
 {
+    // What the curve shows: the run's own training (a segment), or one of its
+    // HistoryBranches (BranchCurves): a restart's superseded epochs, or the
+    // parent's epochs a fork continued from.
+    enum class Kind
+    {
+        Own,
+        Superseded,
+        LeadIn
+    };
+    // Segment numbers of branch curves, below every real segment.
+    static constexpr int kLeadInSegment = -1;
+    static int supersededSegment(int branch) { return -2 - branch; }
+
     std::string metric;
+    Kind kind = Kind::Own;
+    int branch = -1; // index into MetricHistory::branches, for branch curves
     int segment = 0;
     std::optional<int> parentSegment; // set when points.front() is the anchor
     // Two consecutive points are joined by a line only when their epochs are at

@@ -1,5 +1,6 @@
 #include "plot/PlotModel.h"
 
+#include "plot/BranchCurves.h"
 #include "plot/CurveBuilder.h"
 
 #include <QCoreApplication>
@@ -35,6 +36,15 @@ bool drawable(double v, bool logY)
 {
     return std::isfinite(v) && (!logY || v > 0.0);
 }
+
+bool sameBranches(const std::vector<HistoryBranch>& a, const std::vector<HistoryBranch>& b)
+{
+    return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                      [](const HistoryBranch& x, const HistoryBranch& y) {
+                          return x.kind == y.kind && x.epoch == y.epoch && x.origin == y.origin &&
+                                 x.time == y.time && x.rows.size() == y.rows.size();
+                      });
+}
 } // namespace
 
 void PlotModel::setRuns(std::vector<Run> runs)
@@ -62,6 +72,7 @@ PlotModel::Change PlotModel::updateRun(const QString& id, const QString& name,
         return a.index == b.index && a.resumedFrom == b.resumedFrom;
     };
     bool extends = run.name == name && history.rows.size() >= old.rows.size() &&
+                   sameBranches(old.branches, history.branches) &&
                    std::equal(old.segments.begin(), old.segments.end(), history.segments.begin(),
                               history.segments.end(), sameSegment);
     for (std::size_t i = 0; extends && i < old.rows.size(); ++i)
@@ -158,6 +169,14 @@ void PlotModel::setMetrics(const QStringList& metrics)
     rebuildCurves();
 }
 
+void PlotModel::setShowSuperseded(bool on)
+{
+    if (on == m_showSuperseded)
+        return;
+    m_showSuperseded = on;
+    rebuildCurves();
+}
+
 void PlotModel::setOptions(PlotXAxis xAxis, double smoothing, bool logY)
 {
     m_xAxis = xAxis;
@@ -223,9 +242,18 @@ void PlotModel::rebuildCurves()
     m_curves.clear();
     for (std::size_t r = 0; r < m_runs.size(); ++r) {
         m_runs[r].timeOrigin = earliestWallTime(m_runs[r].history);
-        for (int m = 0; m < m_metrics.size(); ++m)
-            for (auto& curve : CurveBuilder::build(m_runs[r].history, m_metrics[m].toStdString()))
+        // A restart's folder may hold epochs the run's own logs lost since.
+        const bool restore = BranchCurves::hasSuperseded(m_runs[r].history);
+        const MetricHistory restored =
+            restore ? BranchCurves::restored(m_runs[r].history) : MetricHistory{};
+        const MetricHistory& history = restore ? restored : m_runs[r].history;
+        for (int m = 0; m < m_metrics.size(); ++m) {
+            const std::string metric = m_metrics[m].toStdString();
+            auto curves = CurveBuilder::build(history, metric);
+            BranchCurves::add(curves, history, metric, m_showSuperseded);
+            for (auto& curve : curves)
                 m_curves.push_back(Curve{int(r), m, std::move(curve), {}});
+        }
     }
     rebuildSeries();
 }
@@ -250,7 +278,7 @@ std::vector<std::pair<double, double>> PlotModel::markerPoints(int run, int epoc
 {
     std::map<int, std::pair<double, double>> perMetric; // later segments win
     for (const auto& c : m_curves) {
-        if (c.run != run)
+        if (c.run != run || c.curve.kind != MetricCurve::Kind::Own)
             continue;
         const auto& pts = c.curve.points;
         // An anchor is the parent's point, marked through the parent.
@@ -305,9 +333,24 @@ QString PlotModel::curveTitle(int curve) const
 {
     const Curve& c = m_curves[std::size_t(curve)];
     QString name = m_runs[std::size_t(c.run)].name + QStringLiteral(" · ") + m_metrics[c.metric];
+    if (const HistoryBranch* b = branchOf(curve)) {
+        if (c.curve.kind == MetricCurve::Kind::LeadIn)
+            return name + tr(" (from %1)").arg(QString::fromStdString(b->name));
+        return name + tr(" (superseded)");
+    }
     if (c.curve.segment > 0)
         name += tr(" (restart %1)").arg(c.curve.segment);
     return name;
+}
+
+const HistoryBranch* PlotModel::branchOf(int curve) const
+{
+    const Curve& c = m_curves[std::size_t(curve)];
+    const auto& branches = m_runs[std::size_t(c.run)].history.branches;
+    if (c.curve.kind == MetricCurve::Kind::Own || c.curve.branch < 0 ||
+        c.curve.branch >= int(branches.size()))
+        return nullptr;
+    return &branches[std::size_t(c.curve.branch)];
 }
 
 QString PlotModel::describe(int curve, int entry) const
@@ -323,6 +366,18 @@ QString PlotModel::describe(int curve, int entry) const
         text += QLatin1Char('\n') + tr("smoothed: %1").arg(number(s.smoothed()[entry]));
     if (s.supersededFrom() >= 0 && entry >= s.supersededFrom())
         text += QLatin1Char('\n') + tr("trained again after a restart");
+    if (const HistoryBranch* b = branchOf(curve)) {
+        const QString when = QString::fromStdString(b->time);
+        if (c.curve.kind == MetricCurve::Kind::Superseded)
+            text += QLatin1Char('\n') +
+                    (when.isEmpty()
+                         ? tr("superseded by restart from epoch %1").arg(b->epoch)
+                         : tr("superseded by restart from epoch %1 at %2").arg(b->epoch).arg(when));
+        else
+            text += QLatin1Char('\n') + tr("%1's epoch, before the fork at epoch %2")
+                                            .arg(QString::fromStdString(b->name))
+                                            .arg(b->epoch);
+    }
     return text;
 }
 

@@ -71,6 +71,10 @@ public:
 
     void setMetrics(const QStringList& metrics);
     void setOptions(PlotXAxis xAxis, double smoothing, bool logY);
+    // Whether the epochs restarts replaced are drawn (superseded branches and
+    // the dead ends of restarted segments); on by default.
+    void setShowSuperseded(bool on);
+    bool showSuperseded() const { return m_showSuperseded; }
 
     const std::vector<Run>& runs() const { return m_runs; }
     const std::vector<Curve>& curves() const { return m_curves; }
@@ -101,6 +105,8 @@ public:
 
     // "run · metric (restart N)": names a curve in the legend and the hover.
     QString curveTitle(int curve) const;
+    // The branch a curve draws (MetricCurve::branch), or null for the run's own.
+    const HistoryBranch* branchOf(int curve) const;
     // The exact values behind data entry `entry` of a curve, for the hover.
     QString describe(int curve, int entry) const;
     // The x position of `epoch` of a run in the current axis mode.
@@ -118,6 +124,7 @@ private:
     PlotXAxis m_xAxis = PlotXAxis::Epoch;
     double m_smoothing = 0.0;
     bool m_logY = false;
+    bool m_showSuperseded = true;
 };
 
 } // namespace ckpt

@@ -1,6 +1,7 @@
 #include "session/HistoryService.h"
 
 #include "jobs/JobRunner.h"
+#include "launch/RunBranches.h"
 #include "layout/Layout.h"
 
 namespace ckpt {
@@ -31,7 +32,10 @@ void HistoryService::launch(const QString& root, Slot& slot, std::shared_ptr<con
 {
     slot.runner->start<std::shared_ptr<MetricHistory>>(
         [snapshot](const Progress&) {
-            return std::make_shared<MetricHistory>(historyOf(*snapshot));
+            auto history = std::make_shared<MetricHistory>(historyOf(*snapshot));
+            // Restarted and forked runs: what the plot draws beside their own epochs.
+            history->branches = RunBranches::of(snapshot->root, *history);
+            return history;
         },
         [this, root](std::shared_ptr<MetricHistory> history) {
             emit ready(root, std::move(history));

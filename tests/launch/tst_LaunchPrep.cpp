@@ -10,6 +10,7 @@
 #include "ops/Pruner.h"
 
 #include <QElapsedTimer>
+#include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -71,8 +72,8 @@ void tst_LaunchPrep::init()
 
 fs::path tst_LaunchPrep::trainParent(int epochs)
 {
-    return test::DemoRun::train(
-        QStringLiteral(CKPT_DEMO_TRAIN), m_base / "RUN000",
+    return test::trainDemoRun(
+        QStringLiteral(CKPT_DEMO_TRAIN), m_base / "RUN000", m_config,
         "[Global_Params]\n# the demo's spirals\nepochs = " + std::to_string(epochs) +
             "\nlearning_rate = 0.01\nsamples_per_class = 40\n"
             "ckpt_checksum = True\n");
@@ -80,26 +81,12 @@ fs::path tst_LaunchPrep::trainParent(int epochs)
 
 PrepRequest tst_LaunchPrep::request(const fs::path& root, LaunchPlan::Mode mode, int from) const
 {
-    PrepRequest r;
-    r.runRoot = root;
-    r.fromEpoch = from;
-    r.mode = mode;
-    r.configFile = m_config;
-    r.commandTemplate = CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN).text();
-    return r;
+    return test::demoPrepRequest(QStringLiteral(CKPT_DEMO_TRAIN), root, mode, from, m_config);
 }
 
 std::map<std::string, std::string> tst_LaunchPrep::snapshot(const fs::path& dir)
 {
-    std::map<std::string, std::string> out;
-    for (const auto& e : fs::recursive_directory_iterator(dir)) {
-        const std::string rel = e.path().lexically_relative(dir).string();
-        if (e.is_symlink())
-            out[rel] = "-> " + fs::read_symlink(e.path()).string();
-        else if (e.is_regular_file())
-            out[rel] = CandleFixture::readText(e.path());
-    }
-    return out;
+    return test::treeSnapshot(dir);
 }
 
 void tst_LaunchPrep::waitCompleted(const std::string& root)

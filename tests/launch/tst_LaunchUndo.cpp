@@ -62,21 +62,15 @@ void tst_LaunchUndo::init()
 fs::path tst_LaunchUndo::trainParent(int epochs)
 {
     m_config = (m_base / "RUN000" / "config.ini").string();
-    return test::DemoRun::train(QStringLiteral(CKPT_DEMO_TRAIN), m_base / "RUN000",
-                                "[Global_Params]\nepochs = " + std::to_string(epochs) +
-                                    "\nlearning_rate = 0.01\nsamples_per_class = 40\n"
-                                    "ckpt_checksum = True\n");
+    return test::trainDemoRun(QStringLiteral(CKPT_DEMO_TRAIN), m_base / "RUN000", m_config,
+                              "[Global_Params]\nepochs = " + std::to_string(epochs) +
+                                  "\nlearning_rate = 0.01\nsamples_per_class = 40\n"
+                                  "ckpt_checksum = True\n");
 }
 
 PrepRequest tst_LaunchUndo::request(const fs::path& root, int from, LaunchPlan::Mode mode) const
 {
-    PrepRequest r;
-    r.runRoot = root;
-    r.fromEpoch = from;
-    r.mode = mode;
-    r.configFile = m_config;
-    r.commandTemplate = CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN).text();
-    return r;
+    return test::demoPrepRequest(QStringLiteral(CKPT_DEMO_TRAIN), root, mode, from, m_config);
 }
 
 std::map<std::string, std::string> tst_LaunchUndo::snapshot(const fs::path& dir)

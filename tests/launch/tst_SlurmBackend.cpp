@@ -284,11 +284,11 @@ fs::path tst_SlurmBackend::trainLocally(const std::string& name, int epochs)
 {
     qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("xdg")).toUtf8());
     const fs::path folder = m_dir.path().toStdString() + "/" + name;
-    test::DemoRun::train(QStringLiteral(CKPT_DEMO_TRAIN), folder,
-                         "[Global_Params]\nepochs = 6\nlearning_rate = 0.01\n"
-                         "samples_per_class = 40\nepoch_delay = 0.4\n",
-                         {QStringLiteral("--epochs"), QString::number(epochs),
-                          QStringLiteral("--epoch_delay"), QStringLiteral("0")});
+    test::trainDemoRun(QStringLiteral(CKPT_DEMO_TRAIN), folder, (folder / "config.ini").string(),
+                       "[Global_Params]\nepochs = 6\nlearning_rate = 0.01\n"
+                       "samples_per_class = 40\nepoch_delay = 0.4\n",
+                       {QStringLiteral("--epochs"), QString::number(epochs),
+                        QStringLiteral("--epoch_delay"), QStringLiteral("0")});
     return folder;
 }
 
@@ -300,7 +300,7 @@ QStringList tst_SlurmBackend::launchArgs(const fs::path& folder, const QString& 
            QStringList{QStringLiteral("--config"),
                        QString::fromStdString((folder / "config.ini").string()),
                        QStringLiteral("--json")} +
-           test::DemoRun::launchTemplate(QStringLiteral(CKPT_DEMO_TRAIN));
+           test::demoLaunchTemplate(QStringLiteral(CKPT_DEMO_TRAIN));
 }
 
 void tst_SlurmBackend::sweepIsOneJobArray()

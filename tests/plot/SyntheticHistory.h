@@ -71,4 +71,49 @@ inline MetricHistory longHistory(int epochs, const std::vector<std::string>& met
     return h;
 }
 
+// twoSegmentHistory() as the app loads it after a restart through the launcher:
+// the epochs resumedFrom+1..firstEnd of segment 0 were moved aside into a
+// superseded folder, whose logs kept them (a HistoryBranch).
+inline MetricHistory restartedWithSupersededFolder(int firstEnd = 12, int resumedFrom = 8,
+                                                   int secondEnd = 20)
+{
+    MetricHistory h = twoSegmentHistory(firstEnd, resumedFrom, secondEnd);
+    HistoryBranch branch;
+    branch.kind = HistoryBranch::Kind::Superseded;
+    branch.epoch = resumedFrom;
+    branch.time = "2026-11-24 10:24";
+    branch.origin = "/runs/RUN001/ckpts/.ckpt-studio/superseded/20261124-102409";
+    for (const auto& row : h.rows)
+        if (row.segment == 0 && row.epoch >= resumedFrom)
+            branch.rows.push_back(row);
+    h.branches.push_back(std::move(branch));
+    return h;
+}
+
+// A fork from epoch `forkEpoch` of twoSegmentHistory()'s first segment: its own
+// process resumed there and trained forkEpoch+1..lastEpoch at another rate; its
+// parent's epochs up to the fork are the lead-in branch.
+inline MetricHistory forkedHistory(int forkEpoch = 6, int lastEpoch = 14)
+{
+    const MetricHistory parent = twoSegmentHistory();
+    MetricHistory h;
+    h.segments.push_back(HistorySegment{0, forkEpoch, forkEpoch + 1, lastEpoch, {}});
+    const double t0 = 1'700'100'000.0;
+    for (int e = forkEpoch + 1; e <= lastEpoch; ++e) {
+        const double v = syntheticLoss(forkEpoch, 0) * std::pow(0.85, e - forkEpoch);
+        h.rows.push_back(makeRow(0, e, {{"loss", v}, {"val_loss", v + 0.1}}, t0 + 60.0 * e));
+    }
+    HistoryBranch lead;
+    lead.kind = HistoryBranch::Kind::ForkLeadIn;
+    lead.epoch = forkEpoch;
+    lead.time = "2026-11-24 10:25";
+    lead.origin = "/runs/RUN001/ckpts";
+    lead.name = "RUN001";
+    for (const auto& row : parent.rows)
+        if (row.segment == 0 && row.epoch <= forkEpoch)
+            lead.rows.push_back(row);
+    h.branches.push_back(std::move(lead));
+    return h;
+}
+
 } // namespace ckpt::test

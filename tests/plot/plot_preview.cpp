@@ -1,7 +1,11 @@
 // Renders the metric plot with a synthetic two-segment history to PNGs, in a
 // light and a dark palette, for a person to look at (not a test).
 // Usage: plot_preview <output dir>
+//        plot_preview --runs OUT.png METRIC ROOT...   real runs overlaid, as the
+//        app loads them (history, superseded branches, a fork's lead-in)
 #include "SyntheticHistory.h"
+#include "launch/RunBranches.h"
+#include "layout/Layout.h"
 #include "plot/MetricPlot.h"
 
 #include <QApplication>
@@ -31,12 +35,39 @@ void render(ckpt::MetricPlot& plot, const QString& path)
     plot.grab().save(path);
 }
 
+int renderRuns(const QStringList& args)
+{
+    if (args.size() < 4)
+        return 2;
+    std::vector<ckpt::MetricPlot::RunHistory> runs;
+    for (const QString& arg : args.mid(3)) {
+        const std::filesystem::path root = arg.toStdString();
+        const ckpt::Layout* layout = ckpt::layoutAt(root);
+        if (!layout)
+            return 2;
+        ckpt::MetricHistory history = ckpt::historyOf(layout->loadRun(root));
+        history.branches = ckpt::RunBranches::of(root, history);
+        runs.push_back({arg, QString::fromStdString(ckpt::RunBranches::displayName(root)),
+                        std::move(history)});
+    }
+    ckpt::MetricPlot plot;
+    plot.resize(900, 560);
+    plot.show();
+    plot.setRuns(std::move(runs));
+    plot.setMetrics({args[2]});
+    render(plot, args[1]);
+    return 0;
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     QApplication app(argc, argv);
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    if (const QStringList args = QApplication::arguments().mid(1);
+        !args.isEmpty() && args.front() == QStringLiteral("--runs"))
+        return renderRuns(args);
     const QDir out(argc > 1 ? QString::fromLocal8Bit(argv[1]) : QDir::currentPath());
 
     for (const bool dark : {false, true}) {

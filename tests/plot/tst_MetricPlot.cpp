@@ -1,3 +1,4 @@
+#include "PlotInput.h"
 #include "SyntheticHistory.h"
 #include "plot/MetricPlot.h"
 
@@ -11,6 +12,7 @@
 #include <QTest>
 
 using namespace ckpt;
+using test::under;
 
 namespace {
 
@@ -29,15 +31,6 @@ MetricHistory decades()
     for (double v : {1.0, 10.0, 100.0, 1000.0, 0.0})
         h.rows.push_back(test::makeRow(0, epoch++, {{"loss", v}}));
     return h;
-}
-
-// The widget actually under `pos` (the plot canvas), and `pos` in its coordinates:
-// events go where a real pointer would deliver them.
-std::pair<QWidget*, QPoint> under(MetricPlot& plot, QPoint pos)
-{
-    QWidget* target = plot.childAt(pos);
-    Q_ASSERT(target);
-    return {target, target->mapFrom(&plot, pos)};
 }
 
 } // namespace

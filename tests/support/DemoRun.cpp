@@ -1,16 +1,18 @@
 #include "DemoRun.h"
 
 #include "CandleFixture.h"
+#include "launch/CommandTemplate.h"
 
 #include <QProcess>
 
 namespace ckpt::test {
 
-std::filesystem::path DemoRun::train(const QString& trainer, const std::filesystem::path& folder,
-                                     const std::string& configText, const QStringList& extra)
+namespace fs = std::filesystem;
+
+fs::path trainDemoRun(const QString& trainer, const fs::path& folder, const std::string& config,
+                      const std::string& configText, const QStringList& extra)
 {
-    std::filesystem::create_directories(folder);
-    const std::filesystem::path config = folder / "config.ini";
+    fs::create_directories(folder);
     CandleFixture::writeText(config, configText);
     QProcess p;
     p.start(trainer,
@@ -22,7 +24,7 @@ std::filesystem::path DemoRun::train(const QString& trainer, const std::filesyst
     return folder / "ckpts";
 }
 
-QStringList DemoRun::launchTemplate(const QString& trainer)
+QStringList demoLaunchTemplate(const QString& trainer)
 {
     return {QStringLiteral("--"),
             trainer,
@@ -32,6 +34,31 @@ QStringList DemoRun::launchTemplate(const QString& trainer)
             QStringLiteral("{output_dir}"),
             QStringLiteral("--ckpt_restart_mode"),
             QStringLiteral("{ckpt_restart_mode}")};
+}
+
+PrepRequest demoPrepRequest(const QString& trainer, const fs::path& root, LaunchPlan::Mode mode,
+                            int from, const std::string& config)
+{
+    PrepRequest r;
+    r.runRoot = root;
+    r.fromEpoch = from;
+    r.mode = mode;
+    r.configFile = config;
+    r.commandTemplate = CommandTemplate::demoTrainer(trainer.toStdString()).text();
+    return r;
+}
+
+std::map<std::string, std::string> treeSnapshot(const fs::path& dir)
+{
+    std::map<std::string, std::string> out;
+    for (const auto& e : fs::recursive_directory_iterator(dir)) {
+        const std::string rel = e.path().lexically_relative(dir).string();
+        if (e.is_symlink())
+            out[rel] = "-> " + fs::read_symlink(e.path()).string();
+        else if (e.is_regular_file())
+            out[rel] = CandleFixture::readText(e.path());
+    }
+    return out;
 }
 
 } // namespace ckpt::test

@@ -5,6 +5,7 @@
 #include "models/AttributeModel.h"
 #include "models/H5TreeModel.h"
 
+#include <QFontMetrics>
 #include <QLabel>
 #include <QPlainTextEdit>
 #include <QSignalSpy>
@@ -133,8 +134,11 @@ void tst_ModelInspector::rootAttributesArePrettyJson()
     const QString text = inspector.attributeText()->toPlainText();
     QVERIFY2(text.startsWith(QStringLiteral("{\n  \"")), qPrintable(text.left(80)));
     QVERIFY(text.contains(QStringLiteral("\"class_name\"")));
-    QVERIFY(inspector.attributeText()->font().fixedPitch() ||
-            QFontInfo(inspector.attributeText()->font()).fixedPitch());
+    // Monospaced as drawn: fontconfig calls some monospaced fonts (Noto Sans
+    // Mono) "dual" spaced, so QFontInfo::fixedPitch() is no proof either way.
+    const QFontMetrics metrics(inspector.attributeText()->font());
+    QCOMPARE(metrics.horizontalAdvance(QStringLiteral("iiii")),
+             metrics.horizontalAdvance(QStringLiteral("WWWW")));
 }
 
 void tst_ModelInspector::torchArchiveShowsItsListing()

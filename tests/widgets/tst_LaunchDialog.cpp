@@ -84,9 +84,9 @@ void tst_LaunchDialog::screenshot(LaunchDialog& dialog, const QString& name)
 fs::path tst_LaunchDialog::trainParent(const fs::path& base)
 {
     m_config = (base / "RUN000" / "config.ini").string();
-    return test::DemoRun::train(QStringLiteral(CKPT_DEMO_TRAIN), base / "RUN000",
-                                "[Global_Params]\nepochs = 6\nlearning_rate = 0.01\n"
-                                "samples_per_class = 40\nckpt_checksum = True\n");
+    return test::trainDemoRun(QStringLiteral(CKPT_DEMO_TRAIN), base / "RUN000", m_config,
+                              "[Global_Params]\nepochs = 6\nlearning_rate = 0.01\n"
+                              "samples_per_class = 40\nckpt_checksum = True\n");
 }
 
 int tst_LaunchDialog::rowOf(QTableWidget* table, const QString& key)

@@ -2,7 +2,7 @@
 
 #include "io/AtomicFile.h"
 #include "plot/AxisFit.h"
-#include "plot/Decimator.h"
+#include "plot/CurveGraphs.h"
 #include "plot/DurationTicker.h"
 #include "plot/PlotSeries.h"
 #include "plot/PlotTheme.h"
@@ -29,17 +29,13 @@ namespace ckpt {
 namespace {
 constexpr double kPickRadius = 10.0; // pixels
 constexpr int kClickSlop = 4;        // pixels a click may move and still be a click
-constexpr int kScatterUpTo = 100;    // curves this short show their points
-// Longer series are handed to QCustomPlot reduced to the visible window (see
-// Decimator), so that a replot costs the same for 1e4 and 1e6 points.
-constexpr int kDecimateAbove = 4000;
-constexpr int kThickUpTo = 1000; // curves this short get a wide pen
 
 } // namespace
 
 MetricPlot::MetricPlot(QWidget* parent) : QWidget(parent)
 {
     m_plot = new QCustomPlot(this);
+    m_graphs = std::make_unique<CurveGraphs>(m_plot, m_model);
     m_plot->setMouseTracking(true);
     m_plot->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
     m_plot->setNoAntialiasingOnDrag(true);
@@ -113,17 +109,8 @@ void MetricPlot::apply(const PlotModel::Change& change)
         rebuildGraphs();
         return;
     }
-    const bool smoothing = m_smoothing > 0.0;
-    for (const auto& g : change.grown) {
-        const PlotSeries& s = m_model.curves()[std::size_t(g.curve)].series;
-        const int n = s.size() - g.from;
-        const auto keys = s.keys().mid(g.from, n);
-        QCPGraph* line = s.supersededFrom() >= 0 ? m_tailGraphs[std::size_t(g.curve)]
-                                                 : m_smoothGraphs[std::size_t(g.curve)];
-        line->addData(keys, (smoothing ? s.smoothed() : s.raw()).mid(g.from, n), true);
-        if (smoothing)
-            m_rawGraphs[std::size_t(g.curve)]->addData(keys, s.raw().mid(g.from, n), true);
-    }
+    for (const auto& g : change.grown)
+        m_graphs->grow(std::size_t(g.curve), g.from, look());
     // Refit only when the new points fall outside the view: the axes do not creep
     // by a fraction of an epoch with every update.
     const auto keys = m_model.keyRange();
@@ -194,53 +181,7 @@ void MetricPlot::rebuildGraphs()
     m_hoverText.clear();
     m_tracer->setVisible(false);
     m_label->setVisible(false);
-    m_plot->clearGraphs();
-    m_rawGraphs.clear();
-    m_smoothGraphs.clear();
-    m_tailGraphs.clear();
-    m_bestGraphs.clear();
-    m_lastGraphs.clear();
-    m_restartGraph = nullptr;
-    const bool manyRuns = m_model.runs().size() > 1;
-    std::set<std::pair<int, int>> named;
-    for (const auto& c : m_model.curves()) {
-        QCPGraph* raw = m_plot->addGraph();
-        QCPGraph* tail = m_plot->addGraph();
-        QCPGraph* smooth = m_plot->addGraph();
-        for (QCPGraph* g : {raw, tail, smooth})
-            g->setAdaptiveSampling(true); // QCustomPlot's default; the reduction relies on it
-        raw->removeFromLegend();
-        tail->removeFromLegend();
-        m_tailGraphs.push_back(tail);
-        const QString& metric = m_model.metrics()[c.metric];
-        smooth->setName(manyRuns ? m_model.runs()[std::size_t(c.run)].name + QStringLiteral(" · ") +
-                                       metric
-                                 : metric);
-        // One legend entry per run and metric, not per restart branch.
-        if (!named.insert({c.run, c.metric}).second)
-            smooth->removeFromLegend();
-        m_rawGraphs.push_back(raw);
-        m_smoothGraphs.push_back(smooth);
-    }
-    // Markers go last so they are drawn on top of every curve.
-    for (std::size_t r = 0; r <= m_model.runs().size(); ++r) {
-        QCPGraph* best = m_plot->addGraph();
-        QCPGraph* last = m_plot->addGraph();
-        best->setName(tr("best epoch"));
-        last->setName(tr("last epoch"));
-        for (QCPGraph* g : {best, last}) {
-            g->setLineStyle(QCPGraph::lsNone);
-            g->removeFromLegend();
-        }
-        // One neutral pair more, without data, stands for all runs in the legend.
-        m_bestGraphs.push_back(best);
-        m_lastGraphs.push_back(last);
-    }
-    // Where each restart resumed: visible even when the re-run retraces the old values.
-    m_restartGraph = m_plot->addGraph();
-    m_restartGraph->setName(tr("restart"));
-    m_restartGraph->setLineStyle(QCPGraph::lsNone);
-    m_plot->legend->setVisible(!m_model.curves().empty());
+    m_graphs->rebuild();
     refreshData();
 }
 
@@ -249,7 +190,7 @@ void MetricPlot::refreshData()
     m_model.setOptions(PlotXAxis(int(m_xAxis)), m_smoothing, m_logScale);
     updateRanges(); // first: the reduction of long series depends on the window
     for (std::size_t i = 0; i < m_model.curves().size(); ++i)
-        setGraphData(i);
+        m_graphs->setData(i, look());
     applyTheme(); // pen widths and dots depend on the point counts
     updateMarkers();
     updateSelection();
@@ -257,121 +198,62 @@ void MetricPlot::refreshData()
     m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
-void MetricPlot::setGraphData(std::size_t i)
+CurveGraphs::Look MetricPlot::look() const
 {
-    const PlotSeries& s = m_model.curves()[i].series;
-    const bool smoothing = m_smoothing > 0.0;
-    const QVector<double>& shown = smoothing ? s.smoothed() : s.raw();
-    // Long series go in reduced to the visible window, one bucket per pixel.
-    const bool reduce = s.size() > kDecimateAbove && s.sorted();
-    const QCPRange window = m_plot->xAxis->range();
-    const int buckets = std::max({200, m_plot->axisRect()->width(), m_plot->width()});
-    const auto put = [&](QCPGraph* graph, int from, int to, const QVector<double>& values) {
-        const QVector<double> keys = s.keys().mid(from, to - from);
-        const QVector<double> part = values.mid(from, to - from);
-        if (!reduce) {
-            graph->setData(keys, part, s.sorted());
-            return;
-        }
-        const auto reduced = Decimator::m4(keys, part, window.lower, window.upper, buckets);
-        graph->setData(reduced.keys, reduced.values, true);
-    };
-    // The dead end starts at the branch point so that it visibly leaves the curve there.
-    const int split = s.supersededFrom() >= 0 ? s.supersededFrom() : s.size();
-    put(m_smoothGraphs[i], 0, split, shown);
-    if (split < s.size())
-        put(m_tailGraphs[i], std::max(0, split - 1), s.size(), shown);
-    else
-        m_tailGraphs[i]->data()->clear();
-    m_rawGraphs[i]->setVisible(smoothing);
-    if (smoothing)
-        put(m_rawGraphs[i], 0, s.size(), s.raw());
-    else
-        m_rawGraphs[i]->data()->clear();
+    return {m_smoothing > 0.0, m_logScale};
+}
+
+void MetricPlot::setShowSuperseded(bool on)
+{
+    if (on == m_model.showSuperseded())
+        return;
+    m_model.setShowSuperseded(on);
+    rebuildGraphs();
+}
+
+MetricCurve::Kind MetricPlot::graphKind(int graph) const
+{
+    return graph >= 0 && graph < graphCount() ? m_model.curves()[std::size_t(graph)].curve.kind
+                                              : MetricCurve::Kind::Own;
+}
+
+QList<int> MetricPlot::graphEpochs(int graph) const
+{
+    QList<int> out;
+    if (graph >= 0 && graph < graphCount())
+        for (const CurvePoint& p : m_model.curves()[std::size_t(graph)].curve.points)
+            out << p.epoch;
+    return out;
+}
+
+QPen MetricPlot::graphPen(int graph) const
+{
+    return graph >= 0 && graph < graphCount() ? m_graphs->pen(std::size_t(graph)) : QPen();
+}
+
+int MetricPlot::graphDataCount(int graph) const
+{
+    return graph >= 0 && graph < graphCount() ? m_graphs->dataCount(std::size_t(graph)) : 0;
 }
 
 void MetricPlot::redecimate()
 {
-    for (std::size_t i = 0; i < m_model.curves().size(); ++i)
-        if (m_model.curves()[i].series.size() > kDecimateAbove)
-            setGraphData(i);
+    m_graphs->redecimate(look());
 }
 
 void MetricPlot::updateMarkers()
 {
-    for (std::size_t r = 0; r < m_model.runs().size(); ++r) {
-        const auto& run = m_model.runs()[r];
-        for (auto [graph, epoch] :
-             {std::pair{m_bestGraphs[r], run.best}, std::pair{m_lastGraphs[r], run.last}}) {
-            graph->data()->clear();
-            if (epoch != NoEpoch)
-                for (const auto& [key, value] : m_model.markerPoints(int(r), epoch))
-                    graph->addData(key, value);
-        }
-    }
-    if (m_restartGraph) {
-        m_restartGraph->data()->clear();
-        const bool smoothing = m_smoothing > 0.0;
-        for (const auto& c : m_model.curves()) {
-            const int i = c.curve.anchored() ? c.series.entryOfPoint(0) : -1;
-            if (i < 0)
-                continue;
-            const double value = (smoothing ? c.series.smoothed() : c.series.raw())[i];
-            if (std::isfinite(value) && (!m_logScale || value > 0))
-                m_restartGraph->addData(c.series.keys()[i], value);
-        }
-    }
-    updateLegend();
-}
-
-void MetricPlot::updateLegend()
-{
-    // Only what is drawn: a curve without a drawable point, or a marker kind
-    // with no marker on screen, gets no entry.
-    std::set<std::pair<int, int>> named;
-    for (std::size_t i = 0; i < m_model.curves().size(); ++i) {
-        const auto& c = m_model.curves()[i];
-        const QVector<double>& values = m_smoothing > 0.0 ? c.series.smoothed() : c.series.raw();
-        const bool drawn = std::any_of(values.begin(), values.end(), [this](double v) {
-            return std::isfinite(v) && (!m_logScale || v > 0);
-        });
-        if (drawn && named.insert({c.run, c.metric}).second)
-            m_smoothGraphs[i]->addToLegend();
-        else
-            m_smoothGraphs[i]->removeFromLegend();
-    }
-    const auto anyData = [](const std::vector<QCPGraph*>& graphs) {
-        return std::any_of(graphs.begin(), graphs.end(),
-                           [](const QCPGraph* g) { return !g->data()->isEmpty(); });
-    };
-    const bool curves = !named.empty();
-    const std::pair<QCPGraph*, bool> entries[] = {
-        {m_bestGraphs.back(), curves && anyData(m_bestGraphs)},
-        {m_lastGraphs.back(), curves && anyData(m_lastGraphs)},
-        {m_restartGraph, curves && m_restartGraph && !m_restartGraph->data()->isEmpty()}};
-    for (const auto& [graph, shown] : entries) {
-        if (!graph)
-            continue;
-        if (shown)
-            graph->addToLegend();
-        else
-            graph->removeFromLegend();
-    }
-    m_plot->legend->setVisible(curves);
+    m_graphs->updateMarkers(look());
 }
 
 QStringList MetricPlot::legendEntries() const
 {
-    QStringList out;
-    for (int i = 0; i < m_plot->legend->itemCount(); ++i)
-        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(m_plot->legend->item(i)))
-            out << item->plottable()->name();
-    return out;
+    return m_graphs->legendEntries();
 }
 
 int MetricPlot::restartMarkerCount() const
 {
-    return m_restartGraph ? m_restartGraph->dataCount() : 0;
+    return m_graphs->restartMarkerCount();
 }
 
 QStringList MetricPlot::xTickLabels() const
@@ -453,32 +335,7 @@ void MetricPlot::applyTheme()
     m_plot->legend->setBrush(theme.legendBackground());
     m_plot->legend->setBorderPen(QPen(theme.legendBorder()));
     m_plot->legend->setTextColor(theme.text());
-    for (std::size_t i = 0; i < m_model.curves().size(); ++i) {
-        const auto& c = m_model.curves()[i];
-        const QColor colour = theme.runColour(c.run);
-        const Qt::PenStyle style = PlotTheme::metricStyle(c.metric);
-        const int points = c.series.pointCount();
-        // Wide antialiased pens are slow on dense polylines and do not help there.
-        m_smoothGraphs[i]->setPen(QPen(colour, points <= kThickUpTo ? 1.8 : 1.0, style));
-        m_tailGraphs[i]->setPen(QPen(theme.faded(colour), 1.2, style));
-        m_rawGraphs[i]->setPen(QPen(theme.faint(colour), 1.0, style));
-        // Short curves show their points: an epoch between two gaps is otherwise invisible.
-        const auto dots = points <= kScatterUpTo ? QCPScatterStyle(QCPScatterStyle::ssDisc, 4)
-                                                 : QCPScatterStyle();
-        m_smoothGraphs[i]->setScatterStyle(dots);
-        m_tailGraphs[i]->setScatterStyle(dots);
-    }
-    for (std::size_t r = 0; r < m_bestGraphs.size(); ++r) {
-        const QColor colour = r < m_model.runs().size() ? theme.runColour(int(r)) : theme.axis();
-        m_bestGraphs[r]->setScatterStyle(QCPScatterStyle(
-            QCPScatterStyle::ssDiamond, QPen(theme.text(), 1.2), QBrush(colour), 11));
-        m_lastGraphs[r]->setScatterStyle(
-            QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colour, 2.2), Qt::NoBrush, 13));
-    }
-    if (m_restartGraph)
-        m_restartGraph->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted,
-                                                        QPen(theme.text(), 1.4),
-                                                        QBrush(theme.background()), 12));
+    m_graphs->applyTheme(theme);
     m_tracer->setPen(QPen(theme.text(), 1.5));
     m_label->setColor(theme.text());
     m_label->setBrush(theme.legendBackground());
@@ -553,6 +410,8 @@ void MetricPlot::onMouseRelease(QMouseEvent* event)
     if (pick.curve < 0)
         return;
     const auto& c = m_model.curves()[std::size_t(pick.curve)];
+    if (c.curve.kind != MetricCurve::Kind::Own)
+        return; // another run's or a replaced epoch: nothing to select in this run's table
     const int epoch = c.curve.points[std::size_t(c.series.curvePoint(pick.hit.entry))].epoch;
     const QString runId = m_model.runs()[std::size_t(c.run)].id;
     selectEpoch(runId, epoch);

@@ -2,19 +2,21 @@
 
 #include "common/Result.h"
 #include "model/MetricHistory.h"
+#include "plot/CurveGraphs.h"
 #include "plot/PlotModel.h"
 
 #include <QByteArray>
 #include <QList>
+#include <QPen>
 #include <QPoint>
 #include <QSize>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
 
+#include <memory>
 #include <vector>
 
-class QCPGraph;
 class QCPItemStraightLine;
 class QCPItemText;
 class QCPItemTracer;
@@ -29,7 +31,9 @@ namespace ckpt {
 //
 // One graph per chosen metric, per run, per segment: a restarted run grows a new
 // branch out of the epoch it resumed from, and the abandoned epochs of the
-// previous process stay visible as a faded dead end. Runs differ by colour, metrics by
+// previous process stay visible as a faded dead end. The epochs a restart moved
+// aside (MetricHistory::branches) are drawn faded too, and a fork's curve grows
+// out of its parent's epochs, drawn faint (see CurveGraphs). Runs differ by colour, metrics by
 // line style; the legend sits below the plot so it never covers data.
 // Epochs missing from a metric are not bridged (see CurveBuilder::joinStep), and
 // values that cannot be drawn (NaN, infinities, <= 0 on a log axis) break the
@@ -97,6 +101,7 @@ public:
     double smoothing() const { return m_smoothing; }
     bool logScale() const { return m_logScale; }
     XAxis xAxis() const { return m_xAxis; }
+    bool showSuperseded() const { return m_model.showSuperseded(); }
 
     // The plot as a file's bytes, at `size` pixels (PDF/SVG: points; the plot's
     // size on screen when empty). The format follows the name's suffix: png,
@@ -121,6 +126,13 @@ public:
     {
         return graph >= 0 && graph < graphCount() ? m_model.curveTitle(graph) : QString();
     }
+    // What a graph draws: the run's own epochs, a superseded branch or a fork's lead-in.
+    MetricCurve::Kind graphKind(int graph) const;
+    // The epochs of a graph, in order (a branch's anchor included).
+    QList<int> graphEpochs(int graph) const;
+    // The pen its line is drawn with, and the entries handed to QCustomPlot.
+    QPen graphPen(int graph) const;
+    int graphDataCount(int graph) const;
     // Where the `point`-th epoch of `graph` is drawn (its raw value), in this
     // widget's coordinates; (-1, -1) when it is not drawn.
     QPoint pointPosition(int graph, int point) const;
@@ -140,6 +152,8 @@ public slots:
     void setSmoothing(double weight);
     void setLogScale(bool on);
     void setXAxis(XAxis mode);
+    // Draws or hides the epochs restarts replaced (superseded branches, dead ends).
+    void setShowSuperseded(bool on);
     // Marks the epoch with a vertical line (the table selected it); no signal back.
     void selectEpoch(const QString& runId, int epoch);
     void clearSelection();
@@ -157,11 +171,9 @@ protected:
 private:
     void rebuildGraphs();
     void refreshData();
-    void setGraphData(std::size_t curve);
     void redecimate();
     void apply(const PlotModel::Change& change);
     void updateMarkers();
-    void updateLegend();
     void updateSelection();
     void updateRanges();
     void updateAxes();
@@ -171,6 +183,7 @@ private:
     void onMousePress(QMouseEvent* event);
     void onMouseRelease(QMouseEvent* event);
     PlotModel::Pick pickAt(QPoint pos) const;
+    CurveGraphs::Look look() const;
 
     PlotModel m_model;
     QCustomPlot* m_plot = nullptr;
@@ -179,12 +192,7 @@ private:
     QCPItemTracer* m_tracer = nullptr;
     QCPItemText* m_label = nullptr;
     QCPItemStraightLine* m_selectionLine = nullptr;
-    std::vector<QCPGraph*> m_rawGraphs;    // parallel to m_model.curves()
-    std::vector<QCPGraph*> m_smoothGraphs; // parallel to m_model.curves()
-    std::vector<QCPGraph*> m_tailGraphs;   // the faded dead end after a restart's branch
-    std::vector<QCPGraph*> m_bestGraphs;   // per run, then one for the legend
-    std::vector<QCPGraph*> m_lastGraphs;   // per run, then one for the legend
-    QCPGraph* m_restartGraph = nullptr;    // one marker where each restart resumed
+    std::unique_ptr<CurveGraphs> m_graphs;
     double m_smoothing = 0.0;
     bool m_logScale = false;
     XAxis m_xAxis = XAxis::Epoch;

@@ -22,7 +22,8 @@ namespace ckpt {
 PlotPanel::PlotPanel(QWidget* parent)
     : QWidget(parent), m_metrics(new QListWidget(this)),
       m_smoothing(new QSlider(Qt::Horizontal, this)), m_smoothingValue(new QLabel(this)),
-      m_logScale(new QCheckBox(tr("&Log scale"), this)), m_xAxis(new QComboBox(this)),
+      m_logScale(new QCheckBox(tr("&Log scale"), this)),
+      m_superseded(new QCheckBox(tr("S&uperseded epochs"), this)), m_xAxis(new QComboBox(this)),
       m_plotLayout(new QVBoxLayout), m_plot(new MetricPlot(this))
 {
     auto* layout = new QHBoxLayout(this);
@@ -48,6 +49,10 @@ PlotPanel::PlotPanel(QWidget* parent)
     m_smoothing->setAccessibleName(tr("Smoothing"));
     side->addWidget(m_smoothing);
     side->addWidget(m_logScale);
+    m_superseded->setChecked(true);
+    m_superseded->setToolTip(tr("Draw the epochs a restart replaced as faded branches (they are "
+                                "kept under .ckpt-studio/superseded/)"));
+    side->addWidget(m_superseded);
     m_xAxis->addItems({tr("x: epoch"), tr("x: wall time"), tr("x: time since start")});
     m_xAxis->setAccessibleName(tr("X axis"));
     side->addWidget(m_xAxis);
@@ -58,6 +63,7 @@ PlotPanel::PlotPanel(QWidget* parent)
         m_plot->setSmoothing(v / 100.0);
     });
     connect(m_logScale, &QCheckBox::toggled, m_plot, &MetricPlot::setLogScale);
+    connect(m_superseded, &QCheckBox::toggled, m_plot, &MetricPlot::setShowSuperseded);
     connect(m_xAxis, &QComboBox::currentIndexChanged, m_plot,
             [this](int i) { m_plot->setXAxis(static_cast<MetricPlot::XAxis>(i)); });
     connect(exportButton, &QPushButton::clicked, this, &PlotPanel::exportPlot);

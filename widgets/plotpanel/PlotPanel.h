@@ -14,7 +14,8 @@ namespace ckpt {
 class MetricPlot;
 
 // The metric plot (MetricPlot) with its controls: which metrics to draw
-// (checkable list), smoothing, log scale, x axis and export.
+// (checkable list), smoothing, log scale, superseded epochs shown or not, x
+// axis and export.
 class PlotPanel final : public QWidget
 {
     Q_OBJECT
@@ -30,6 +31,7 @@ public:
     QSlider* smoothingSlider() const { return m_smoothing; }
     QLabel* smoothingValueLabel() const { return m_smoothingValue; }
     QCheckBox* logScaleBox() const { return m_logScale; }
+    QCheckBox* supersededBox() const { return m_superseded; }
     QComboBox* xAxisBox() const { return m_xAxis; }
 
     MetricPlot* plot() const { return m_plot; }
@@ -54,6 +56,7 @@ private:
     QSlider* m_smoothing;
     QLabel* m_smoothingValue;
     QCheckBox* m_logScale;
+    QCheckBox* m_superseded;
     QComboBox* m_xAxis;
     QVBoxLayout* m_plotLayout;
     MetricPlot* m_plot;

@@ -1,0 +1,222 @@
+#include "launch/RunBranches.h"
+
+#include "candle/CandleHistory.h"
+#include "candle/CandleLayout.h"
+#include "launch/LaunchPrep.h"
+
+#include <QDateTime>
+#include <QString>
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <mutex>
+#include <sys/stat.h>
+
+namespace ckpt {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const QString kShownTime = QStringLiteral("yyyy-MM-dd HH:mm");
+
+// A superseded folder is named by the local time it was made: yyyyMMdd-HHmmss[-N].
+QDateTime folderTime(const fs::path& folder)
+{
+    const QString name = QString::fromStdString(folder.filename().string()).left(15);
+    return QDateTime::fromString(name, QStringLiteral("yyyyMMdd-HHmmss"));
+}
+
+QDateTime isoTime(const std::string& iso)
+{
+    return QDateTime::fromString(QString::fromStdString(iso), Qt::ISODate);
+}
+
+std::string shown(const QDateTime& t)
+{
+    return t.isValid() ? t.toLocalTime().toString(kShownTime).toStdString() : std::string();
+}
+
+// The rows of `history` from `from` to `to` (inclusive), the newest segment's per epoch.
+std::vector<HistoryRow> rowsBetween(const MetricHistory& history, int from, int to)
+{
+    std::vector<HistoryRow> out;
+    for (const HistoryRow* row : history.latestPerEpoch())
+        if (row->epoch >= from && row->epoch <= to)
+            out.push_back(*row);
+    return out;
+}
+
+MetricHistory historyAt(const fs::path& root)
+{
+    return CandleHistory::build(CandleLayout::instance().loadRun(root));
+}
+
+// What a superseded folder holds, read once: nothing writes there after the
+// restart that made it, and a live run's history is rebuilt at every epoch.
+struct Kept
+{
+    std::optional<int> firstEpoch; // the first epoch moved aside
+    std::vector<HistoryRow> rows;
+};
+
+// Changes whenever anything the folder's history is read from changes.
+std::string stampOf(const fs::path& folder)
+{
+    std::string stamp;
+    for (const char* name : {"", "epochs", "ckpt.log", "training.log", "history.txt"}) {
+        struct stat st
+        {};
+        if (::lstat((folder / name).c_str(), &st) == 0)
+            stamp += std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" +
+                     std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) +
+                     ";";
+        else
+            stamp += "-;";
+    }
+    return stamp;
+}
+
+Kept keptIn(const fs::path& folder)
+{
+    static std::mutex mutex;
+    static std::map<std::string, std::pair<std::string, Kept>> cache; // folder -> stamp, kept
+    const std::string stamp = stampOf(folder);
+    {
+        const std::lock_guard lock(mutex);
+        if (auto it = cache.find(folder.string()); it != cache.end() && it->second.first == stamp)
+            return it->second.second;
+    }
+    const Run old = CandleLayout::instance().loadRun(folder);
+    Kept kept;
+    if (!old.epochs.empty())
+        kept.firstEpoch = old.epochs.front().number;
+    kept.rows = rowsBetween(CandleHistory::build(old), 1, std::numeric_limits<int>::max());
+    const std::lock_guard lock(mutex);
+    cache[folder.string()] = {stamp, kept};
+    return kept;
+}
+
+std::vector<fs::path> supersededFolders(const fs::path& root)
+{
+    std::vector<fs::path> out;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(root / ".ckpt-studio" / "superseded", ec))
+        if (entry.is_directory(ec) && folderTime(entry.path()).isValid())
+            out.push_back(entry.path());
+    std::sort(out.begin(), out.end()); // the names sort by time
+    return out;
+}
+
+// The restarts of `root` recorded in its launch record, oldest first.
+std::vector<const LaunchAttempt*> restartsOf(const LaunchRecord& record, const fs::path& root)
+{
+    std::vector<const LaunchAttempt*> out;
+    for (const LaunchAttempt& a : record.attempts)
+        if (a.plan.mode == LaunchPlan::Mode::Restart && a.plan.parent &&
+            fs::path(a.plan.parent->runRoot).lexically_normal() == root.lexically_normal())
+            out.push_back(&a);
+    return out;
+}
+
+} // namespace
+
+std::string RunBranches::displayName(const fs::path& root)
+{
+    return LaunchPrep::runFolderOf(root).filename().string();
+}
+
+std::optional<RunBranches::ForkOrigin> RunBranches::forkOrigin(const fs::path& root)
+{
+    auto record = LaunchRecord::load(LaunchRecord::pathFor(root));
+    if (!record)
+        return std::nullopt;
+    for (const LaunchAttempt& a : record->attempts)
+        if (a.plan.mode == LaunchPlan::Mode::Fork && a.plan.parent)
+            return ForkOrigin{a.plan.parent->runRoot, a.plan.parent->epoch, a.submitted};
+    return std::nullopt;
+}
+
+std::vector<HistoryBranch> RunBranches::superseded(const fs::path& root)
+{
+    std::vector<HistoryBranch> out;
+    const auto folders = supersededFolders(root);
+    if (folders.empty())
+        return out;
+    auto record = LaunchRecord::load(LaunchRecord::pathFor(root));
+    const auto restarts = record ? restartsOf(*record, root) : std::vector<const LaunchAttempt*>{};
+    std::size_t next = 0; // restarts are matched to folders in time order
+    for (const fs::path& folder : folders) {
+        const QDateTime made = folderTime(folder);
+        Kept kept = keptIn(folder);
+        HistoryBranch branch;
+        branch.kind = HistoryBranch::Kind::Superseded;
+        branch.origin = folder.string();
+        branch.time = shown(made);
+        // The folder is made when the restart is prepared, the record when it
+        // launches: the first restart submitted since.
+        while (next < restarts.size() && isoTime(restarts[next]->submitted) < made.addSecs(-1))
+            ++next;
+        if (next < restarts.size()) {
+            branch.epoch = restarts[next]->plan.parent->epoch;
+            if (const QDateTime t = isoTime(restarts[next]->submitted); t.isValid())
+                branch.time = shown(t);
+            ++next;
+        } else if (kept.firstEpoch) {
+            branch.epoch = *kept.firstEpoch - 1;
+        } else {
+            continue; // nothing tells where it left the run
+        }
+        // All of it: the epochs up to the restart fill in what the run's own
+        // logs lost since (a restarted trainer often overwrites training.log).
+        branch.rows = std::move(kept.rows);
+        if (std::any_of(branch.rows.begin(), branch.rows.end(),
+                        [&](const HistoryRow& r) { return r.epoch > branch.epoch; }))
+            out.push_back(std::move(branch));
+    }
+    return out;
+}
+
+std::optional<HistoryBranch> RunBranches::forkLeadIn(const fs::path& root, const MetricHistory& own)
+{
+    const auto origin = forkOrigin(root);
+    if (!origin || origin->epoch < 1)
+        return std::nullopt;
+    HistoryBranch lead;
+    lead.kind = HistoryBranch::Kind::ForkLeadIn;
+    lead.epoch = origin->epoch;
+    lead.origin = origin->parentRoot;
+    lead.name = displayName(origin->parentRoot);
+    const QDateTime forked = isoTime(origin->submitted);
+    lead.time = shown(forked);
+
+    // The parent may have been restarted from an earlier epoch since: then
+    // what the fork continued lies in the folder that restart made.
+    std::error_code ec;
+    const fs::path parent(origin->parentRoot);
+    if (fs::is_directory(parent, ec)) {
+        std::optional<fs::path> asItWas;
+        for (const fs::path& folder : supersededFolders(parent))
+            if (forked.isValid() && folderTime(folder) >= forked.addSecs(-1)) {
+                asItWas = folder;
+                break;
+            }
+        lead.rows = rowsBetween(historyAt(asItWas ? *asItWas : parent), 1, origin->epoch);
+    }
+    if (lead.rows.empty() || lead.rows.back().epoch != origin->epoch)
+        lead.rows = rowsBetween(own, 1, origin->epoch); // the fork's copy of its parent's log
+    if (lead.rows.empty())
+        return std::nullopt;
+    return lead;
+}
+
+std::vector<HistoryBranch> RunBranches::of(const fs::path& root, const MetricHistory& history)
+{
+    auto out = superseded(root);
+    if (auto lead = forkLeadIn(root, history))
+        out.push_back(std::move(*lead));
+    return out;
+}
+
+} // namespace ckpt

@@ -1,0 +1,50 @@
+#pragma once
+
+#include "launch/LaunchRecord.h"
+#include "model/MetricHistory.h"
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ckpt {
+
+// The branches a run's plot draws besides its own history (HistoryBranch):
+// what its restarts moved aside, and where a fork came from. Read from disk
+// only (the superseded folders with the logs kept beside them, the launch
+// record); never fails: what cannot be read is left out.
+class RunBranches
+{
+public:
+    // Where a forked run came from, from its launch record.
+    struct ForkOrigin
+    {
+        std::string parentRoot;
+        int epoch = 0;
+        std::string submitted; // ISO 8601 UTC
+    };
+    static std::optional<ForkOrigin> forkOrigin(const std::filesystem::path& root);
+
+    // One branch per folder under ROOT/.ckpt-studio/superseded/, oldest first:
+    // the folder's history (its epochs and the training.log/ckpt.log kept
+    // beside them), the newest row per epoch. The restart epoch comes from
+    // the launch record's restart made right after the folder, else the first
+    // epoch moved aside, minus one.
+    static std::vector<HistoryBranch> superseded(const std::filesystem::path& root);
+
+    // A fork's lead-in: its parent's epochs up to the fork epoch as they were
+    // when it forked (the parent's first superseded folder made after the
+    // fork, else the parent's history now, else the fork's own copy of them).
+    static std::optional<HistoryBranch> forkLeadIn(const std::filesystem::path& root,
+                                                   const MetricHistory& own);
+
+    // Both, for `history` of the run at `root`: superseded branches, then the lead-in.
+    static std::vector<HistoryBranch> of(const std::filesystem::path& root,
+                                         const MetricHistory& history);
+
+    // The shown name of a run root: its run folder's name ("RUN001").
+    static std::string displayName(const std::filesystem::path& root);
+};
+
+} // namespace ckpt

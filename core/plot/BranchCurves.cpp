@@ -1,0 +1,186 @@
+#include "plot/BranchCurves.h"
+
+#include "plot/CurveBuilder.h"
+
+#include <algorithm>
+
+namespace ckpt {
+
+namespace {
+
+std::vector<CurvePoint> pointsOf(const HistoryBranch& branch, std::string_view metric)
+{
+    std::vector<CurvePoint> out;
+    for (const HistoryRow& row : branch.rows)
+        if (const auto value = row.value(metric))
+            out.push_back(CurvePoint{row.epoch, *value, row.wallTime, *row.sourceOf(metric)});
+    return out;
+}
+
+// The curve's own point at `epoch`: an anchor is its parent's.
+const CurvePoint* pointAt(const MetricCurve& curve, int epoch)
+{
+    const auto it =
+        std::find_if(curve.points.begin() + (curve.anchored() ? 1 : 0), curve.points.end(),
+                     [&](const CurvePoint& p) { return p.epoch == epoch; });
+    return it == curve.points.end() ? nullptr : &*it;
+}
+
+void cutDeadEnd(MetricCurve& curve)
+{
+    const int after = *curve.supersededAfter;
+    std::erase_if(curve.points, [&](const CurvePoint& p) { return p.epoch > after; });
+    curve.supersededAfter.reset();
+}
+
+void addLeadIn(std::vector<MetricCurve>& curves, int index, const HistoryBranch& branch,
+               std::string_view metric)
+{
+    MetricCurve lead;
+    lead.metric = std::string(metric);
+    lead.kind = MetricCurve::Kind::LeadIn;
+    lead.branch = index;
+    lead.segment = MetricCurve::kLeadInSegment;
+    lead.points = pointsOf(branch, metric);
+    std::erase_if(lead.points, [&](const CurvePoint& p) { return p.epoch > branch.epoch; });
+    const CurvePoint* join = !lead.points.empty() && lead.points.back().epoch == branch.epoch
+                                 ? &lead.points.back()
+                                 : nullptr;
+    for (auto& curve : curves)
+        if (curve.kind == MetricCurve::Kind::Own && !curve.anchored())
+            std::erase_if(curve.points,
+                          [&](const CurvePoint& p) { return p.epoch < branch.epoch; });
+    std::erase_if(curves, [](const MetricCurve& c) { return c.points.empty(); });
+    if (join && !curves.empty() && curves.front().kind == MetricCurve::Kind::Own &&
+        !curves.front().anchored() && curves.front().points.front().epoch > branch.epoch) {
+        curves.front().points.insert(curves.front().points.begin(), *join);
+        curves.front().parentSegment = MetricCurve::kLeadInSegment;
+    }
+    if (!lead.points.empty())
+        curves.insert(curves.begin(), std::move(lead));
+}
+
+void addSuperseded(std::vector<MetricCurve>& curves, const MetricHistory& history, int index,
+                   const HistoryBranch& branch, std::string_view metric)
+{
+    const int from = branch.epoch;
+    MetricCurve old;
+    old.metric = std::string(metric);
+    old.kind = MetricCurve::Kind::Superseded;
+    old.branch = index;
+    old.segment = MetricCurve::supersededSegment(index);
+    old.points = pointsOf(branch, metric);
+    std::erase_if(old.points, [&](const CurvePoint& p) { return p.epoch < from; });
+    if (old.points.empty() || old.points.back().epoch <= from)
+        return;
+    // The folder is what this restart removed: the run's own dead end of it goes.
+    for (auto& curve : curves)
+        if (curve.kind == MetricCurve::Kind::Own && curve.supersededAfter == from)
+            cutDeadEnd(curve);
+    // It leaves the run's newest curve that reached `from` before restarting there.
+    const MetricCurve* parent = nullptr;
+    for (const auto& curve : curves)
+        if (curve.kind == MetricCurve::Kind::Own && pointAt(curve, from))
+            parent = &curve;
+    if (parent && old.points.front().epoch == from) {
+        old.points.front() = *pointAt(*parent, from);
+        old.parentSegment = parent->segment;
+    }
+    // A restart whose logs lack the epoch it resumed from starts from the branch's value.
+    if (old.points.front().epoch == from)
+        for (auto& curve : curves) {
+            const auto info =
+                std::find_if(history.segments.begin(), history.segments.end(),
+                             [&](const HistorySegment& s) { return s.index == curve.segment; });
+            if (curve.kind == MetricCurve::Kind::Own && !curve.anchored() &&
+                info != history.segments.end() && info->resumedFrom == from &&
+                curve.points.front().epoch > from)
+                curve.points.insert(curve.points.begin(), old.points.front());
+        }
+    curves.push_back(std::move(old));
+}
+
+// Adds the samples of `from` whose metric `to` lacks.
+void fillMissing(HistoryRow& to, const HistoryRow& from)
+{
+    for (const MetricSample& sample : from.samples)
+        if (!to.value(sample.metric))
+            to.samples.push_back(sample);
+    if (!to.wallTime)
+        to.wallTime = from.wallTime;
+}
+
+} // namespace
+
+bool BranchCurves::hasSuperseded(const MetricHistory& history)
+{
+    return std::any_of(history.branches.begin(), history.branches.end(),
+                       [](const auto& b) { return b.kind == HistoryBranch::Kind::Superseded; });
+}
+
+MetricHistory BranchCurves::restored(const MetricHistory& history)
+{
+    MetricHistory out = history;
+    std::vector<bool> matched(out.segments.size(), false);
+    bool added = false;
+    for (const HistoryBranch& branch : history.branches) {
+        if (branch.kind != HistoryBranch::Kind::Superseded)
+            continue;
+        // The restart that made this folder: the next segment resumed from its epoch.
+        std::size_t r = 1;
+        while (r < out.segments.size() &&
+               (matched[r] || out.segments[r].resumedFrom != branch.epoch))
+            ++r;
+        if (r >= out.segments.size())
+            continue;
+        matched[r] = true;
+        for (const HistoryRow& old : branch.rows) {
+            if (old.epoch > branch.epoch)
+                break;
+            // The segment that trained it on the way to the restart.
+            std::size_t s = r - 1;
+            while (s > 0 && old.epoch <= out.segments[s].resumedFrom.value_or(0))
+                --s;
+            const int segment = out.segments[s].index;
+            const auto row = std::find_if(out.rows.begin(), out.rows.end(), [&](const auto& x) {
+                return x.segment == segment && x.epoch == old.epoch;
+            });
+            if (row != out.rows.end()) {
+                const std::size_t before = row->samples.size();
+                fillMissing(*row, old);
+                added = added || row->samples.size() != before;
+            } else {
+                HistoryRow fresh = old;
+                fresh.segment = segment;
+                out.rows.push_back(std::move(fresh));
+                added = true;
+            }
+        }
+    }
+    if (added)
+        std::sort(out.rows.begin(), out.rows.end(), [](const HistoryRow& a, const HistoryRow& b) {
+            return std::pair(a.segment, a.epoch) < std::pair(b.segment, b.epoch);
+        });
+    return out;
+}
+
+void BranchCurves::add(std::vector<MetricCurve>& curves, const MetricHistory& history,
+                       std::string_view metric, bool showSuperseded)
+{
+    for (std::size_t i = 0; i < history.branches.size(); ++i) {
+        const HistoryBranch& branch = history.branches[i];
+        if (branch.kind == HistoryBranch::Kind::ForkLeadIn)
+            addLeadIn(curves, int(i), branch, metric);
+        else if (showSuperseded)
+            addSuperseded(curves, history, int(i), branch, metric);
+    }
+    if (!showSuperseded)
+        for (auto& curve : curves)
+            if (curve.supersededAfter)
+                cutDeadEnd(curve);
+    const int step = CurveBuilder::joinStep(curves);
+    for (auto& curve : curves)
+        curve.joinStep = step;
+}
+
+} // namespace ckpt

@@ -1,0 +1,39 @@
+#pragma once
+
+#include "model/MetricHistory.h"
+#include "plot/MetricCurve.h"
+
+#include <string_view>
+#include <vector>
+
+namespace ckpt {
+
+// Adds a run's HistoryBranches to the curves CurveBuilder made of one metric,
+// so that each epoch is drawn once:
+// - a fork's lead-in (the parent's epochs up to the fork epoch N) comes first
+//   (segment kLeadInSegment); the run's own points before N (a copy of the
+//   parent's log) are dropped, and its first curve is anchored at the lead-in's
+//   point N, so the fork grows out of its parent's curve;
+// - each superseded branch (what a restart from N moved aside) comes last
+//   (segment supersededSegment(i)), anchored at the run's point N. It replaces
+//   the dead end the run's own logs may still show for that restart (the
+//   points after MetricCurve::supersededAfter); a restarted segment with no
+//   point at N starts from the branch's value there.
+// With `showSuperseded` off, superseded branches and every dead end are left out.
+class BranchCurves
+{
+public:
+    static void add(std::vector<MetricCurve>& curves, const MetricHistory& history,
+                    std::string_view metric, bool showSuperseded);
+
+    // Whether `history` has superseded branches (then restored() may add epochs).
+    static bool hasSuperseded(const MetricHistory& history);
+    // `history` with the run's own epochs up to each restart that its logs no
+    // longer hold but the superseded folder's logs do (a restarted trainer that
+    // overwrote training.log): their values put back into the segment that
+    // trained them (the newest before the restart that had not resumed past
+    // the epoch). Samples a row has are never replaced. For the plot only.
+    static MetricHistory restored(const MetricHistory& history);
+};
+
+} // namespace ckpt

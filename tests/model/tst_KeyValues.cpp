@@ -1,0 +1,123 @@
+#include "model/KeyValues.h"
+
+#include <QTest>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace ckpt;
+
+class tst_KeyValues : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void keepsInsertionOrderAndReplacesInPlace();
+    void copiesShareUntilOneChanges();
+    void setWithAViewIntoItself();
+    void clearAndShrink();
+    void copiesAcrossThreads();
+};
+
+namespace {
+std::string joined(const KeyValues& kv)
+{
+    std::string out;
+    for (const auto& [k, v] : kv)
+        out.append(k).append("=").append(v).append(";");
+    return out;
+}
+} // namespace
+
+void tst_KeyValues::keepsInsertionOrderAndReplacesInPlace()
+{
+    KeyValues kv;
+    QVERIFY(kv.empty());
+    kv.set("epoch", "12");
+    kv.set("save_best_metric", "\"val_loss\"");
+    kv.set("best_metric_last", "Infinity");
+    QCOMPARE(kv.size(), std::size_t(3));
+    kv.set("save_best_metric", "\"loss\"");
+    QCOMPARE(joined(kv),
+             std::string("epoch=12;save_best_metric=\"loss\";best_metric_last=Infinity;"));
+    QCOMPARE(kv.text("save_best_metric").value(), std::string("loss"));
+    QVERIFY(std::isinf(kv.number("best_metric_last").value()));
+    QVERIFY(!kv.get("missing"));
+}
+
+void tst_KeyValues::copiesShareUntilOneChanges()
+{
+    KeyValues a;
+    a.set("k", "v");
+    KeyValues b = a;
+    QVERIFY(a == b);
+    // Shared: both views point at the same bytes.
+    QCOMPARE(a.get("k")->data(), b.get("k")->data());
+    b.set("k2", "w");
+    QCOMPARE(joined(a), std::string("k=v;"));
+    QCOMPARE(joined(b), std::string("k=v;k2=w;"));
+    QVERIFY(!(a == b));
+    b.set("k", "changed");
+    QCOMPARE(joined(a), std::string("k=v;"));
+    QCOMPARE(joined(b), std::string("k=changed;k2=w;"));
+    KeyValues c;
+    c = std::move(b);
+    QVERIFY(b.empty());
+    QCOMPARE(joined(c), std::string("k=changed;k2=w;"));
+    const KeyValues& same = c;
+    c = same; // self-assignment keeps the content
+    QCOMPARE(joined(c), std::string("k=changed;k2=w;"));
+}
+
+void tst_KeyValues::setWithAViewIntoItself()
+{
+    KeyValues kv;
+    kv.set("a", std::string(40, 'x'));
+    // Growing past the buffer's room while key and value point into it.
+    for (int i = 0; i < 6; ++i) {
+        const std::string_view value = *kv.get("a");
+        kv.set("copy" + std::to_string(i), value);
+    }
+    for (int i = 0; i < 6; ++i)
+        QCOMPARE(std::string(*kv.get("copy" + std::to_string(i))), std::string(40, 'x'));
+    const std::string_view key = kv.begin()->first;
+    kv.set(key, "short");
+    QCOMPARE(std::string(*kv.get("a")), std::string("short"));
+}
+
+void tst_KeyValues::clearAndShrink()
+{
+    KeyValues kv;
+    kv.set("x", "1");
+    KeyValues copy = kv;
+    kv.shrinkToFit();
+    kv.clear();
+    QVERIFY(kv.empty());
+    QCOMPARE(joined(copy), std::string("x=1;"));
+    copy.shrinkToFit();
+    QCOMPARE(joined(copy), std::string("x=1;"));
+    QVERIFY(KeyValues() == KeyValues());
+}
+
+void tst_KeyValues::copiesAcrossThreads()
+{
+    // The watcher thread and the window hold copies of the same epochs.
+    KeyValues source;
+    source.set("model_file", "\"model.h5\"");
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 4; ++t)
+        threads.emplace_back([source] {
+            for (int i = 0; i < 20000; ++i) {
+                KeyValues mine = source;
+                if (i % 3 == 0)
+                    mine.set("i", std::to_string(i));
+            }
+        });
+    for (auto& t : threads)
+        t.join();
+    QCOMPARE(joined(source), std::string("model_file=\"model.h5\";"));
+}
+
+QTEST_GUILESS_MAIN(tst_KeyValues)
+#include "tst_KeyValues.moc"
