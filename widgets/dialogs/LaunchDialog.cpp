@@ -109,6 +109,7 @@ LaunchDialog::LaunchDialog(PrepRequest request, QWidget* parent)
     m_config->setPlaceholderText(tr("the run's own config (from its last launch)"));
     form->addRow(tr("&Config file:"), m_config);
     m_template->setText(QString::fromStdString(m_request.commandTemplate));
+    m_template->setCursorPosition(0);
     m_template->setPlaceholderText(
         tr("python3 train.py --config_file {config} --ckpt_directory {ckpt_directory} ..."));
     form->addRow(tr("Co&mmand:"), m_template);
@@ -306,10 +307,15 @@ void LaunchDialog::showPlan(Plans result)
     const PreparedLaunch& first = m_prepared.front();
     if (!m_filled)
         fillParameters(first.original);
-    if (m_template->text().isEmpty())
+    // Filled in: shown from their start (the program's name), not scrolled to the end.
+    if (m_template->text().isEmpty()) {
         m_template->setText(QString::fromStdString(first.plan.commandTemplate));
-    if (m_config->text().isEmpty())
+        m_template->setCursorPosition(0);
+    }
+    if (m_config->text().isEmpty()) {
         m_config->setText(QString::fromStdString(first.original.origin()));
+        m_config->setCursorPosition(0);
+    }
     showBackend();
     emit planned();
 }
