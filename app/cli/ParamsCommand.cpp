@@ -61,8 +61,9 @@ Json listJson(const ParamSet& set)
         sections.push_back({{"section", s}, {"parameters", params}});
     }
     return {{"file", set.origin()},
-            {"format", set.format() == ParamSet::Format::Json ? "json" : "ini"},
-            {"sections", sections}};
+            {"format", std::string(set.formatName())},
+            {"sections", sections},
+            {"notes", set.notes()}};
 }
 
 std::string listText(const ParamSet& set)
@@ -75,6 +76,8 @@ std::string listText(const ParamSet& set)
                 table.addRow({p.key, p.value.pythonLiteral(), std::to_string(p.line)});
         out += sectionTitle(s) + "\n" + table.render("  ");
     }
+    for (const std::string& note : set.notes())
+        out += "note: " + note + "\n";
     return out;
 }
 
@@ -120,11 +123,13 @@ int runParams(const QStringList& arguments)
     CommandLine cl(
         QStringLiteral("params"),
         QStringLiteral("RUN|FILE [--diff RUN|FILE] [--config FILE] [--json]"),
-        QStringLiteral("The hyperparameters of a run or a parameter file (CANDLE INI or JSON), "
+        QStringLiteral("The hyperparameters of a run or a parameter file (CANDLE INI, JSON, "
+                       "Lightning hparams.yaml), "
                        "by section. With --diff, a typed comparison: values compare as the "
                        "trainer reads them (1e-3 equals 0.001, True equals true, a tuple equals "
                        "a list).\nA RUN uses the config file it was launched with; for a run "
-                       "Ckpt Studio did not launch, --config names it (remembered).\nExit "
+                       "Ckpt Studio did not launch, --config names it (remembered), else the "
+                       "file its format keeps (a Lightning run's hparams.yaml).\nExit "
                        "status 2 when a file cannot be read or a value is malformed (the "
                        "message names the file, line and key)."));
     cl.addOption({QStringLiteral("diff"), QStringLiteral("Compare with another run or file."),

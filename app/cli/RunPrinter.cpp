@@ -2,6 +2,7 @@
 
 #include "Console.h"
 #include "TextTable.h"
+#include "checksum/Verifier.h"
 #include "layout/Layout.h"
 #include "report/Format.h"
 
@@ -73,7 +74,10 @@ std::string RunPrinter::describe(const Run& run, bool withEpochs, std::string_vi
             table.addRow({std::to_string(e.number), e.savedAt.empty() ? "-" : e.savedAt,
                           best ? Format::number(*best) : "-", elapsed,
                           bytes ? Format::bytes(static_cast<double>(*bytes)) : "-",
-                          checked ? checked->checksum : "-", flags(run, e)});
+                          checked                               ? checked->checksum
+                          : Verifier::recordsNoChecksum(run, e) ? "none"
+                                                                : "-",
+                          flags(run, e)});
         }
         out += table.render("  ");
     }

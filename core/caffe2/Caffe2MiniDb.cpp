@@ -30,7 +30,8 @@ struct Caffe2MiniDb::Record
     std::string name;
     std::string type;
     bool hasTensor = false;
-    int dataType = 1; // FLOAT, the proto default
+    int dataType = 1;   // FLOAT, the proto default
+    int dataFormat = 0; // FMT_PROTOBUF
     std::vector<std::uint64_t> dims;
     std::int64_t segBegin = -1, segEnd = -1;
     std::vector<Part> data; // the element fields present (normally one)
@@ -112,7 +113,8 @@ Status Caffe2MiniDb::list()
         }
         const std::int32_t kl = int32At(std::string_view(lens, 8), 0);
         const std::int32_t vl = int32At(std::string_view(lens, 8), 4);
-        if (kl < 0 || vl < 0 || std::uint64_t(kl) > kKeyLimit) {
+        // MiniDBCursor::Next insists on both lengths being positive.
+        if (kl <= 0 || vl <= 0 || std::uint64_t(kl) > kKeyLimit) {
             failure = "at byte " + std::to_string(pos) + ": record lengths " + std::to_string(kl) +
                       "/" + std::to_string(vl) + " are not a minidb record";
             break;
@@ -188,10 +190,10 @@ bool Caffe2MiniDb::readBlob(ProtoCursor& c, Record& r)
                 while (!c.atEnd() && c.readVarint(v))
                     r.dims.push_back(v);
                 c.leave(end);
-            } else if (field == 2 && wire == ProtoCursor::Varint) {
+            } else if ((field == 2 || field == 15) && wire == ProtoCursor::Varint) {
                 if (!c.readVarint(v))
                     return false;
-                r.dataType = static_cast<int>(v & 0x7fffffff);
+                (field == 2 ? r.dataType : r.dataFormat) = static_cast<int>(v & 0x7fffffff);
             } else if (packed && (field == 3 || field == 4 || field == 5 || field == 9 ||
                                   field == 10 || field == 13)) {
                 if (!c.readLength(len))
@@ -257,6 +259,17 @@ void Caffe2MiniDb::add(Record&& r)
         TensorInfo t;
         t.name = name;
         t.dtype = dtypeOf(r.dataType);
+        // FMT_BFLOAT16 (1): a FLOAT tensor kept as bfloat16 in raw_data. Any other
+        // format, or bfloat16 of another type, Caffe2 itself refuses to load.
+        if (r.dataFormat == 1 && r.dataType == 1) {
+            t.dtype = DType::of(DTypeKind::BFloat16);
+            t.note = "float32 saved as bfloat16 (data_format FMT_BFLOAT16)";
+        } else if (r.dataFormat != 0) {
+            m_problems.push_back(m_path + ": blob \"" + name + "\" uses serialization format " +
+                                 std::to_string(r.dataFormat) +
+                                 ", which this version does not read: its values are not read");
+            t.dtype = DType{DTypeKind::Other, 0, "data_format " + std::to_string(r.dataFormat)};
+        }
         t.shape = r.dims;
         t.elements = 1;
         for (auto d : r.dims)

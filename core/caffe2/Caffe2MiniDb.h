@@ -13,16 +13,20 @@
 namespace ckpt {
 
 // A Caffe2 minidb (caffe2/core/db.cc MiniDB), as CheckpointManager saves a
-// node's blobs: records `[int32 key_len][int32 value_len][key][value]` in native
-// (little-endian) byte order, each value a serialised BlobProto{name = 1;
-// type = 2; tensor = 3: TensorProto{dims = 1; data_type = 2; float_data = 3;
-// int32_data = 4; byte_data = 5; string_data = 6; name = 7; double_data = 9;
-// int64_data = 10; segment = 11; raw_data = 13}} (caffe2/proto/caffe2.proto).
+// node's blobs: records `[int key_len][int value_len][key][value]` in native
+// (little-endian) byte order, both lengths positive, each value a serialised
+// BlobProto{name = 1; type = 2; tensor = 3: TensorProto{dims = 1; data_type = 2;
+// float_data = 3; int32_data = 4; byte_data = 5; string_data = 6; name = 7;
+// double_data = 9; int64_data = 10; segment = 11; raw_data = 13;
+// data_format = 15}} (caffe2/proto/caffe2.proto). Which field holds which type
+// follows caffe2/core/blob_serialization.cc: narrow types in int32_data or, as
+// raw bytes, in byte_data; a FLOAT as bfloat16 in raw_data when data_format is
+// FMT_BFLOAT16.
 //
 // open() walks the records and the protobuf wire format through a small buffer,
 // recording where each tensor's elements lie; read() seeks there (packed varint
 // fields are decoded as they are read). A blob saved in chunks (records with a
-// `segment`, keys `<name>#%<n>`) is one tensor joined from its segments.
+// `segment`, keys `<name>#%<chunk index>`) is one tensor joined from its segments.
 class Caffe2MiniDb final : public TensorSource
 {
 public:

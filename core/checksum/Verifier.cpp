@@ -340,7 +340,8 @@ std::optional<EpochVerdict> Verifier::precheck(const Run& run, const Epoch& epoc
     }
     if (!file || file->algo == ChecksumAlgo::None) {
         v.status = VerifyStatus::NoChecksum;
-        v.message = record.string() + ": no checksum recorded";
+        v.message = v.path + ": no checksum recorded (its " + std::string(layout->recordName()) +
+                    " is absent or holds none): nothing to verify against";
         return v;
     }
     v.expected = file->checksum;
@@ -353,6 +354,21 @@ std::optional<EpochVerdict> Verifier::precheck(const Run& run, const Epoch& epoc
         return v;
     }
     return std::nullopt;
+}
+
+bool Verifier::recordsNoChecksum(const Run& run, const Epoch& epoch)
+{
+    const Layout* layout = layoutOf(run);
+    if (!layout || !layout->recordsChecksums())
+        return true;
+    if (!epoch.hasRecord() ||
+        std::any_of(epoch.problems.begin(), epoch.problems.end(),
+                    [](const Problem& p) { return p.kind == ProblemKind::BadInfo; }))
+        return false;
+    const EpochFile* file = epoch.checksummedFile();
+    if (!file)
+        file = epoch.modelFile();
+    return !file || file->algo == ChecksumAlgo::None;
 }
 
 void Verifier::judge(EpochVerdict& verdict, std::uint32_t actual)

@@ -45,6 +45,12 @@ public:
     // which show it before any verification has run.
     static std::optional<EpochVerdict> precheck(const Run& run, const Epoch& epoch);
 
+    // Does the epoch record no checksum to compare with (its layout records
+    // none, or its record has none for the model file: a MindSpore file without
+    // crc_num trailer)? Exactly when precheck() says NoChecksum, without
+    // building a verdict: the window asks it for every row.
+    static bool recordsNoChecksum(const Run& run, const Epoch& epoch);
+
     // Compares a computed CRC with the recorded text and fills status/message.
     static void judge(EpochVerdict& verdict, std::uint32_t actual);
 };

@@ -41,6 +41,19 @@ public:
     // progress under one total while keeping the caller's cancel.
     const std::atomic_bool* cancelFlag() const { return m_cancel; }
 
+    // One pass of several: reports `outer`'s updates offset by `base` under the
+    // running `total`, cancelled by `outer`'s flag. `outer` must outlive it.
+    static Progress relay(const Progress& outer, std::uint64_t base, std::uint64_t total)
+    {
+        if (!outer.hasCallback())
+            return Progress(Callback{}, outer.cancelFlag());
+        return Progress(
+            [&outer, base, total](const ProgressUpdate& u) {
+                outer.report(ProgressUpdate{base + u.done, total, u.unit, u.current});
+            },
+            outer.cancelFlag());
+    }
+
     static const Progress& none()
     {
         static const Progress silent;

@@ -100,6 +100,9 @@ Result<std::string> ConfigWriter::render(const ParamSet& original,
             setJsonKey(doc, e.key, ParamSet::toJson(e.value));
         return PythonRepr::dumpJson(doc, 4) + "\n";
     }
+    if (original.format() == ParamSet::Format::Yaml)
+        return Error::at(original.origin(), "editing a YAML parameter file is not supported: "
+                                            "name an INI or JSON file for the run (--config)");
     if (!original.ini())
         return Error::at(original.origin(), "no INI text to edit");
     HyperParams params;

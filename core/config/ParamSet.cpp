@@ -3,6 +3,7 @@
 #include "config/AsciiLower.h"
 #include "io/AtomicFile.h"
 #include "json/LenientJson.h"
+#include "lightning/LightningHparams.h"
 
 #include <algorithm>
 #include <cctype>
@@ -74,8 +75,11 @@ Result<ParamSet> ParamSet::readFile(const std::filesystem::path& path)
     auto text = ckpt::readFile(path);
     if (!text)
         return text.error();
-    if (asciiLower(path.extension().string()) == ".json")
+    const std::string ext = asciiLower(path.extension().string());
+    if (ext == ".json")
         return parseJson(*text, path.string());
+    if (ext == ".yaml" || ext == ".yml")
+        return parseYaml(*text, path.string());
     return parse(*text, path.string());
 }
 
@@ -137,6 +141,41 @@ Result<ParamSet> ParamSet::parseJson(std::string_view text, std::string origin)
     }
     set.m_json = std::move(doc.value());
     return set;
+}
+
+ParamSet ParamSet::parseYaml(const std::string& text, std::string origin)
+{
+    LightningHparams::Parsed parsed = LightningHparams::parse(text, origin);
+    ParamSet set;
+    set.m_format = Format::Yaml;
+    set.m_origin = std::move(origin);
+    for (const auto& [key, json] : parsed.values) {
+        const std::string k(key);
+        auto doc = LenientJson::parse(json, set.m_origin);
+        auto v = doc ? fromJson(*doc) : Result<HyperValue>(doc.error());
+        if (!v) {
+            set.m_notes.push_back(set.m_origin + ": " + k + ": not read");
+            continue;
+        }
+        if (!set.find(k))
+            set.m_params.push_back(
+                Param{{}, asciiLower(k), std::move(v.value()), parsed.lineOf(k)});
+    }
+    set.m_notes.insert(set.m_notes.end(), parsed.notes.begin(), parsed.notes.end());
+    return set;
+}
+
+std::string_view ParamSet::formatName() const
+{
+    switch (m_format) {
+    case Format::Json:
+        return "json";
+    case Format::Yaml:
+        return "yaml";
+    case Format::Ini:
+        break;
+    }
+    return "ini";
 }
 
 const ParamSet::Param* ParamSet::find(std::string_view key) const

@@ -15,9 +15,10 @@
 namespace ckpt {
 
 // A run's parameter file, whatever its format: a CANDLE INI file (through
-// IniConfig) or a JSON object, flat ({"epochs": 10}) or one level of sections
-// ({"Global_Params": {"epochs": 10}}). Keys are lower-cased as CANDLE does; the
-// first occurrence of a key wins. The original text is kept so that an edited
+// IniConfig), a JSON object, flat ({"epochs": 10}) or one level of sections
+// ({"Global_Params": {"epochs": 10}}), or Lightning's hparams.yaml (top-level
+// scalars through LightningHparams; what it cannot read is listed in notes()). Keys are lower-cased
+// as CANDLE does; the first occurrence of a key wins. The original text is kept so that an edited
 // copy can be written with its comments and order (ConfigWriter).
 class ParamSet
 {
@@ -25,7 +26,8 @@ public:
     enum class Format
     {
         Ini,
-        Json
+        Json,
+        Yaml // Lightning's hparams.yaml: top-level scalars, read-only
     };
 
     struct Param
@@ -44,12 +46,17 @@ public:
     static Result<ParamSet> parse(std::string_view text, std::string origin);
     static ParamSet fromIni(IniConfig config, std::string origin);
     static Result<ParamSet> parseJson(std::string_view text, std::string origin);
+    static ParamSet parseYaml(const std::string& text, std::string origin);
 
     Format format() const { return m_format; }
     // The file the set was read from (or the origin given to parse()).
     const std::string& origin() const { return m_origin; }
     const std::vector<Param>& params() const { return m_params; }
     const Param* find(std::string_view key) const;
+    // Values that were not read ("<file>:<line>: key holds a nested value: not read").
+    const std::vector<std::string>& notes() const { return m_notes; }
+    // "ini", "json", "yaml"
+    std::string_view formatName() const;
     // Sections in file order ("" for top-level JSON keys).
     std::vector<std::string> sections() const;
 
@@ -66,6 +73,7 @@ private:
     Format m_format = Format::Ini;
     std::string m_origin;
     std::vector<Param> m_params;
+    std::vector<std::string> m_notes;
     std::optional<IniConfig> m_ini;
     nlohmann::ordered_json m_json;
 };

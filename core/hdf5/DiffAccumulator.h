@@ -1,5 +1,7 @@
 #pragma once
 
+#include "hdf5/DType.h"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -30,6 +32,11 @@ public:
     // The same for two float32 (or two float64) tensors, straight from the raw
     // buffers: no decoding pass, SIMD-friendly. Mixed or other types use add().
     void add(const float* a, const float* b, std::size_t n);
+    // `n` raw pairs of kinds `kindA` and `kindB` as readers deliver them (native
+    // byte order): two float32 or two float64 go straight in, others are decoded.
+    void addRaw(DTypeKind kindA, const void* a, DTypeKind kindB, const void* b, std::size_t n);
+    // Folds in what `other` accumulated, as if its pairs had been added here.
+    void merge(const DiffAccumulator& other);
     Sums result() const;
 
 private:

@@ -2,7 +2,6 @@
 
 #include "hdf5/BlockPipeline.h"
 #include "hdf5/DiffAccumulator.h"
-#include "hdf5/ElementDecoder.h"
 #include "hdf5/H5File.h"
 
 #include <algorithm>
@@ -264,32 +263,9 @@ Result<ModelDiff> TensorDiff::diff(const std::string& fileA, const std::string& 
     }
 
     std::vector<DiffAccumulator> acc(jobs.size());
-    constexpr std::size_t kChunk = 4096;
     auto consume = [&](const BlockPipeline::Segment& seg) {
-        double bufA[kChunk];
-        double bufB[kChunk];
-        const auto sizeA = static_cast<std::uint64_t>(ElementDecoder::memorySize(seg.kindA));
-        const auto sizeB = static_cast<std::uint64_t>(ElementDecoder::memorySize(seg.kindB));
-        const auto* rawA = static_cast<const unsigned char*>(seg.a);
-        const auto* rawB = static_cast<const unsigned char*>(seg.b);
-        if (seg.kindA == DTypeKind::Float32 && seg.kindB == DTypeKind::Float32) {
-            acc[seg.job].add(static_cast<const float*>(seg.a), static_cast<const float*>(seg.b),
-                             static_cast<std::size_t>(seg.elements));
-            return;
-        }
-        if (seg.kindA == DTypeKind::Float64 && seg.kindB == DTypeKind::Float64) {
-            acc[seg.job].add(static_cast<const double*>(seg.a), static_cast<const double*>(seg.b),
-                             static_cast<std::size_t>(seg.elements));
-            return;
-        }
-        for (std::uint64_t done = 0; done < seg.elements;) {
-            const auto n =
-                static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, seg.elements - done));
-            ElementDecoder::toDouble(seg.kindA, rawA + done * sizeA, n, bufA);
-            ElementDecoder::toDouble(seg.kindB, rawB + done * sizeB, n, bufB);
-            acc[seg.job].add(bufA, bufB, n);
-            done += n;
-        }
+        acc[seg.job].addRaw(seg.kindA, seg.a, seg.kindB, seg.b,
+                            static_cast<std::size_t>(seg.elements));
     };
     BlockPipeline::Options pipe;
     pipe.slotBytes = options.blockBytes;

@@ -63,19 +63,6 @@ Status stream(const OpenDataset& d, const std::function<void(const double*, std:
     return BlockPipeline::run(*d.file, nullptr, {d.job}, consume, progress);
 }
 
-// One pass of several, reported under the caller's running total and cancelled
-// by the caller's flag.
-Progress relay(const Progress& outer, std::uint64_t base, std::uint64_t total)
-{
-    if (!outer.hasCallback())
-        return Progress(Progress::Callback{}, outer.cancelFlag());
-    return Progress(
-        [&outer, base, total](const ProgressUpdate& u) {
-            outer.report(ProgressUpdate{base + u.done, total, "bytes", u.current});
-        },
-        outer.cancelFlag());
-}
-
 } // namespace
 
 int TensorHistogram::autoBins(std::uint64_t elements)
@@ -156,12 +143,12 @@ Result<TensorHistogram::Tensor> TensorHistogram::ofDataset(const std::string& fi
         return d.error();
     const std::uint64_t total = 2 * passBytes(*d);
     Tensor t{file, d->job.pathA, {}, {}};
-    if (Status st = statsPass(*d, t.stats, relay(progress, 0, total)); !st)
+    if (Status st = statsPass(*d, t.stats, Progress::relay(progress, 0, total)); !st)
         return st.error();
     if (bins <= 0)
         bins = autoBins(t.stats.finite);
     t.histogram = empty(t.stats.min, t.stats.max, bins);
-    if (Status st = binPass(*d, t.histogram, relay(progress, passBytes(*d), total)); !st)
+    if (Status st = binPass(*d, t.histogram, Progress::relay(progress, passBytes(*d), total)); !st)
         return st.error();
     return t;
 }
@@ -183,7 +170,7 @@ TensorHistogram::ofPair(const std::string& fileA, const std::string& pathA,
     Tensor tb{fileB, b->job.pathA, {}, {}};
     const std::pair<OpenDataset*, Tensor*> sides[2] = {{&a.value(), &ta}, {&b.value(), &tb}};
     for (const auto& [d, t] : sides) {
-        if (Status st = statsPass(*d, t->stats, relay(progress, base, total)); !st)
+        if (Status st = statsPass(*d, t->stats, Progress::relay(progress, base, total)); !st)
             return st.error();
         base += passBytes(*d);
     }
@@ -199,7 +186,7 @@ TensorHistogram::ofPair(const std::string& fileA, const std::string& pathA,
         bins = autoBins(std::max(ta.stats.finite, tb.stats.finite));
     for (const auto& [d, t] : sides) {
         t->histogram = empty(lo, hi, bins);
-        if (Status st = binPass(*d, t->histogram, relay(progress, base, total)); !st)
+        if (Status st = binPass(*d, t->histogram, Progress::relay(progress, base, total)); !st)
             return st.error();
         base += passBytes(*d);
     }

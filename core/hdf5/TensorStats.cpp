@@ -1,7 +1,6 @@
 #include "hdf5/TensorStats.h"
 
 #include "hdf5/BlockPipeline.h"
-#include "hdf5/ElementDecoder.h"
 #include "hdf5/H5File.h"
 #include "hdf5/StatsAccumulator.h"
 
@@ -23,19 +22,8 @@ run(const H5File& file, std::vector<H5File::DatasetEntry> datasets, const Progre
         entries.push_back(TensorStats::Entry{std::move(d.path), std::move(d.info), {}});
     }
     std::vector<StatsAccumulator> acc(jobs.size());
-    constexpr std::size_t kChunk = 8192;
     auto consume = [&](const BlockPipeline::Segment& seg) {
-        double buf[kChunk];
-        const int size = ElementDecoder::memorySize(seg.kindA);
-        const auto* raw = static_cast<const unsigned char*>(seg.a);
-        for (std::uint64_t done = 0; done < seg.elements;) {
-            const std::size_t n =
-                static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, seg.elements - done));
-            ElementDecoder::toDouble(seg.kindA, raw + done * static_cast<std::uint64_t>(size), n,
-                                     buf);
-            acc[seg.job].add(buf, n);
-            done += n;
-        }
+        acc[seg.job].addRaw(seg.kindA, seg.a, static_cast<std::size_t>(seg.elements));
     };
     if (Status st = BlockPipeline::run(file, nullptr, jobs, consume, progress); !st)
         return st.error();

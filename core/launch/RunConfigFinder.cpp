@@ -1,6 +1,7 @@
 #include "launch/RunConfigFinder.h"
 
 #include "launch/LaunchRecord.h"
+#include "layout/Layout.h"
 
 namespace ckpt {
 
@@ -24,6 +25,9 @@ Result<std::string> RunConfigFinder::configFor(const fs::path& runRoot,
         return external.error();
     if (*external && !(*external)->configFile.empty())
         return (*external)->configFile;
+    if (const Layout* layout = layoutAt(runRoot))
+        if (auto own = layout->paramsFile(runRoot))
+            return own->string();
     return Error::at(runRoot.string(),
                      "no parameter file is known for this run (it was not launched by Ckpt "
                      "Studio): name it once with --config FILE");

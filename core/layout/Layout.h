@@ -139,6 +139,12 @@ public:
     // naming the file (empty: it would work). Error for I/O trouble and cancel.
     virtual Result<std::vector<std::string>>
     checkRestart(const std::filesystem::path& epochDir, int epoch, const Progress& progress) const;
+    // The parameter file the format keeps with a run (Lightning's hparams.yaml),
+    // when there is one at `root`; RunConfigFinder falls back on it.
+    virtual std::optional<std::filesystem::path> paramsFile(const std::filesystem::path&) const
+    {
+        return std::nullopt;
+    }
     // Where Ckpt Studio records its changes to a run (relink, prune).
     virtual std::filesystem::path auditLogPath(const std::filesystem::path& root) const;
 

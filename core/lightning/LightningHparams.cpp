@@ -55,6 +55,15 @@ std::string jsonOf(std::string_view v)
 
 } // namespace
 
+int LightningHparams::Parsed::lineOf(std::string_view key) const
+{
+    // The last line wins, as values.set() keeps the last value of a repeated key.
+    for (auto it = lines.rbegin(); it != lines.rend(); ++it)
+        if (it->first == key)
+            return it->second;
+    return 0;
+}
+
 Result<LightningHparams::Parsed> LightningHparams::read(const std::string& path)
 {
     auto text = RegularFile::read(path, RegularFile::kMetadataLimit);
@@ -112,6 +121,7 @@ LightningHparams::Parsed LightningHparams::parse(const std::string& text, const 
             continue;
         }
         out.values.set(key, jsonOf(value));
+        out.lines.emplace_back(std::string(key), lineNo);
     }
     return out;
 }

@@ -4,6 +4,8 @@
 #include "model/KeyValues.h"
 
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace ckpt {
@@ -19,7 +21,10 @@ public:
     struct Parsed
     {
         KeyValues values;
-        std::vector<std::string> notes; // "<path>:<line>: ... not read"
+        std::vector<std::string> notes;                 // "<path>:<line>: ... not read"
+        std::vector<std::pair<std::string, int>> lines; // each key's 1-based line
+
+        int lineOf(std::string_view key) const;
     };
 
     // Error when the file cannot be read (missing, not regular, over 4 MiB).

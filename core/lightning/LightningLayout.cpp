@@ -133,6 +133,15 @@ bool LightningLayout::isRunRoot(const DirListing& listing) const
     return std::any_of(listing.entries.begin(), listing.entries.end(), isEpochName);
 }
 
+std::optional<fs::path> LightningLayout::paramsFile(const fs::path& root) const
+{
+    std::error_code ec;
+    const fs::path path = root / kHparamsName;
+    if (fs::is_regular_file(path, ec))
+        return path;
+    return std::nullopt;
+}
+
 Run LightningLayout::loadRun(const fs::path& rootPath) const
 {
     Run run;

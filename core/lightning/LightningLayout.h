@@ -59,6 +59,8 @@ public:
     MetricHistory history(const Run& run) const override;
     std::string_view recordName() const override { return "*.ckpt"; }
     std::vector<std::string_view> linkNames() const override { return {"last"}; }
+    std::optional<std::filesystem::path>
+    paramsFile(const std::filesystem::path& root) const override;
 
     // The folder holding the run's .ckpt files (absolute).
     static std::string checkpointsPath(const Run& run);

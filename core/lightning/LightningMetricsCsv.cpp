@@ -124,7 +124,7 @@ HistoryFragment LightningMetricsCsv::parse(const std::string& text, const std::s
                 break;
             }
             FragmentSample s;
-            s.epoch = static_cast<int>(*key);
+            s.epoch = static_cast<int>(*key) + (bySteps ? 1 : 0);
             s.sample = MetricSample{header[i], *v, MetricSource::TrainingLog};
             samples.push_back(std::move(s));
         }

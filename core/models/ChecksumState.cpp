@@ -9,6 +9,8 @@ QString checksumStateLabel(ChecksumState state)
     switch (state) {
     case ChecksumState::Unknown:
         return QStringLiteral("not verified");
+    case ChecksumState::NoChecksum:
+        return QStringLiteral("no checksum");
     case ChecksumState::Ok:
         return QStringLiteral("ok");
     case ChecksumState::Disabled:
@@ -36,9 +38,13 @@ QString checksumNote(const ChecksumVerdict& verdict)
 
 ChecksumState combineChecksumStates(ChecksumState a, ChecksumState b)
 {
-    // Unknown beats Ok: a run is only "ok" when everything was checked.
-    if ((a == ChecksumState::Unknown && b == ChecksumState::Ok) ||
-        (b == ChecksumState::Unknown && a == ChecksumState::Ok))
+    // Unknown beats Ok and NoChecksum: a run is only "ok" when everything that
+    // can be checked was.
+    auto unchecked = [](ChecksumState x, ChecksumState y) {
+        return x == ChecksumState::Unknown &&
+               (y == ChecksumState::Ok || y == ChecksumState::NoChecksum);
+    };
+    if (unchecked(a, b) || unchecked(b, a))
         return ChecksumState::Unknown;
     return static_cast<ChecksumState>(std::max(static_cast<int>(a), static_cast<int>(b)));
 }

@@ -9,6 +9,7 @@ namespace ckpt {
 enum class ChecksumState : int
 {
     Unknown = 0, // not verified (yet)
+    NoChecksum,  // the format (or this file) records no checksum: nothing to verify
     Ok,
     Disabled,  // ckpt-info says "__DISABLED__": a CANDLE restart would refuse it
     Verifying, // queued or in progress
@@ -29,7 +30,8 @@ QString checksumStateLabel(ChecksumState state);
 // "expected 123, computed 456" (as `ckpt verify` prints them), empty when unknown.
 QString checksumNote(const ChecksumVerdict& verdict);
 // The summary of a run: the most severe state among its epochs, where Ok only
-// when every epoch with a model was verified.
+// when every epoch with a model was verified (or records no checksum), and "no
+// checksum" only when no epoch has one.
 ChecksumState combineChecksumStates(ChecksumState a, ChecksumState b);
 
 } // namespace ckpt

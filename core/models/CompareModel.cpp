@@ -1,6 +1,8 @@
 #include "models/CompareModel.h"
 
+#include "config/ParamSet.h"
 #include "json/LenientJson.h"
+#include "launch/RunConfigFinder.h"
 #include "layout/Layout.h"
 #include "models/ModelRoles.h"
 #include "report/Format.h"
@@ -17,7 +19,7 @@ std::optional<CompareSide> CompareSide::of(const QString& runName, const Run& ru
     const Epoch* epoch = run.findEpoch(number);
     if (!epoch)
         return std::nullopt;
-    CompareSide side{runName, *epoch, {}, std::nullopt};
+    CompareSide side{runName, *epoch, {}, std::nullopt, {}};
     if (const Layout* layout = layoutOf(run))
         side.recordName =
             QString::fromUtf8(layout->recordName().data(), qsizetype(layout->recordName().size()));
@@ -25,6 +27,13 @@ std::optional<CompareSide> CompareSide::of(const QString& runName, const Run& ru
         for (const HistoryRow* row : history->latestPerEpoch())
             if (row->epoch == number)
                 side.history = *row;
+    const LaunchRegistry registry;
+    if (auto config = RunConfigFinder::configFor(run.root, registry))
+        if (auto set = ParamSet::readFile(*config))
+            for (const ParamSet::Param& p : set->params())
+                side.params.emplace_back(
+                    QString::fromStdString(p.section.empty() ? p.key : p.section + "." + p.key),
+                    QString::fromStdString(p.value.pythonLiteral()));
     return side;
 }
 
@@ -126,6 +135,7 @@ void CompareModel::setSides(const CompareSide& left, const CompareSide& right)
                                                          : QStringLiteral("record");
     addSection(record, infoFields(left), infoFields(right));
     addSection(QStringLiteral("metrics"), metricFields(left), metricFields(right));
+    addSection(QStringLiteral("parameters"), left.params, right.params);
     endResetModel();
 }
 

@@ -7,6 +7,7 @@
 #include <QString>
 
 #include <optional>
+#include <utility>
 #include <vector>
 
 namespace ckpt {
@@ -18,15 +19,21 @@ struct CompareSide
     Epoch epoch;
     QString recordName; // the layout's name for the epoch's record ("ckpt-info.json")
     std::optional<HistoryRow> history;
+    // The run's parameters as RunConfigFinder finds them (the launch config, the
+    // file named for the run, Lightning's hparams.yaml): "section.key" or "key"
+    // with the value as the trainer reads it; empty when none is known.
+    std::vector<std::pair<QString, QString>> params;
 
     // The side for epoch `number` of `run`, with its latest history row when
-    // `history` has one; empty when the run has no such epoch.
+    // `history` has one, and the run's parameters (a small file read here);
+    // empty when the run has no such epoch.
     static std::optional<CompareSide> of(const QString& runName, const Run& run,
                                          const std::optional<MetricHistory>& history, int number);
 };
 
 // Two epochs side by side: their record's fields (CANDLE ckpt-info.json) (known keys first, then
-// any other keys found in either file), then every metric of either history row.
+// any other keys found in either file), then every metric of either history row,
+// then the runs' parameters.
 // roles::DifferentRole marks rows whose two values differ.
 class CompareModel final : public QAbstractTableModel
 {
@@ -57,7 +64,7 @@ private:
     struct Row
     {
         QString field;
-        QString section; // "checkpoint", "ckpt-info.json", "metrics"
+        QString section; // "checkpoint", "ckpt-info.json", "metrics", "parameters"
         std::optional<QString> left;
         std::optional<QString> right;
         bool different() const { return left != right; }

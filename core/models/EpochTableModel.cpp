@@ -1,5 +1,6 @@
 #include "models/EpochTableModel.h"
 
+#include "checksum/Verifier.h"
 #include "models/ModelRoles.h"
 #include "report/Format.h"
 
@@ -35,7 +36,7 @@ QString formatNumber(double v)
 
 EpochTableModel::EpochTableModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-EpochTableModel::Row EpochTableModel::makeRow(const Epoch& epoch)
+EpochTableModel::Row EpochTableModel::makeRow(const Run& run, const Epoch& epoch)
 {
     Row row;
     row.epoch = epoch.number;
@@ -48,6 +49,9 @@ EpochTableModel::Row EpochTableModel::makeRow(const Epoch& epoch)
     row.bestSoFar = epoch.metric(kBestSoFar);
     if (const EpochFile* f = epoch.checksummedFile(); f && f->algo == ChecksumAlgo::Disabled)
         row.checksum = ChecksumState::Disabled;
+    row.noChecksum = row.hasModel && Verifier::recordsNoChecksum(run, epoch);
+    if (row.noChecksum)
+        row.checksum = ChecksumState::NoChecksum;
     for (const auto& p : epoch.problems)
         row.problems << QString::fromStdString(p.message);
     return row;
@@ -75,7 +79,7 @@ void EpochTableModel::setRuns(const std::vector<const Run*>& runs, const QString
             i < static_cast<size_t>(names.size()) ? names[static_cast<int>(i)] : block.root;
         block.rows.reserve(runs[i]->epochs.size());
         for (const auto& e : runs[i]->epochs)
-            block.rows.push_back(makeRow(e));
+            block.rows.push_back(makeRow(*runs[i], e));
         applyLinks(block, *runs[i]);
         m_blocks.push_back(std::move(block));
     }
@@ -133,7 +137,7 @@ void EpochTableModel::upsertEpoch(const QString& root, const Run& run, const Epo
     if (b < 0)
         return;
     auto& block = m_blocks[static_cast<size_t>(b)];
-    Row row = makeRow(epoch);
+    Row row = makeRow(run, epoch);
     auto it = std::lower_bound(block.rows.begin(), block.rows.end(), epoch.number,
                                [](const Row& r, int n) { return r.epoch < n; });
     const int global = blockOffset(b) + static_cast<int>(it - block.rows.begin());
@@ -250,7 +254,9 @@ void EpochTableModel::setChecksumStates(const QString& root,
                                    [](const Row& r, int n) { return r.epoch < n; });
         if (it == block.rows.end() || it->epoch != epoch)
             continue;
-        it->checksum = state;
+        // A cancelled verification hands back Unknown: a file with no checksum stays so.
+        it->checksum =
+            state == ChecksumState::Unknown && it->noChecksum ? ChecksumState::NoChecksum : state;
         const int r = first + static_cast<int>(it - block.rows.begin());
         emit dataChanged(index(r, 0), index(r, columnCount() - 1));
     }
@@ -431,6 +437,9 @@ QVariant EpochTableModel::data(const QModelIndex& index, int role) const
             if (note != block->checkNotes.end())
                 return QStringLiteral("CRC-32 %1: %2")
                     .arg(checksumStateLabel(row->checksum), note->second);
+            if (row->checksum == ChecksumState::NoChecksum)
+                return QStringLiteral("This checkpoint records no checksum: there is nothing to "
+                                      "verify its file against");
         }
         return {};
     case Qt::TextAlignmentRole: {

@@ -85,6 +85,7 @@ private:
         ChecksumState checksum = ChecksumState::Unknown;
         bool isLast = false;
         bool isBest = false;
+        bool noChecksum = false; // nothing recorded to verify: shown instead of "not verified"
         QStringList problems;
     };
     struct Block
@@ -99,7 +100,7 @@ private:
         std::optional<int> best;
     };
 
-    static Row makeRow(const Epoch& epoch);
+    static Row makeRow(const Run& run, const Epoch& epoch);
     void applyLinks(Block& block, const Run& run);
     int blockIndex(const QString& root) const;
     int blockOffset(int blockIndex) const;

@@ -1,5 +1,6 @@
 #include "report/RunJson.h"
 
+#include "checksum/Verifier.h"
 #include "json/LenientJson.h"
 #include "layout/Layout.h"
 
@@ -95,6 +96,21 @@ Json RunJson::toJson(const RunLink& link)
     return j;
 }
 
+Json RunJson::checksumJson(const Run& run, const Epoch& epoch)
+{
+    Json j = Json::object();
+    if (const EpochFile* f = epoch.checksummedFile()) {
+        j["algo"] = std::string(toString(f->algo));
+        j["expected"] = f->algo == ChecksumAlgo::Crc32 ? text(f->checksum) : Json(nullptr);
+        return j;
+    }
+    if (!Verifier::recordsNoChecksum(run, epoch))
+        return Json(nullptr);
+    j["algo"] = std::string(toString(ChecksumAlgo::None));
+    j["expected"] = nullptr;
+    return j;
+}
+
 Json RunJson::toJson(const Run& run, const Epoch& epoch)
 {
     Json j = Json::object();
@@ -104,6 +120,7 @@ Json RunJson::toJson(const Run& run, const Epoch& epoch)
     j["model"] = pathOrNull(run.modelPath(epoch));
     j["model_bytes"] = optional(epoch.modelBytes());
     j["info"] = epoch.hasRecord() ? metadataToJson(epoch.metadata) : Json(nullptr);
+    j["checksum"] = checksumJson(run, epoch);
     Json metrics = Json::object();
     for (const auto& m : epoch.metrics)
         metrics[LenientJson::validUtf8(m.name)] = finiteOrNull(m.value);

@@ -29,6 +29,9 @@ public:
     static void write(const Run& run, const std::function<void(std::string_view)>& sink,
                       const nlohmann::ordered_json& extra = nlohmann::ordered_json::object());
     static nlohmann::ordered_json toJson(const Run& run, const Epoch& epoch);
+    // The epoch's expected checksum: {"algo", "expected"}; algo "none" when
+    // nothing is recorded to verify against, null when the record is unreadable.
+    static nlohmann::ordered_json checksumJson(const Run& run, const Epoch& epoch);
     static nlohmann::ordered_json toJson(const Problem& problem);
     static nlohmann::ordered_json toJson(const Problems& problems);
     static nlohmann::ordered_json toJson(const RunLink& link);

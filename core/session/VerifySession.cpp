@@ -184,8 +184,9 @@ ChecksumState VerifySession::stateOf(VerifyStatus status)
     case VerifyStatus::Mismatch:
         return ChecksumState::Mismatch;
     case VerifyStatus::Disabled:
-    case VerifyStatus::NoChecksum:
         return ChecksumState::Disabled;
+    case VerifyStatus::NoChecksum:
+        return ChecksumState::NoChecksum;
     case VerifyStatus::Missing:
     case VerifyStatus::BadInfo:
         return ChecksumState::Missing;

@@ -1,5 +1,6 @@
 #include "session/Workspace.h"
 
+#include "checksum/Verifier.h"
 #include "layout/Layout.h"
 #include "liveness/LivenessMonitor.h"
 #include "models/EpochTableModel.h"
@@ -351,6 +352,8 @@ void Workspace::refreshSummary(const QString& root)
             st = c->second.state;
         else if (const EpochFile* f = e.checksummedFile(); f && f->algo == ChecksumAlgo::Disabled)
             st = ChecksumState::Disabled;
+        else if (Verifier::recordsNoChecksum(s.run, e))
+            st = ChecksumState::NoChecksum;
         summary.checksum = first ? st : combineChecksumStates(summary.checksum, st);
         first = false;
     }

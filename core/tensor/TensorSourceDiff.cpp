@@ -1,9 +1,10 @@
 #include "tensor/TensorSourceDiff.h"
 
 #include "hdf5/DiffAccumulator.h"
-#include "hdf5/ElementDecoder.h"
+#include "tensor/TensorStream.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 
 namespace ckpt {
@@ -15,47 +16,6 @@ struct Side
     const TensorSource* source = nullptr;
     std::size_t index = 0;
 };
-
-Status compare(const Side& a, const Side& b, std::uint64_t blockBytes, const Progress& progress,
-               std::uint64_t& done, std::uint64_t total, DiffAccumulator& acc)
-{
-    const TensorInfo& ta = a.source->tensors()[a.index];
-    const TensorInfo& tb = b.source->tensors()[b.index];
-    const auto sizeA = static_cast<std::uint64_t>(std::max(1, ta.dtype.size));
-    const auto sizeB = static_cast<std::uint64_t>(std::max(1, tb.dtype.size));
-    const std::uint64_t perBlock = std::max<std::uint64_t>(1, blockBytes / std::max(sizeA, sizeB));
-    const auto cap = static_cast<std::size_t>(std::min(perBlock, ta.elements));
-    std::vector<unsigned char> rawA(cap * sizeA);
-    std::vector<unsigned char> rawB(cap * sizeB);
-    const bool sameFloat = ta.dtype.kind == tb.dtype.kind && (ta.dtype.kind == DTypeKind::Float32 ||
-                                                              ta.dtype.kind == DTypeKind::Float64);
-    std::vector<double> da(sameFloat ? 0 : cap);
-    std::vector<double> db(sameFloat ? 0 : cap);
-    for (std::uint64_t first = 0; first < ta.elements; first += perBlock) {
-        if (progress.cancelled())
-            return Error::at(a.source->path(), "cancelled");
-        const std::uint64_t n = std::min(perBlock, ta.elements - first);
-        if (Status st = a.source->read(a.index, first, n, rawA.data()); !st)
-            return st;
-        if (Status st = b.source->read(b.index, first, n, rawB.data()); !st)
-            return st;
-        const auto count = static_cast<std::size_t>(n);
-        if (sameFloat && ta.dtype.kind == DTypeKind::Float32) {
-            acc.add(reinterpret_cast<const float*>(rawA.data()),
-                    reinterpret_cast<const float*>(rawB.data()), count);
-        } else if (sameFloat) {
-            acc.add(reinterpret_cast<const double*>(rawA.data()),
-                    reinterpret_cast<const double*>(rawB.data()), count);
-        } else {
-            ElementDecoder::toDouble(ta.dtype.kind, rawA.data(), count, da.data());
-            ElementDecoder::toDouble(tb.dtype.kind, rawB.data(), count, db.data());
-            acc.add(da.data(), db.data(), count);
-        }
-        done += n * (sizeA + sizeB);
-        progress.report(ProgressUpdate{done, total, "bytes", ta.name});
-    }
-    return {};
-}
 
 } // namespace
 
@@ -121,17 +81,26 @@ Result<ModelDiff> TensorSourceDiff::diff(const TensorSource& a, const TensorSour
         }
         result.tensors.push_back(std::move(e));
     }
-    std::uint64_t done = 0;
+    std::vector<TensorStream::Job> jobs;
     for (std::size_t i : toCompare) {
-        TensorDiffEntry& e = result.tensors[i];
-        DiffAccumulator acc;
-        if (Status st =
-                compare(sideA[e.key], sideB[e.key], options.blockBytes, progress, done, total, acc);
-            !st)
-            return st.error();
-        TensorDiff::finishEntry(e, acc.result());
+        const std::string& key = result.tensors[i].key;
+        jobs.push_back(TensorStream::Job{sideA[key].index, sideB[key].index});
     }
-    result.bytesRead = done;
+    std::array<std::vector<DiffAccumulator>, TensorStream::kWorkers> acc;
+    for (auto& perWorker : acc)
+        perWorker.resize(jobs.size());
+    auto consume = [&acc](int worker, const TensorStream::Segment& seg) {
+        acc[static_cast<std::size_t>(worker)][seg.job].addRaw(
+            seg.kindA, seg.a, seg.kindB, seg.b, static_cast<std::size_t>(seg.elements));
+    };
+    if (Status st = TensorStream::run(a, &b, jobs, consume, progress, options.blockBytes); !st)
+        return st.error();
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        for (std::size_t w = 1; w < acc.size(); ++w)
+            acc[0][j].merge(acc[w][j]);
+        TensorDiff::finishEntry(result.tensors[toCompare[j]], acc[0][j].result());
+    }
+    result.bytesRead = total;
     result.layers = TensorDiff::summarise(result.tensors);
     return result;
 }

@@ -2,9 +2,10 @@
 
 #include "hdf5/ElementDecoder.h"
 #include "hdf5/StatsAccumulator.h"
+#include "tensor/TensorStream.h"
 
 #include <algorithm>
-#include <functional>
+#include <array>
 
 namespace ckpt {
 
@@ -12,31 +13,30 @@ namespace {
 
 constexpr std::uint64_t kBlockBytes = 1ull << 20;
 
-// Reads tensors()[index] block by block, decoded to doubles, into `consume`.
-// `done` counts the bytes read for progress over `total`.
-Status forEachBlock(const TensorSource& source, std::size_t index, std::uint64_t blockBytes,
-                    const Progress& progress, std::uint64_t& done, std::uint64_t total,
-                    const std::function<void(const double*, std::size_t)>& consume)
+// Statistics of tensors()[i] for each i in `indices`, streamed on two workers.
+Result<std::vector<ValueStats>> statsOf(const TensorSource& source,
+                                        const std::vector<std::size_t>& indices,
+                                        const Progress& progress, std::uint64_t blockBytes)
 {
-    const TensorInfo& t = source.tensors()[index];
-    const auto size = static_cast<std::uint64_t>(std::max(1, t.dtype.size));
-    const std::uint64_t perBlock = std::max<std::uint64_t>(1, blockBytes / size);
-    const auto cap = static_cast<std::size_t>(std::min(perBlock, t.elements));
-    std::vector<unsigned char> raw(cap * size);
-    std::vector<double> values(cap);
-    for (std::uint64_t first = 0; first < t.elements; first += perBlock) {
-        if (progress.cancelled())
-            return Error::at(source.path(), "cancelled");
-        const std::uint64_t n = std::min(perBlock, t.elements - first);
-        if (Status st = source.read(index, first, n, raw.data()); !st)
-            return st;
-        ElementDecoder::toDouble(t.dtype.kind, raw.data(), static_cast<std::size_t>(n),
-                                 values.data());
-        consume(values.data(), static_cast<std::size_t>(n));
-        done += n * size;
-        progress.report(ProgressUpdate{done, total, "bytes", t.name});
+    std::vector<TensorStream::Job> jobs;
+    for (std::size_t i : indices)
+        jobs.push_back(TensorStream::Job{i, 0});
+    std::array<std::vector<StatsAccumulator>, TensorStream::kWorkers> acc;
+    for (auto& perWorker : acc)
+        perWorker.resize(jobs.size());
+    auto consume = [&acc](int worker, const TensorStream::Segment& seg) {
+        acc[static_cast<std::size_t>(worker)][seg.job].addRaw(
+            seg.kindA, seg.a, static_cast<std::size_t>(seg.elements));
+    };
+    if (Status st = TensorStream::run(source, nullptr, jobs, consume, progress, blockBytes); !st)
+        return st.error();
+    std::vector<ValueStats> out;
+    for (std::size_t j = 0; j < jobs.size(); ++j) {
+        for (std::size_t w = 1; w < acc.size(); ++w)
+            acc[0][j].merge(acc[w][j]);
+        out.push_back(acc[0][j].result());
     }
-    return {};
+    return out;
 }
 
 Result<std::size_t> numericIndex(const TensorSource& source, const std::string& name)
@@ -53,28 +53,43 @@ Result<std::size_t> numericIndex(const TensorSource& source, const std::string& 
     return Error::at(source.path(), "tensor " + name + ": no such tensor");
 }
 
+// Bins raw elements of `kind`, decoded to doubles a sub-block at a time.
+void binRaw(Histogram& h, DTypeKind kind, const void* raw, std::uint64_t elements)
+{
+    if (kind == DTypeKind::Float64) {
+        TensorHistogram::add(h, static_cast<const double*>(raw),
+                             static_cast<std::size_t>(elements));
+        return;
+    }
+    constexpr std::size_t kChunk = 4096;
+    double buf[kChunk];
+    const auto size = static_cast<std::uint64_t>(ElementDecoder::memorySize(kind));
+    const auto* bytes = static_cast<const unsigned char*>(raw);
+    for (std::uint64_t done = 0; done < elements;) {
+        const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(kChunk, elements - done));
+        ElementDecoder::toDouble(kind, bytes + done * size, n, buf);
+        TensorHistogram::add(h, buf, n);
+        done += n;
+    }
+}
+
 } // namespace
 
 Result<std::vector<TensorSourceStats::Entry>> TensorSourceStats::of(const TensorSource& source,
                                                                     const Progress& progress,
                                                                     std::uint64_t blockBytes)
 {
-    std::uint64_t total = 0;
-    for (const TensorInfo& t : source.tensors())
-        total += t.dtype.numeric() ? t.elements * static_cast<std::uint64_t>(t.dtype.size) : 0;
-    std::uint64_t done = 0;
-    std::vector<Entry> out;
+    std::vector<std::size_t> numeric;
     for (std::size_t i = 0; i < source.tensors().size(); ++i) {
-        const TensorInfo& t = source.tensors()[i];
-        if (!t.dtype.numeric())
-            continue;
-        StatsAccumulator acc;
-        if (Status st = forEachBlock(source, i, blockBytes, progress, done, total,
-                                     [&acc](const double* v, std::size_t n) { acc.add(v, n); });
-            !st)
-            return st.error();
-        out.push_back(Entry{t, acc.result()});
+        if (source.tensors()[i].dtype.numeric())
+            numeric.push_back(i);
     }
+    auto stats = statsOf(source, numeric, progress, blockBytes);
+    if (!stats)
+        return stats.error();
+    std::vector<Entry> out;
+    for (std::size_t j = 0; j < numeric.size(); ++j)
+        out.push_back(Entry{source.tensors()[numeric[j]], stats.value()[j]});
     return out;
 }
 
@@ -84,13 +99,10 @@ Result<TensorSourceStats::Entry> TensorSourceStats::ofTensor(const TensorSource&
     auto index = numericIndex(source, name);
     if (!index)
         return index.error();
-    StatsAccumulator acc;
-    std::uint64_t done = 0;
-    if (Status st = forEachBlock(source, *index, kBlockBytes, Progress::none(), done, 0,
-                                 [&acc](const double* v, std::size_t n) { acc.add(v, n); });
-        !st)
-        return st.error();
-    return Entry{source.tensors()[*index], acc.result()};
+    auto stats = statsOf(source, {*index}, Progress::none(), kBlockBytes);
+    if (!stats)
+        return stats.error();
+    return Entry{source.tensors()[*index], stats->front()};
 }
 
 Result<TensorHistogram::Tensor> TensorSourceStats::histogram(const TensorSource& source,
@@ -101,25 +113,34 @@ Result<TensorHistogram::Tensor> TensorSourceStats::histogram(const TensorSource&
     if (!index)
         return index.error();
     const TensorInfo& t = source.tensors()[*index];
-    const std::uint64_t total = 2 * t.elements * static_cast<std::uint64_t>(t.dtype.size);
-    std::uint64_t done = 0;
-    StatsAccumulator acc;
-    if (Status st = forEachBlock(source, *index, kBlockBytes, progress, done, total,
-                                 [&acc](const double* v, std::size_t n) { acc.add(v, n); });
-        !st)
-        return st.error();
+    const std::uint64_t pass = t.elements * static_cast<std::uint64_t>(std::max(1, t.dtype.size));
+    auto stats = statsOf(source, {*index}, Progress::relay(progress, 0, 2 * pass), kBlockBytes);
+    if (!stats)
+        return stats.error();
     TensorHistogram::Tensor out;
     out.file = source.path();
     out.path = name;
-    out.stats = acc.result();
+    out.stats = stats->front();
     const int binCount = bins == TensorHistogram::kAutoBins ? TensorHistogram::autoBins(t.elements)
                                                             : std::max(1, bins);
-    out.histogram = TensorHistogram::empty(out.stats.min, out.stats.max, binCount);
-    if (Status st = forEachBlock(
-            source, *index, kBlockBytes, progress, done, total,
-            [&out](const double* v, std::size_t n) { TensorHistogram::add(out.histogram, v, n); });
+    std::array<Histogram, TensorStream::kWorkers> parts;
+    parts.fill(TensorHistogram::empty(out.stats.min, out.stats.max, binCount));
+    auto consume = [&parts](int worker, const TensorStream::Segment& seg) {
+        binRaw(parts[static_cast<std::size_t>(worker)], seg.kindA, seg.a, seg.elements);
+    };
+    if (Status st = TensorStream::run(source, nullptr, {TensorStream::Job{*index, 0}}, consume,
+                                      Progress::relay(progress, pass, 2 * pass));
         !st)
         return st.error();
+    out.histogram = parts[0];
+    for (std::size_t w = 1; w < parts.size(); ++w) {
+        const Histogram& h = parts[w];
+        for (std::size_t i = 0; i < h.counts.size(); ++i)
+            out.histogram.counts[i] += h.counts[i];
+        out.histogram.finite += h.finite;
+        out.histogram.nan += h.nan;
+        out.histogram.inf += h.inf;
+    }
     return out;
 }
 

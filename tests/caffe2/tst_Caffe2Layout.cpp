@@ -20,7 +20,7 @@ void db(const fs::path& dir, const std::string& node, int epoch)
 {
     ProtobufFixture::write(
         dir / (node + "." + std::to_string(epoch)),
-        ProtobufFixture::minidb({C2Blob{"w", {2}, {float(epoch), 1}, {}, -1, -1}}));
+        ProtobufFixture::minidb({C2Blob{"w", {2}, {float(epoch), 1}, {}, -1, -1, {}, 0, {}}}));
 }
 
 } // namespace

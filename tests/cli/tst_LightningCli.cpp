@@ -6,6 +6,7 @@
 #include <QTest>
 
 #include <filesystem>
+#include <map>
 #include <set>
 
 using namespace ckpt::test;
@@ -64,6 +65,40 @@ private slots:
         QVERIFY2(r.out.contains("\"train_loss\""), r.out.constData());
         QVERIFY(r.out.contains("0.75"));
         QVERIFY(r.out.contains("0.25"));
+        // CSVLogger rows at step S-1 land on the checkpoint saved as step=S:
+        // one row per checkpoint, none a step before.
+        std::map<int, nlohmann::json> rows;
+        for (const auto& row : j["rows"])
+            rows[row["epoch"].get<int>()] = row;
+        QVERIFY2(!rows.count(99) && !rows.count(199), r.out.constData());
+        QVERIFY2(rows.count(100) && rows.count(200), r.out.constData());
+        QVERIFY2(r.out.contains("0.5"), r.out.constData());
+    }
+
+    // A Lightning run's parameters are its hparams.yaml, with no --config.
+    void paramsOfALightningRun()
+    {
+        const QString run = QString::fromStdString(m_version.string());
+        const CliResult text = runCli({"params", run});
+        QCOMPARE(text.exitCode, 0);
+        QVERIFY2(text.out.contains("hparams.yaml"), text.out.constData());
+        QVERIFY2(text.out.contains("batch_size") && text.out.contains("32"), text.out.constData());
+        const CliResult json = runCli({"params", "--json", run});
+        QCOMPARE(json.exitCode, 0);
+        const auto j = json.json();
+        QCOMPARE(j["format"].get<std::string>(), std::string("yaml"));
+        QCOMPARE(j["sections"][0]["parameters"][0]["key"].get<std::string>(), std::string("lr"));
+        QCOMPARE(j["sections"][0]["parameters"][0]["value"].get<double>(), 0.001);
+        QVERIFY(j["notes"].empty());
+        // Two runs compared: another version with a different learning rate.
+        LightningFixture other(m_version.parent_path() / "version_1");
+        other.addCheckpoint(0, 100);
+        other.writeHparams("lr: 0.01\nbatch_size: 32\nmodel_name: tiny\n");
+        const CliResult diff =
+            runCli({"params", run, "--diff", QString::fromStdString(other.root().string())});
+        QCOMPARE(diff.exitCode, 0);
+        QVERIFY2(diff.out.contains("lr") && diff.out.contains("1 difference"),
+                 diff.out.constData());
     }
 };
 

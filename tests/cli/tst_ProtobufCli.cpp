@@ -40,7 +40,7 @@ private slots:
             for (int e = 1; e <= 2; ++e)
                 ProtobufFixture::write(
                     m_c2 / (node + "." + std::to_string(e)),
-                    ProtobufFixture::minidb({C2Blob{"w", {1}, {float(e)}, {}, -1, -1}}));
+                    ProtobufFixture::minidb({C2Blob{"w", {1}, {float(e)}, {}, -1, -1, {}, 0, {}}}));
     }
 
     void scanJson()

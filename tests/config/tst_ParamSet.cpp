@@ -58,6 +58,7 @@ private slots:
     void typedDiffAcrossFormats();
     void writeNewKeepsCommentsAndNeverTouchesOriginal();
     void writeNewJson();
+    void readsLightningHparamsYaml();
 };
 
 void tst_ParamSet::readsIniAndJson_data()
@@ -251,6 +252,36 @@ void tst_ParamSet::writeNewJson()
     QCOMPARE(reread->find("epochs")->section, std::string("Global_Params"));
     QCOMPARE(reread->find("seed")->value.pythonLiteral(), std::string("7"));
     QCOMPARE(reread->params().front().key, std::string("learning_rate")); // order kept
+}
+
+// Lightning's hparams.yaml (save_hyperparameters): top-level scalars with
+// their lines; what is not read is listed, and editing is refused by name.
+void tst_ParamSet::readsLightningHparamsYaml()
+{
+    QTemporaryDir dir;
+    const std::string path = write(dir, "hparams.yaml",
+                                   "lr: 0.001\n"
+                                   "batch_size: 32\n"
+                                   "model_name: 'tiny net'\n"
+                                   "optimizer:\n"
+                                   "  name: adam\n"
+                                   "use_bn: true\n");
+    auto set = ParamSet::readFile(path);
+    QVERIFY2(set, set ? "" : set.error().message.c_str());
+    QCOMPARE(int(set->format()), int(ParamSet::Format::Yaml));
+    QCOMPARE(set->formatName(), std::string_view("yaml"));
+    QCOMPARE(set->params().size(), std::size_t(4));
+    QCOMPARE(set->find("LR")->value.pythonLiteral(), std::string("0.001"));
+    QCOMPARE(set->find("batch_size")->line, 2);
+    QCOMPARE(set->find("model_name")->value.pythonLiteral(), std::string("'tiny net'"));
+    QCOMPARE(set->find("use_bn")->line, 6);
+    QCOMPARE(set->sections(), (std::vector<std::string>{""}));
+    QCOMPARE(set->notes().size(), std::size_t(1));
+    QVERIFY2(set->notes()[0].find(path + ":4: optimizer holds a nested value") == 0,
+             set->notes()[0].c_str());
+    auto edited = ConfigWriter::render(*set, {});
+    QVERIFY(!edited);
+    QVERIFY(edited.error().message.find("YAML") != std::string::npos);
 }
 
 QTEST_GUILESS_MAIN(tst_ParamSet)

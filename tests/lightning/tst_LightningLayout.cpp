@@ -283,15 +283,19 @@ private slots:
         const Run run = lightning().loadRun(f.root());
         QCOMPARE(run.sourcePath("metrics_csv"), (f.root() / "metrics.csv").string());
         const MetricHistory h = historyOf(run);
+        // Lightning logs epoch E's last training step, its validation and its
+        // epoch-end metrics at step S-1 and saves the checkpoint as step=S: the
+        // rows land on the checkpoint's own step.
         std::map<int, const HistoryRow*> byStep;
         for (const HistoryRow* r : h.latestPerEpoch())
             byStep[r->epoch] = r;
-        QVERIFY(byStep.count(99) && byStep.count(199) && byStep.count(49));
-        QCOMPARE(byStep[99]->value("train_loss"), std::optional<double>(0.8));
-        QCOMPARE(byStep[99]->value("val_loss"), std::optional<double>(0.7));
-        QCOMPARE(byStep[199]->value("val_loss"), std::optional<double>(0.4));
-        QCOMPARE(byStep[49]->value("val_loss"), std::optional<double>());
-        QVERIFY(!byStep.count(149));
+        QVERIFY(byStep.count(100) && byStep.count(200) && byStep.count(50));
+        QVERIFY(!byStep.count(99) && !byStep.count(199));
+        QCOMPARE(byStep[100]->value("train_loss"), std::optional<double>(0.8));
+        QCOMPARE(byStep[100]->value("val_loss"), std::optional<double>(0.7));
+        QCOMPARE(byStep[200]->value("val_loss"), std::optional<double>(0.4));
+        QCOMPARE(byStep[50]->value("val_loss"), std::optional<double>());
+        QVERIFY(!byStep.count(150));
         const QString problems = problemsText(h.problems);
         const QString csv = QString::fromStdString((f.root() / "metrics.csv").string());
         QVERIFY2(problems.contains(csv + ":5: expected 4 cells, found 3"), qPrintable(problems));

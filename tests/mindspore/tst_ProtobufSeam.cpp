@@ -35,8 +35,9 @@ void saveMindSpore(const fs::path& root, int epoch)
 
 void saveCaffe2(const fs::path& root, const std::string& node, int epoch)
 {
-    ProtobufFixture::write(root / (node + "." + std::to_string(epoch)),
-                           ProtobufFixture::minidb({C2Blob{"w", {1}, {float(epoch)}, {}, -1, -1}}));
+    ProtobufFixture::write(
+        root / (node + "." + std::to_string(epoch)),
+        ProtobufFixture::minidb({C2Blob{"w", {1}, {float(epoch)}, {}, -1, -1, {}, 0, {}}}));
 }
 
 // A run of three saved epochs.

@@ -1,9 +1,13 @@
+#include "layout/Layout.h"
 #include "models/CompareModel.h"
 #include "models/ModelRoles.h"
 
 #include <QAbstractItemModelTester>
+#include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 
+#include <LightningFixture.h>
 #include <nlohmann/json.hpp>
 
 using namespace ckpt;
@@ -14,6 +18,7 @@ class tst_CompareModel : public QObject
 private slots:
     void sideBySideWithDifferences();
     void fieldOnlyOnOneSide();
+    void parametersOfTwoLightningRuns();
 };
 
 static CompareSide side(const QString& run, int n, const std::string& json, double loss)
@@ -84,6 +89,40 @@ void tst_CompareModel::fieldOnlyOnOneSide()
     QCOMPARE(model.index(row, 0).data(roles::DifferentRole).toBool(), true);
     model.clear();
     QVERIFY(model.isEmpty());
+}
+
+// Two Lightning runs compared: their hparams.yaml side by side in a
+// "parameters" section, the changed learning rate marked.
+void tst_CompareModel::parametersOfTwoLightningRuns()
+{
+    QStandardPaths::setTestModeEnabled(true);
+    QTemporaryDir tmp;
+    const std::filesystem::path base(tmp.path().toStdString());
+    test::LightningFixture a(base / "lightning_logs" / "version_0");
+    test::LightningFixture b(base / "lightning_logs" / "version_1");
+    a.addCheckpoint(0, 10);
+    b.addCheckpoint(0, 10);
+    a.writeHparams("lr: 0.01\nbatch_size: 32\n");
+    b.writeHparams("lr: 0.001\nbatch_size: 32\ndropout: 0.1\n");
+    const Run ra = layouts::lightning().loadRun(a.root());
+    const Run rb = layouts::lightning().loadRun(b.root());
+    auto left = CompareSide::of("version_0", ra, std::nullopt, 10);
+    auto right = CompareSide::of("version_1", rb, std::nullopt, 10);
+    QVERIFY(left && right);
+    QCOMPARE(left->params.size(), std::size_t(2));
+    CompareModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    model.setSides(*left, *right);
+    const int lr = rowOf(model, "lr");
+    const int batch = rowOf(model, "batch_size");
+    const int dropout = rowOf(model, "dropout");
+    QVERIFY(lr >= 0 && batch >= 0 && dropout >= 0);
+    QCOMPARE(model.headerData(lr, Qt::Vertical).toString(), QStringLiteral("parameters"));
+    QCOMPARE(model.index(lr, CompareModel::LeftColumn).data().toString(), QStringLiteral("0.01"));
+    QCOMPARE(model.index(lr, CompareModel::RightColumn).data().toString(), QStringLiteral("0.001"));
+    QVERIFY(model.index(lr, 0).data(roles::DifferentRole).toBool());
+    QVERIFY(!model.index(batch, 0).data(roles::DifferentRole).toBool());
+    QCOMPARE(model.index(dropout, CompareModel::LeftColumn).data().toString(), QString("—"));
 }
 
 QTEST_GUILESS_MAIN(tst_CompareModel)

@@ -45,7 +45,8 @@ fs::path makeRun(const std::string& layout, const fs::path& root)
         std::string csv = "epoch,step,loss\n";
         for (std::size_t i = 0; i < ns.size(); ++i) {
             f.addCheckpoint(int(i), ns[i]);
-            csv += std::to_string(i) + "," + std::to_string(ns[i]) + "," +
+            // Logged at step S-1, the checkpoint saved as step=S (CSVLogger).
+            csv += std::to_string(i) + "," + std::to_string(ns[i] - 1) + "," +
                    std::to_string(1.0 / double(i + 1)) + "\n";
         }
         f.writeMetrics(csv);

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 
 namespace ckpt::test {
 
@@ -90,6 +91,7 @@ void ProtobufFixture::write(const fs::path& path, const std::string& bytes, bool
 std::string ProtobufFixture::minidb(const std::vector<C2Blob>& blobs)
 {
     std::string out;
+    std::map<std::string, int> chunks;
     for (const C2Blob& b : blobs) {
         ckpt::caffe2::BlobProto blob;
         blob.set_name(b.name);
@@ -98,7 +100,15 @@ std::string ProtobufFixture::minidb(const std::vector<C2Blob>& blobs)
         for (auto d : b.dims)
             t->add_dims(d);
         t->set_name(b.name);
-        if (!b.ints.empty()) {
+        if (!b.bfloat16.empty()) {
+            t->set_data_type(ckpt::caffe2::TensorProto::FLOAT);
+            t->set_data_format(ckpt::caffe2::TensorProto::FMT_BFLOAT16);
+            t->set_raw_data(std::string(reinterpret_cast<const char*>(b.bfloat16.data()),
+                                        b.bfloat16.size() * 2));
+        } else if (!b.byteData.empty()) {
+            t->set_data_type(static_cast<ckpt::caffe2::TensorProto::DataType>(b.dataType));
+            t->set_byte_data(b.byteData);
+        } else if (!b.ints.empty()) {
             t->set_data_type(ckpt::caffe2::TensorProto::INT32);
             for (auto v : b.ints)
                 t->add_int32_data(v);
@@ -112,9 +122,9 @@ std::string ProtobufFixture::minidb(const std::vector<C2Blob>& blobs)
             t->mutable_segment()->set_end(b.segmentEnd);
         }
         const std::string value = blob.SerializeAsString();
-        // Caffe2 chunks a blob's key as "<name>#%CHUNK<n>" when split; a plain name otherwise.
+        // TensorSerializer keys a chunk "<name>#%<chunk index>" (kChunkIdSeparator).
         const std::string key =
-            b.segmentBegin >= 0 ? b.name + "#%" + std::to_string(b.segmentBegin) : b.name;
+            b.segmentBegin >= 0 ? b.name + "#%" + std::to_string(chunks[b.name]++) : b.name;
         const std::int32_t kl = static_cast<std::int32_t>(key.size());
         const std::int32_t vl = static_cast<std::int32_t>(value.size());
         out.append(reinterpret_cast<const char*>(&kl), 4);

@@ -26,6 +26,14 @@ struct C2Blob
     std::vector<std::int32_t> ints; // used instead of floats when not empty (INT32)
     // > 0: a segment [begin, end) of a tensor saved in chunks.
     std::int64_t segmentBegin = -1, segmentEnd = -1;
+    // Used instead of both when not empty: elements of `dataType` (a
+    // TensorProto.DataType number) as raw little-endian bytes in byte_data, as
+    // Caffe2 writes them with caffe2_serialize_using_bytes_as_holder.
+    std::string byteData;
+    int dataType = 0;
+    // Used instead of all when not empty: a FLOAT tensor saved as bfloat16 bit
+    // patterns in raw_data with data_format FMT_BFLOAT16.
+    std::vector<std::uint16_t> bfloat16;
 };
 
 // Writes MindSpore checkpoints and Caffe2 minidb files with real protobuf

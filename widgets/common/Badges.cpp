@@ -22,6 +22,7 @@ QColor Badges::checksumColor(ChecksumState state)
     case ChecksumState::Error:
         return QColor(0xd0, 0x5a, 0x1c);
     case ChecksumState::Disabled:
+    case ChecksumState::NoChecksum:
         return QColor(0x80, 0x80, 0x80);
     case ChecksumState::Verifying:
         return QColor(0x2f, 0x6f, 0xd0);

@@ -32,7 +32,8 @@ void EpochBadgeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
     QRect slot = opt.rect.adjusted(4, 1, -2, -1);
     if (kind == K::Checksum) {
         const auto state = static_cast<ChecksumState>(index.data(roles::ChecksumStateRole).toInt());
-        if (state == ChecksumState::Unknown) {
+        // Nothing checked yet, or nothing to check: quiet grey text, not a badge.
+        if (state == ChecksumState::Unknown || state == ChecksumState::NoChecksum) {
             painter->save();
             painter->setPen(opt.palette.color(QPalette::PlaceholderText));
             painter->drawText(slot, Qt::AlignVCenter | Qt::AlignLeft, text);
