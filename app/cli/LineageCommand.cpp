@@ -3,6 +3,7 @@
 #include "Console.h"
 #include "LaunchedRunArgument.h"
 #include "launch/Lineage.h"
+#include "launch/RunSummary.h"
 
 namespace ckpt::cli {
 
@@ -28,10 +29,7 @@ std::string edgeText(const LineageEdge& e)
         e.mode == LaunchPlan::Mode::Restart
             ? e.childRoot + " restarted from epoch " + std::to_string(e.epoch)
             : e.parentRoot + " epoch " + std::to_string(e.epoch) + " -> fork " + e.childRoot;
-    std::string changes;
-    for (const auto& c : e.changes)
-        changes += (changes.empty() ? "" : ", ") + c.key + " " + (c.from.empty() ? "-" : c.from) +
-                   " -> " + c.to;
+    const std::string changes = RunSummary::changes(e.changes);
     out += changes.empty() ? " (no parameter changed)" : " (" + changes + ")";
     return out + ", " + e.submitted + ", " + runStateName(e.state) + "\n";
 }

@@ -3,6 +3,7 @@
 #include "Console.h"
 #include "TextTable.h"
 #include "launch/Launcher.h"
+#include "launch/RunSummary.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -13,22 +14,9 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-QDateTime parseIso(const std::string& s)
-{
-    return QDateTime::fromString(QString::fromStdString(s), Qt::ISODate);
-}
-
-// Seconds from the first start (or the submission) to the end, or to now.
 std::optional<qint64> duration(const LaunchAttempt& a)
 {
-    const std::string& from = !a.segments.empty() && !a.segments.front().started.empty()
-                                  ? a.segments.front().started
-                                  : a.submitted;
-    const QDateTime start = parseIso(from);
-    if (!start.isValid() || a.state == RunState::Pending)
-        return std::nullopt;
-    const QDateTime end = a.ended.empty() ? QDateTime::currentDateTimeUtc() : parseIso(a.ended);
-    return end.isValid() ? std::optional<qint64>(start.secsTo(end)) : std::nullopt;
+    return RunSummary::durationSeconds(a, QDateTime::currentSecsSinceEpoch());
 }
 
 std::string humanDuration(std::optional<qint64> s)
@@ -53,15 +41,6 @@ std::string parentText(const LaunchPlan& p)
     if (!p.parent)
         return "-";
     return p.parent->runRoot + "@" + std::to_string(p.parent->epoch);
-}
-
-std::string processText(const LaunchAttempt& a)
-{
-    if (!a.jobId.empty())
-        return "job " + a.jobId;
-    if (!a.segments.empty() && a.segments.back().pid)
-        return "pid " + std::to_string(a.segments.back().pid);
-    return "-";
 }
 
 Json runJson(const Launcher::Listed& l)
@@ -140,10 +119,9 @@ int runRuns(const QStringList& arguments)
             table.addRow({l.entry.runRoot, "?", "-", "-", "-", "-", "-"});
             continue;
         }
-        std::string started = a->segments.empty() ? a->submitted : a->segments.front().started;
         table.addRow({l.entry.runRoot, runStateName(a->state),
-                      LaunchPlan::backendName(a->plan.backend), processText(*a),
-                      parentText(a->plan), started, humanDuration(duration(*a))});
+                      LaunchPlan::backendName(a->plan.backend), RunSummary::process(*a),
+                      parentText(a->plan), RunSummary::started(*a), humanDuration(duration(*a))});
     }
     if (table.empty())
         Console::out("no launched runs" +

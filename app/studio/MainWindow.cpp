@@ -1,5 +1,7 @@
 #include "MainWindow.h"
 
+#include "CsvExport.h"
+#include "ExperimentsController.h"
 #include "FolderDrop.h"
 #include "PlotSync.h"
 #include "RelinkCommand.h"
@@ -9,7 +11,6 @@
 #include "common/ProgressStrip.h"
 #include "compare/CompareView.h"
 #include "dialogs/AboutDialog.h"
-#include "dialogs/LaunchDialog.h"
 #include "dialogs/PruneDialog.h"
 #include "dialogs/RollbackConfirmDialog.h"
 #include "layout/Layout.h"
@@ -40,7 +41,6 @@
 #include <QTableView>
 #include <QTreeView>
 #include <QUndoStack>
-#include <QtConcurrent>
 
 namespace ckpt {
 
@@ -91,6 +91,9 @@ MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
     statusBar()->addPermanentWidget(m_progress);
 
     createActions();
+    m_experiments = new ExperimentsController(
+        {this, workspace, m_sidebar, m_table, m_tabs, m_status, action("focusExperiments")});
+    connect(m_experiments, &ExperimentsController::openRequested, this, &MainWindow::openFolders);
     connectWorkspace();
     m_actions->setRecent(settings().restore());
     updateActions();
@@ -123,8 +126,8 @@ void MainWindow::createActions()
          }},
         {"makeLast", [this] { rollback(QStringLiteral("last")); }},
         {"makeBest", [this] { rollback(QStringLiteral("best")); }},
-        {"restartFrom", [this] { launchFrom(LaunchPlan::Mode::Restart); }},
-        {"forkFrom", [this] { launchFrom(LaunchPlan::Mode::Fork); }},
+        {"restartFrom", [this] { m_experiments->launchFrom(LaunchPlan::Mode::Restart); }},
+        {"forkFrom", [this] { m_experiments->launchFrom(LaunchPlan::Mode::Fork); }},
         {"compare", [this] { compareSelected(); }},
         {"inspectModel", [this] { inspectModel(); }},
         {"verifyEpochs", [this] { verify(VerifySelectedEpochs); }},
@@ -268,22 +271,8 @@ void MainWindow::openDialog()
 
 void MainWindow::exportCsv()
 {
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export epochs as CSV"), QStringLiteral("epochs.csv"), tr("CSV files (*.csv)"));
-    if (path.isEmpty())
-        return;
-    const QByteArray csv = m_table->tableAsCsv().toUtf8();
-    // Written off the GUI thread: the folder may be on a slow mount.
-    auto* watcher = new QFutureWatcher<bool>(this);
-    connect(watcher, &QFutureWatcher<bool>::finished, this, [this, watcher, path] {
-        m_status->setText(watcher->result() ? tr("Exported %1").arg(path)
-                                            : tr("Could not write %1").arg(path));
-        watcher->deleteLater();
-    });
-    watcher->setFuture(QtConcurrent::run([path, csv] {
-        QFile f(path);
-        return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(csv) == csv.size();
-    }));
+    CsvExport::askAndWrite(this, m_table->tableAsCsv(),
+                           [this](const QString& message) { m_status->setText(message); });
 }
 
 void MainWindow::compareSelected()
@@ -345,35 +334,6 @@ void MainWindow::rollback(const QString& link)
         this);
     if (dialog.exec() == QDialog::Accepted)
         m_workspace->operations()->relink(ref.root, link, ref.epoch, true, dialog.force());
-}
-
-void MainWindow::launchFrom(LaunchPlan::Mode mode)
-{
-    const auto selected = m_table->selectedEpochs();
-    const Run* run = selected.size() == 1 ? m_workspace->run(selected.first().root) : nullptr;
-    if (!run)
-        return;
-    const Layout* layout = layoutOf(*run);
-    if (!layout || !layout->canRestart()) {
-        m_status->setText(tr("%1 runs cannot be restarted by Ckpt Studio.")
-                              .arg(QString::fromStdString(run->layout)));
-        return;
-    }
-    PrepRequest request;
-    request.runRoot = run->root;
-    request.fromEpoch = selected.first().epoch;
-    request.mode = mode;
-    LaunchDialog dialog(std::move(request), this);
-    if (dialog.exec() != QDialog::Accepted)
-        return;
-    const QString root = dialog.launchedRoot();
-    m_status->setText(tr("Launched %1.").arg(root));
-    // A fork outside every open folder is opened too, to be watched from its first epoch.
-    const bool watched =
-        std::any_of(m_workspace->folders().begin(), m_workspace->folders().end(),
-                    [&](const QString& f) { return root.startsWith(f + QLatin1Char('/')); });
-    if (!watched)
-        openFolders({QString::fromStdString(LaunchPrep::runFolderOf(root.toStdString()).string())});
 }
 
 void MainWindow::verify(int scope)

@@ -1,7 +1,5 @@
 #pragma once
 
-#include "launch/LaunchPlan.h"
-
 #include <QMainWindow>
 
 class QAction;
@@ -16,6 +14,7 @@ namespace ckpt {
 class CompareModel;
 class CompareView;
 class EpochTableView;
+class ExperimentsController;
 class PlotPanel;
 class PlotSync;
 class ProblemsPanel;
@@ -43,6 +42,7 @@ public:
     PlotPanel* plotPanel() const { return m_plotPanel; }
     ProblemsPanel* problemsPanel() const { return m_problemsPanel; }
     CompareView* compareView() const { return m_compareView; }
+    ExperimentsController* experiments() const { return m_experiments; }
     ProgressStrip* progressStrip() const { return m_progress; }
     QUndoStack* undoStack() const { return m_undo; }
     QAction* action(const QString& name) const;
@@ -66,7 +66,6 @@ private:
     void compareSelected();
     void inspectModel();
     void rollback(const QString& link);
-    void launchFrom(LaunchPlan::Mode mode);
     void verify(int scope);
     void prune();
     void repairProblem(int row);
@@ -88,6 +87,7 @@ private:
     QUndoStack* m_undo;
     PlotSync* m_plotSync;
     StudioActions* m_actions = nullptr;
+    ExperimentsController* m_experiments = nullptr;
 };
 
 } // namespace ckpt

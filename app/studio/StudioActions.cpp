@@ -45,6 +45,8 @@ StudioActions::StudioActions(QMainWindow* window, QUndoStack* undo, QAction* cop
         {"focusRuns", QT_TR_NOOP("Go to &Runs"), QKeySequence(QStringLiteral("Ctrl+1"))},
         {"focusTable", QT_TR_NOOP("Go to &Epochs"), QKeySequence(QStringLiteral("Ctrl+2"))},
         {"focusProblems", QT_TR_NOOP("Go to &Problems"), QKeySequence(QStringLiteral("Ctrl+3"))},
+        {"focusExperiments", QT_TR_NOOP("Go to E&xperiments"),
+         QKeySequence(QStringLiteral("Ctrl+4"))},
         {"about", QT_TR_NOOP("&About Ckpt Studio"), QKeySequence()},
     };
     for (const Definition& d : definitions) {
@@ -86,7 +88,7 @@ void StudioActions::buildMenus()
     menu(tr("E&poch"), {"makeLast", "makeBest", nullptr, "restartFrom", "forkFrom", nullptr,
                         "compare", "inspectModel", "verifyEpochs"});
     menu(tr("&Run"), {"verifyRuns", "verifyAll", "cancel", nullptr, "prune"});
-    menu(tr("&View"), {"focusRuns", "focusTable", "focusProblems"});
+    menu(tr("&View"), {"focusRuns", "focusTable", "focusProblems", "focusExperiments"});
     menu(tr("&Help"), {"about"});
     rebuildRecentMenu();
 }

@@ -25,13 +25,18 @@ StudioOptions StudioOptions::parse(const QCoreApplication& app)
         QStringLiteral("WxH"));
     const QCommandLineOption dark(QStringLiteral("dark"),
                                   QStringLiteral("Use a dark palette (also CKPT_STUDIO_DARK=1)."));
-    parser.addOptions({shot, size, dark});
+    const QCommandLineOption tab(
+        QStringLiteral("tab"),
+        QStringLiteral("Show this tab first: epochs, problems or experiments."),
+        QStringLiteral("NAME"));
+    parser.addOptions({shot, size, dark, tab});
     parser.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("Folders to open."),
                                  QStringLiteral("[DIR...]"));
     parser.process(app);
     StudioOptions o;
     o.folders = parser.positionalArguments();
     o.screenshot = parser.value(shot);
+    o.tab = parser.value(tab).toLower();
     o.dark = parser.isSet(dark) || qEnvironmentVariableIntValue("CKPT_STUDIO_DARK") == 1;
     if (parser.isSet(size)) {
         const QStringList wh = parser.value(size).split(QLatin1Char('x'));

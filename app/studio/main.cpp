@@ -78,6 +78,12 @@ int main(int argc, char** argv)
     }
     window.show();
     window.openFolders(folders);
+    const std::pair<const char*, const char*> tabs[] = {{"epochs", "focusTable"},
+                                                        {"problems", "focusProblems"},
+                                                        {"experiments", "focusExperiments"}};
+    for (const auto& [tab, action] : tabs)
+        if (options.tab == QLatin1String(tab))
+            window.action(QLatin1String(action))->trigger();
     if (!options.screenshot.isEmpty())
         scheduleScreenshot(window, workspace, options.screenshot);
     return app.exec();

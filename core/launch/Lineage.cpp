@@ -11,11 +11,22 @@ Result<std::vector<LineageEdge>> Lineage::edges(const LaunchRegistry& registry)
     auto launched = registry.launched();
     if (!launched)
         return launched.error();
-    std::vector<LineageEdge> out;
+    std::vector<LaunchRecord> records;
     for (const auto& entry : *launched) {
         auto record = LaunchRecord::load(LaunchRecord::pathFor(entry.runRoot));
-        if (!record)
-            continue; // moved or deleted since: `ckpt runs` says so
+        if (record) // else moved or deleted since: `ckpt runs` says so
+            records.push_back(std::move(record.value()));
+    }
+    std::vector<const LaunchRecord*> pointers;
+    for (const LaunchRecord& r : records)
+        pointers.push_back(&r);
+    return edgesFrom(pointers);
+}
+
+std::vector<LineageEdge> Lineage::edgesFrom(const std::vector<const LaunchRecord*>& records)
+{
+    std::vector<LineageEdge> out;
+    for (const LaunchRecord* record : records) {
         for (const LaunchAttempt& a : record->attempts) {
             if (!a.plan.parent)
                 continue;

@@ -30,6 +30,9 @@ class Lineage
 {
 public:
     static Result<std::vector<LineageEdge>> edges(const LaunchRegistry& registry);
+    // The same from records already read (the Experiments panel's refreshed
+    // ones), oldest launch first.
+    static std::vector<LineageEdge> edgesFrom(const std::vector<const LaunchRecord*>& records);
     // The edges that lead to `root` (its ancestors, oldest first) and those
     // below it (its restarts and descendants, breadth first).
     struct Family

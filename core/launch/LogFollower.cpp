@@ -17,12 +17,13 @@ void LogFollower::start()
 {
     if (m_worker)
         return;
-    m_worker = new LogTailWorker(m_path, m_interval);
+    m_worker = new LogTailWorker(m_path, m_interval, m_backlog);
     m_worker->moveToThread(&m_thread);
     connect(&m_thread, &QThread::finished, m_worker, &QObject::deleteLater);
     connect(&m_thread, &QThread::started, m_worker, &LogTailWorker::begin);
     connect(m_worker, &LogTailWorker::appended, this, &LogFollower::appended);
     connect(m_worker, &LogTailWorker::failed, this, &LogFollower::failed);
+    connect(m_worker, &LogTailWorker::skipped, this, &LogFollower::skipped);
     m_thread.start();
 }
 

@@ -21,10 +21,17 @@ public:
     explicit LogFollower(QString path, int intervalMs = 200, QObject* parent = nullptr);
     ~LogFollower() override;
 
+    // Show at most the last `bytes` of what the file already holds when
+    // following starts (from the next line on); 0, the default, shows all.
+    // Call before start().
+    void setBacklog(qint64 bytes) { m_backlog = bytes; }
+
     void start();
     void stop();
 
 signals:
+    // Following started `bytes` into the file: what came before is not shown.
+    void skipped(qint64 bytes);
     // New text (decoded as UTF-8), in file order.
     void appended(const QString& text);
     void failed(const QString& message);
@@ -32,6 +39,7 @@ signals:
 private:
     QString m_path;
     int m_interval;
+    qint64 m_backlog = 0;
     QThread m_thread;
     LogTailWorker* m_worker = nullptr;
 };

@@ -1,13 +1,21 @@
 #include "launch/LogTailWorker.h"
 
+#include <filesystem>
+
 namespace ckpt {
 
-LogTailWorker::LogTailWorker(const QString& path, int intervalMs)
-    : m_tail(path.toStdString()), m_interval(intervalMs)
+LogTailWorker::LogTailWorker(const QString& path, int intervalMs, qint64 backlog)
+    : m_tail(path.toStdString()), m_interval(intervalMs), m_backlog(backlog)
 {}
 
 void LogTailWorker::begin()
 {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(m_tail.path(), ec);
+    if (!ec && m_backlog > 0 && size > std::uint64_t(m_backlog)) {
+        m_tail = LogTail(m_tail.path(), size - std::uint64_t(m_backlog));
+        m_dropPartialLine = true;
+    }
     m_timer = new QTimer(this);
     connect(m_timer, &QTimer::timeout, this, &LogTailWorker::poll);
     m_timer->start(m_interval);
@@ -24,6 +32,17 @@ void LogTailWorker::poll()
         }
         if (text->empty())
             return;
+        if (m_dropPartialLine) {
+            // Started mid-file: the first line is a fragment.
+            const auto newline = text->find('\n');
+            if (newline == std::string::npos)
+                continue;
+            m_dropPartialLine = false;
+            text->erase(0, newline + 1);
+            emit skipped(qint64(m_tail.offset() - text->size()));
+            if (text->empty())
+                continue;
+        }
         // Hold back a trailing partial UTF-8 sequence until the rest arrives.
         std::size_t keep = text->size();
         std::size_t back = 0;

@@ -14,7 +14,7 @@ class LogTailWorker : public QObject
     Q_OBJECT
 
 public:
-    LogTailWorker(const QString& path, int intervalMs);
+    LogTailWorker(const QString& path, int intervalMs, qint64 backlog = 0);
 
 public slots:
     void begin();
@@ -23,11 +23,14 @@ public slots:
 signals:
     void appended(const QString& text);
     void failed(const QString& message);
+    void skipped(qint64 bytes);
 
 private:
     LogTail m_tail;
     QTimer* m_timer = nullptr;
     int m_interval;
+    qint64 m_backlog;
+    bool m_dropPartialLine = false;
 };
 
 } // namespace ckpt

@@ -26,7 +26,8 @@ enum : int
     NodeKindRole,                // int: RunTreeModel::NodeKind
     ColumnKindRole,              // int: EpochTableModel::ColumnKind (header data)
     MetricNameRole,              // QString: metric of a metric column (header data)
-    ExportRole, // raw value for CSV (double, qulonglong, text); header: machine column name
+    ExportRole,   // raw value for CSV (double, qulonglong, text); header: machine column name
+    RunStateRole, // int: ckpt::RunState of a launched run (LaunchedRunsModel)
 };
 } // namespace roles
 

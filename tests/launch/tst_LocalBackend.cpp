@@ -1,3 +1,4 @@
+#include "DemoRuns.h"
 #include "config/ParamSet.h"
 #include "io/AtomicFile.h"
 #include "launch/CommandTemplate.h"
@@ -36,6 +37,7 @@ private slots:
     void missingProgramLaunchesNothing();
     void secondLaunchAppendsAnAttempt();
     void logTailFollowsTruncation();
+    void followerShowsOnlyTheBacklogOfALongLog();
 
 private:
     LaunchPlan shellPlan(const std::string& name, const std::string& script) const;
@@ -70,30 +72,13 @@ RunState tst_LocalBackend::stateOf(const std::string& root)
 
 void tst_LocalBackend::demoTrainerRunsStreamsAndCompletes()
 {
-    const std::string out = m_dir->path().toStdString() + "/RUN000";
-    fs::create_directories(out);
-    const std::string config = out + "/demo.ini";
-    QVERIFY(writeFileAtomically(config, "[Global_Params]\nepochs = 3\nlearning_rate = 0.01\n"
-                                        "samples_per_class = 40\nepoch_delay = 0.2\n"));
-    auto params = ParamSet::readFile(config);
-    QVERIFY(params);
-    auto values = CommandTemplate::valuesFrom(params->toHyperParams());
-    values["config"] = config;
-    values["output_dir"] = out;
-    values["ckpt_directory"] = out + "/ckpts";
-    values["ckpt_restart_mode"] = "auto";
-    const CommandTemplate tmpl = CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN);
-    auto argv = tmpl.expand(values);
-    QVERIFY(argv);
-
-    LaunchPlan plan;
-    plan.runRoot = out + "/ckpts";
-    plan.workingDir = out;
-    plan.commandTemplate = tmpl.text();
-    plan.argv = *argv;
-    plan.configFile = config;
-    for (const auto& p : params->params())
-        plan.parameters.emplace_back(p.key, p.value.pythonLiteral());
+    test::DemoRuns runs(m_dir->path().toStdString(), CKPT_DEMO_TRAIN, LaunchRegistry(m_registry));
+    auto made = runs.plan("RUN000", 3, 0.2);
+    QVERIFY2(made, made ? "" : made.error().message.c_str());
+    const LaunchPlan plan = *made;
+    const std::string out = plan.workingDir;
+    const std::string config = plan.configFile;
+    QCOMPARE(out, m_dir->path().toStdString() + "/RUN000");
     auto record = launcher().launch(plan);
     QVERIFY2(record, record ? "" : record.error().message.c_str());
     const LaunchAttempt& a = record->attempts.back();
@@ -124,7 +109,7 @@ void tst_LocalBackend::demoTrainerRunsStreamsAndCompletes()
     QCOMPARE(d.segments.front().exitStatus.value_or(-1), 0);
     QCOMPARE(d.segments.front().pid, pid);
     QVERIFY(!d.ended.empty());
-    QCOMPARE(d.plan.argv, *argv);
+    QCOMPARE(d.plan.argv, plan.argv);
     QCOMPARE(d.plan.configFile, config);
     QCOMPARE(d.plan.workingDir, out);
     QVERIFY(fs::exists(out + "/ckpts/epochs/003/ckpt-info.json"));
@@ -293,6 +278,29 @@ void tst_LocalBackend::logTailFollowsTruncation()
     QCOMPARE(tail.readMore().value(), std::string());
     QVERIFY(writeFileAtomically(path, "new\n")); // replaced (a restarted trainer)
     QCOMPARE(tail.readMore().value(), std::string("new\n"));
+}
+
+void tst_LocalBackend::followerShowsOnlyTheBacklogOfALongLog()
+{
+    const std::string path = m_dir->filePath("long.log").toStdString();
+    std::string text;
+    for (int i = 0; i < 100000; ++i)
+        text += "line " + std::to_string(i) + "\n";
+    QVERIFY(writeFileAtomically(path, text));
+    LogFollower follower(QString::fromStdString(path), 50);
+    follower.setBacklog(1000);
+    QString got;
+    qint64 skipped = -1;
+    connect(&follower, &LogFollower::appended, this, [&got](const QString& t) { got += t; });
+    connect(&follower, &LogFollower::skipped, this, [&skipped](qint64 b) { skipped = b; });
+    follower.start();
+    QTRY_VERIFY(got.endsWith(QLatin1String("line 99999\n")));
+    // Whole lines only, from within the last 1000 bytes; the rest is counted.
+    QVERIFY(got.size() <= 1000);
+    QVERIFY2(got.startsWith(QLatin1String("line ")), qPrintable(got.left(20)));
+    QCOMPARE(skipped + got.size(), qint64(text.size()));
+    QVERIFY(appendLine(path, "after"));
+    QTRY_VERIFY(got.endsWith(QLatin1String("line 99999\nafter\n")));
 }
 
 QTEST_GUILESS_MAIN(tst_LocalBackend)

@@ -1,7 +1,9 @@
 #include "CandleFixture.h"
+#include "ExperimentsController.h"
 #include "MainWindow.h"
 #include "compare/CompareView.h"
 #include "compare/WeightsDiffView.h"
+#include "experiments/ExperimentsPanel.h"
 #include "model/ModelInspector.h"
 #include "model/ModelInspectorDialog.h"
 #include "models/CompareModel.h"
@@ -62,6 +64,7 @@ private slots:
     void compareTwoEpochsOfTwoRuns();
     void dropModelFileOpensInspector();
     void inspectModelFromEpochTable();
+    void experimentsTabAndShowInBrowser();
 
 private:
     static void clickRow(EpochTableView* table, int epoch, const QString& root);
@@ -559,6 +562,33 @@ void tst_MainWindow::inspectModelFromEpochTable()
                                             QStringLiteral(" · epoch 2")),
              qPrintable(dialog->windowTitle()));
     dialog->close();
+}
+
+void tst_MainWindow::experimentsTabAndShowInBrowser()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = std::filesystem::path(dir.path().toStdString()) / "r/ckpts";
+    makeRun(root, 3);
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    auto* panel = window.findChild<ExperimentsPanel*>();
+    QVERIFY(panel);
+    auto* tabs = qobject_cast<QTabWidget*>(panel->parentWidget()->parentWidget());
+    QVERIFY(tabs);
+    QCOMPARE(tabs->tabText(tabs->indexOf(panel)), QStringLiteral("E&xperiments"));
+    QTest::keyClick(&window, Qt::Key_4, Qt::ControlModifier);
+    QCOMPARE(tabs->currentWidget(), panel);
+
+    // A run outside the open folders: its folder is opened, then the run selected.
+    const QString r = QString::fromStdString(root.string());
+    window.experiments()->showInBrowser(r);
+    QTRY_COMPARE(window.sidebar()->selectedRuns(), QStringList{r});
+    QTRY_VERIFY(workspace.isIdle());
+    window.sidebar()->selectRuns({});
+    window.experiments()->showInBrowser(r);
+    QCOMPARE(window.sidebar()->selectedRuns(), QStringList{r});
 }
 
 QTEST_MAIN(tst_MainWindow)

@@ -3,6 +3,8 @@
 // longest gap of the GUI event loop, and when the first run is shown against
 // when the scan ends. Baselines from the same run: the probe's longest gap on
 // an idle window, and a headless Scanner::scan of the same tree.
+#include "ExperimentsBench.h"
+#include "GapProbe.h"
 #include "MainWindow.h"
 #include "models/EpochTableModel.h"
 #include "scan/Scanner.h"
@@ -54,55 +56,6 @@ void makeTree(const fs::path& dir, int runs, int epochs)
     std::ofstream(dir / ".complete") << "ok\n";
 }
 
-// Longest interval between two ticks of a 1 ms timer: how long the GUI thread
-// was busy without returning to the event loop.
-class GapProbe
-{
-public:
-    GapProbe()
-    {
-        m_timer.setInterval(1);
-        m_timer.setTimerType(Qt::PreciseTimer);
-        QObject::connect(&m_timer, &QTimer::timeout, [this] {
-            const qint64 now = m_clock.nsecsElapsed();
-            const qint64 cpu = threadCpuNs();
-            m_maxGap = std::max(m_maxGap, now - m_last);
-            m_maxCpu = std::max(m_maxCpu, cpu - m_lastCpu);
-            m_last = now;
-            m_lastCpu = cpu;
-        });
-    }
-    void start()
-    {
-        m_clock.start();
-        m_last = 0;
-        m_maxGap = 0;
-        m_lastCpu = threadCpuNs();
-        m_maxCpu = 0;
-        m_timer.start();
-    }
-    void stop() { m_timer.stop(); }
-    double maxGapMs() const { return m_maxGap / 1e6; }
-    // The GUI thread's own CPU time within the longest busy stretch: tells our
-    // work apart from waiting for a core on a loaded machine.
-    double maxCpuMs() const { return m_maxCpu / 1e6; }
-
-private:
-    QTimer m_timer;
-    QElapsedTimer m_clock;
-    qint64 m_last = 0;
-    qint64 m_maxGap = 0;
-    qint64 m_lastCpu = 0;
-    qint64 m_maxCpu = 0;
-
-    static qint64 threadCpuNs()
-    {
-        timespec ts{};
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-        return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-    }
-};
-
 void runFor(int ms)
 {
     QTimer::singleShot(ms, qApp, [] { QApplication::exit(0); });
@@ -133,15 +86,19 @@ int main(int argc, char** argv)
     const fs::path dir = argv[1];
     const int runs = argc > 3 ? std::atoi(argv[2]) : 100;
     const int epochs = argc > 3 ? std::atoi(argv[3]) : 1000;
+    const bool experimentsOnly = qEnvironmentVariableIntValue("GUI_EXPERIMENTS_ONLY") == 1;
     QElapsedTimer clock;
     clock.start();
-    makeTree(dir, runs, epochs);
-    std::fprintf(stderr, "data: %d runs x %d epochs in %s (%.1f s to make)\n", runs, epochs,
-                 dir.c_str(), clock.elapsed() / 1000.0);
+    if (!experimentsOnly)
+        makeTree(dir, runs, epochs);
+    if (!experimentsOnly)
+        std::fprintf(stderr, "data: %d runs x %d epochs in %s (%.1f s to make)\n", runs, epochs,
+                     dir.c_str(), clock.elapsed() / 1000.0);
 
     // Baseline 1: the same scan without a window.
     clock.restart();
-    auto headless = Scanner::scan(dir);
+    auto headless =
+        experimentsOnly ? Result<Scanner::Outcome>(Scanner::Outcome{}) : Scanner::scan(dir);
     const double headlessMs = clock.nsecsElapsed() / 1e6;
     if (!headless) {
         std::fprintf(stderr, "scan failed: %s\n", headless.error().message.c_str());
@@ -160,6 +117,29 @@ int main(int argc, char** argv)
     probe.stop();
     const double idleGap = probe.maxGapMs();
     const double idleCpu = probe.maxCpuMs();
+
+    // The Experiments panel refreshing 100 launched runs (GUI_EXPERIMENTS_ONLY=1: only this).
+    const auto experiments = [&] {
+        const int launched = 100;
+        const auto r =
+            runExperimentsBench(dir.parent_path() / "gui-experiments", launched, 6000, probe);
+        std::printf("%-44s %10.1fms %10.1fms %10.2f %8s\n",
+                    "longest GUI stall, Experiments refreshing", r.stallMs, idleGap,
+                    r.stallMs / std::max(idleGap, 0.001), "<=50ms");
+        std::printf("%-44s %10.1fms %10.1fms %10.2f %8s\n", "  GUI-thread CPU in longest busy tick",
+                    r.cpuMs, idleCpu, r.cpuMs / std::max(idleCpu, 0.001), "<=50ms");
+        std::printf("experiments: %d rows, %d graph nodes, %d refreshes applied in 6 s, all rows "
+                    "shown after %.0f ms\n",
+                    r.rows, r.nodes, r.refreshes, r.firstShownMs);
+        std::printf("@result|gui|%d launched runs: longest GUI-thread stall while the Experiments "
+                    "panel refreshes (idle window: %.1f ms)|%.1f ms|<= 50 ms|%s\n",
+                    launched, idleGap, r.stallMs,
+                    r.stallMs <= 50.0 && r.rows == launched && r.refreshes > 1 ? "MET" : "MISSED");
+    };
+    if (experimentsOnly) {
+        experiments();
+        return 0;
+    }
 
     double firstShownMs = -1;
     double scanEndMs = -1;
@@ -243,6 +223,7 @@ int main(int argc, char** argv)
     std::printf("@result|gui|%s: resident memory per epoch loaded (RSS growth over the idle "
                 "window)|%.2f KiB|<= 1.5 KiB|%s\n",
                 size.c_str(), kibPerEpoch, verdict(kibPerEpoch <= 1.5));
+    experiments();
     std::printf("runs shown: %lld of %zu; verdict: stall %s, first run before scan end %s\n",
                 static_cast<long long>(workspace.runRoots().size()), headless->runs.size(),
                 loadGap <= 50.0 ? "MET" : "MISSED",

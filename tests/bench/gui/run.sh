@@ -3,7 +3,9 @@
 # on the offscreen platform. Reports the longest event-loop stall (goal <= 50 ms,
 # baseline: an idle window) and when the first run shows against when the scan
 # ends (goal: before). The data (~100k epoch directories) is made once and kept
-# in <build>/bench-data/gui-RUNSxEPOCHS.
+# in <build>/bench-data/gui-RUNSxEPOCHS. Then the Experiments panel with 100
+# launched runs' records refreshing (longest stall, goal <= 50 ms);
+# GUI_EXPERIMENTS_ONLY=1 measures only that.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../../.." && pwd)"

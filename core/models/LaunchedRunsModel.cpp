@@ -1,0 +1,383 @@
+#include "models/LaunchedRunsModel.h"
+
+#include "jobs/JobRunner.h"
+#include "launch/RunBranches.h"
+#include "launch/RunSummary.h"
+#include "models/ModelRoles.h"
+#include "report/Format.h"
+
+#include <QDateTime>
+
+namespace ckpt {
+
+namespace {
+
+const LaunchAttempt* latestOf(const Launcher::Listed& run)
+{
+    return run.record ? run.record->latest() : nullptr;
+}
+
+QString parentText(const LaunchAttempt& a)
+{
+    if (!a.plan.parent)
+        return QStringLiteral("—");
+    return QStringLiteral("%1 @ e%2 (%3)")
+        .arg(QString::fromStdString(RunBranches::displayName(a.plan.parent->runRoot)))
+        .arg(a.plan.parent->epoch)
+        .arg(QLatin1String(LaunchPlan::modeName(a.plan.mode)));
+}
+
+QDateTime localTime(const std::string& iso)
+{
+    return QDateTime::fromString(QString::fromStdString(iso), Qt::ISODate).toLocalTime();
+}
+
+} // namespace
+
+LaunchedRunsModel::LaunchedRunsModel(LaunchRegistry registry, QObject* parent)
+    : QAbstractTableModel(parent), m_launcher(std::move(registry)), m_runner(new JobRunner(this))
+{
+    m_poll.setSingleShot(true);
+    connect(&m_poll, &QTimer::timeout, this, [this] {
+        // A slow refresh is not cut short by the next tick; refresh() is.
+        if (m_runner->isRunning())
+            scheduleNext();
+        else
+            refresh();
+    });
+    m_clock.setInterval(1000);
+    connect(&m_clock, &QTimer::timeout, this, &LaunchedRunsModel::tickDurations);
+    refresh();
+}
+
+LaunchedRunsModel::~LaunchedRunsModel()
+{
+    // The runners (children) cancel and wait for their jobs.
+    m_poll.stop();
+}
+
+void LaunchedRunsModel::setIntervals(int busyMs, int idleMs)
+{
+    m_busyMs = busyMs;
+    m_idleMs = idleMs;
+    scheduleNext();
+}
+
+bool LaunchedRunsModel::isRefreshing() const
+{
+    return m_runner->isRunning();
+}
+
+void LaunchedRunsModel::refresh()
+{
+    const Launcher launcher = m_launcher;
+    m_runner->start<Snapshot>(
+        [launcher](const Progress& progress) { return collect(launcher, progress); },
+        [this](Snapshot s) { apply(std::move(s)); });
+}
+
+LaunchedRunsModel::Snapshot LaunchedRunsModel::collect(const Launcher& launcher,
+                                                       const Progress& progress)
+{
+    Snapshot s;
+    auto listed = launcher.runs({}, progress);
+    if (!listed) {
+        s.error = QString::fromStdString(listed.error().message);
+        return s;
+    }
+    s.runs = std::move(listed.value());
+    std::vector<const LaunchRecord*> records;
+    for (const auto& run : s.runs)
+        if (run.record)
+            records.push_back(&*run.record);
+    s.edges = Lineage::edgesFrom(records);
+    return s;
+}
+
+void LaunchedRunsModel::apply(Snapshot s)
+{
+    if (!s.error.isEmpty()) {
+        emit refreshFailed(s.error);
+        scheduleNext();
+        return;
+    }
+    const auto sameRoots = [&](std::size_t n) {
+        for (std::size_t i = 0; i < n; ++i)
+            if (m_runs[i].entry.runRoot != s.runs[i].entry.runRoot)
+                return false;
+        return true;
+    };
+    const std::size_t before = m_runs.size();
+    const std::size_t after = s.runs.size();
+    if (after >= before && sameRoots(before)) {
+        // The usual case: the same runs, perhaps new ones at the end (the
+        // registry keeps its order), so the view keeps its selection.
+        for (std::size_t i = 0; i < before; ++i)
+            m_runs[i] = std::move(s.runs[i]);
+        if (before > 0)
+            emit dataChanged(index(0, 0), index(int(before) - 1, ColumnCount - 1));
+        if (after > before) {
+            beginInsertRows({}, int(before), int(after) - 1);
+            for (std::size_t i = before; i < after; ++i)
+                m_runs.push_back(std::move(s.runs[i]));
+            endInsertRows();
+        }
+    } else {
+        beginResetModel();
+        m_runs = std::move(s.runs);
+        endResetModel();
+    }
+    m_edges = std::move(s.edges);
+    ++m_refreshCount;
+    const QString signature = lineageSignature();
+    if (signature != m_signature) {
+        m_signature = signature;
+        emit lineageChanged();
+    }
+    if (anyActive())
+        m_clock.start();
+    else
+        m_clock.stop();
+    emit refreshed();
+    scheduleNext();
+}
+
+QString LaunchedRunsModel::lineageSignature() const
+{
+    QString sig;
+    for (const auto& run : m_runs) {
+        const auto* a = latestOf(run);
+        sig += QString::fromStdString(run.entry.runRoot) + QLatin1Char('=') +
+               QLatin1String(a ? runStateName(a->state) : "?") + QLatin1Char(';');
+    }
+    for (const auto& e : m_edges)
+        sig += QString::fromStdString(e.parentRoot + ">" + e.childRoot + "@" +
+                                      std::to_string(e.epoch) + e.submitted +
+                                      RunSummary::changes(e.changes) + runStateName(e.state)) +
+               QLatin1Char(';');
+    return sig;
+}
+
+void LaunchedRunsModel::scheduleNext()
+{
+    const int ms = anyActive() ? m_busyMs : m_idleMs;
+    if (ms > 0)
+        m_poll.start(ms);
+    else
+        m_poll.stop();
+}
+
+void LaunchedRunsModel::tickDurations()
+{
+    for (int row = 0; row < int(m_runs.size()); ++row)
+        if (stateAt(row) == RunState::Running)
+            emit dataChanged(index(row, DurationColumn), index(row, DurationColumn),
+                             {Qt::DisplayRole});
+}
+
+bool LaunchedRunsModel::anyActive() const
+{
+    for (int row = 0; row < int(m_runs.size()); ++row)
+        if (!isFinished(stateAt(row))) // pending, running or requeued
+            return true;
+    return false;
+}
+
+void LaunchedRunsModel::stop(const QString& root, std::chrono::milliseconds grace)
+{
+    if (m_stopping.contains(root))
+        return;
+    m_stopping << root;
+    if (const int row = rowOf(root); row >= 0)
+        emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    // One runner per stop: stopping one run must not cancel another's stop.
+    auto* runner = new JobRunner(this);
+    runner->start<QString>(
+        [path = root.toStdString(), grace](const Progress& progress) {
+            auto r = Launcher::stop(path, grace, progress);
+            return r ? QString() : QString::fromStdString(r.error().message);
+        },
+        [this, root, runner](QString error) {
+            m_stopping.removeAll(root);
+            runner->deleteLater();
+            emit stopFinished(root, error);
+            refresh();
+        });
+}
+
+int LaunchedRunsModel::rowOf(const QString& root) const
+{
+    const std::string r = root.toStdString();
+    for (std::size_t i = 0; i < m_runs.size(); ++i)
+        if (m_runs[i].entry.runRoot == r)
+            return int(i);
+    return -1;
+}
+
+QString LaunchedRunsModel::rootAt(int row) const
+{
+    if (row < 0 || row >= int(m_runs.size()))
+        return {};
+    return QString::fromStdString(m_runs[std::size_t(row)].entry.runRoot);
+}
+
+QString LaunchedRunsModel::nameOf(const QString& root) const
+{
+    const int row = rowOf(root);
+    return row >= 0 ? display(m_runs[std::size_t(row)], NameColumn).toString()
+                    : QString::fromStdString(RunBranches::displayName(root.toStdString()));
+}
+
+QString LaunchedRunsModel::logPathAt(int row) const
+{
+    const LaunchRecord* r = recordAt(row);
+    return r && r->latest() ? QString::fromStdString(r->latest()->logPath) : QString();
+}
+
+const LaunchRecord* LaunchedRunsModel::recordAt(int row) const
+{
+    if (row < 0 || row >= int(m_runs.size()) || !m_runs[std::size_t(row)].record)
+        return nullptr;
+    return &*m_runs[std::size_t(row)].record;
+}
+
+RunState LaunchedRunsModel::stateAt(int row) const
+{
+    const LaunchRecord* r = recordAt(row);
+    return r && r->latest() ? r->latest()->state : RunState::Lost;
+}
+
+std::optional<RunState> LaunchedRunsModel::stateOf(const QString& root) const
+{
+    const int row = rowOf(root);
+    return row >= 0 ? std::optional<RunState>(stateAt(row)) : std::nullopt;
+}
+
+int LaunchedRunsModel::rowCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : int(m_runs.size());
+}
+
+int LaunchedRunsModel::columnCount(const QModelIndex& parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant LaunchedRunsModel::display(const Launcher::Listed& run, int column) const
+{
+    const LaunchAttempt* a = latestOf(run);
+    if (column == NameColumn)
+        return QString::fromStdString(RunSummary::displayName(run.entry.name, run.entry.runRoot));
+    if (!a)
+        return column == StateColumn ? QStringLiteral("?") : QStringLiteral("—");
+    switch (column) {
+    case StateColumn: {
+        QString text = QLatin1String(runStateName(a->state));
+        if (m_stopping.contains(QString::fromStdString(run.entry.runRoot)))
+            text = QStringLiteral("stopping…");
+        return text;
+    }
+    case BackendColumn:
+        return QLatin1String(LaunchPlan::backendName(a->plan.backend));
+    case ProcessColumn:
+        return QString::fromStdString(RunSummary::process(*a));
+    case ParentColumn:
+        return parentText(*a);
+    case StartedColumn: {
+        const QDateTime t = localTime(RunSummary::started(*a));
+        return t.isValid() ? t.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))
+                           : QStringLiteral("—");
+    }
+    case DurationColumn: {
+        const auto s = RunSummary::durationSeconds(*a, QDateTime::currentSecsSinceEpoch());
+        if (!s)
+            return QStringLiteral("—");
+        // Whole seconds: "0.0 s" style decimals would only tick in steps of 1.0.
+        if (*s < 60)
+            return *s < 1 ? tr("< 1 s") : tr("%1 s").arg(*s);
+        return QString::fromStdString(Format::duration(double(*s)));
+    }
+    default:
+        return {};
+    }
+}
+
+QVariant LaunchedRunsModel::sortValue(const Launcher::Listed& run, int column) const
+{
+    const LaunchAttempt* a = latestOf(run);
+    if (a && column == StartedColumn)
+        return localTime(RunSummary::started(*a)).toSecsSinceEpoch();
+    if (a && column == DurationColumn) {
+        const auto s = RunSummary::durationSeconds(*a, QDateTime::currentSecsSinceEpoch());
+        return s ? QVariant(qint64(*s)) : QVariant(qint64(-1));
+    }
+    if (a && column == StateColumn)
+        return int(a->state);
+    return display(run, column);
+}
+
+QVariant LaunchedRunsModel::data(const QModelIndex& index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Launcher::Listed& run = m_runs[std::size_t(index.row())];
+    const LaunchAttempt* a = latestOf(run);
+    switch (role) {
+    case Qt::DisplayRole:
+        return display(run, index.column());
+    case Qt::ToolTipRole: {
+        QString tip = QString::fromStdString(run.entry.runRoot);
+        if (a && !a->slurmState.empty())
+            tip += QStringLiteral("\nSlurm: %1").arg(QString::fromStdString(a->slurmState));
+        if (a && a->plan.parent && !a->plan.parent->changes.empty())
+            tip += QStringLiteral("\nchanged: %1")
+                       .arg(QString::fromStdString(RunSummary::changes(a->plan.parent->changes)));
+        if (!run.error.empty())
+            tip += QStringLiteral("\n%1").arg(QString::fromStdString(run.error));
+        return tip;
+    }
+    case Qt::TextAlignmentRole:
+        return index.column() == DurationColumn ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
+                                                : QVariant();
+    case roles::SortRole:
+        return sortValue(run, index.column());
+    case roles::RunRootRole:
+        return QString::fromStdString(run.entry.runRoot);
+    case roles::RunStateRole:
+        return a ? int(a->state) : int(RunState::Lost);
+    case roles::PathRole:
+        return a ? QString::fromStdString(a->logPath) : QString();
+    default:
+        return {};
+    }
+}
+
+QVariant LaunchedRunsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case NameColumn:
+        return tr("Run");
+    case StateColumn:
+        return tr("State");
+    case BackendColumn:
+        return tr("Backend");
+    case ProcessColumn:
+        return tr("Job / PID");
+    case ParentColumn:
+        return tr("From");
+    case StartedColumn:
+        return tr("Started");
+    case DurationColumn:
+        return tr("Duration");
+    default:
+        return {};
+    }
+}
+
+} // namespace ckpt
+
+// Compiled here, not in the library's combined moc file: launch/RunState and
+// session/RunState (the workspace's per-run state) must not meet in one unit.
+#include "moc_LaunchedRunsModel.cpp"

@@ -1,0 +1,112 @@
+#pragma once
+
+#include "launch/Launcher.h"
+#include "launch/Lineage.h"
+
+#include <QAbstractTableModel>
+#include <QString>
+#include <QTimer>
+
+#include <chrono>
+#include <vector>
+
+namespace ckpt {
+
+class JobRunner;
+
+// The runs Ckpt Studio launched (the per-user registry), one row each, kept
+// up to date: records read, processes probed and Slurm asked (Launcher::runs)
+// on a JobRunner, never on the model's thread; a refresh started while one is
+// running supersedes it (its result is dropped). Refreshes come every
+// busyInterval while something is pending or running, every idleInterval
+// otherwise, and on demand; the Duration column of running rows ticks every
+// second without any I/O. Also stops runs (Launcher::stop, off the thread) and
+// gives the lineage edges of the records it read.
+class LaunchedRunsModel final : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column
+    {
+        NameColumn,
+        StateColumn,
+        BackendColumn,
+        ProcessColumn,
+        ParentColumn,
+        StartedColumn,
+        DurationColumn,
+        ColumnCount
+    };
+
+    explicit LaunchedRunsModel(LaunchRegistry registry = LaunchRegistry(),
+                               QObject* parent = nullptr);
+    ~LaunchedRunsModel() override;
+
+    // Periodic refresh; 0 turns it off. Defaults: 2 s busy, 15 s idle.
+    void setIntervals(int busyMs, int idleMs);
+    // Starts a refresh now (superseding one in flight).
+    void refresh();
+    bool isRefreshing() const;
+    // Refreshes applied since construction (tests and the bench wait on it).
+    int refreshCount() const { return m_refreshCount; }
+
+    int rowOf(const QString& root) const;
+    QString rootAt(int row) const;
+    QString nameOf(const QString& root) const;
+    // The latest attempt's log ("" when unknown).
+    QString logPathAt(int row) const;
+    RunState stateAt(int row) const;
+    std::optional<RunState> stateOf(const QString& root) const;
+    const LaunchRecord* recordAt(int row) const;
+    bool anyActive() const;
+    // Restarts and forks recorded in the runs read, oldest first.
+    const std::vector<LineageEdge>& edges() const { return m_edges; }
+    const LaunchRegistry& registry() const { return m_launcher.registry(); }
+
+    // Stops `root`'s latest attempt (SIGTERM, SIGKILL after `grace`; scancel)
+    // off this thread; stopFinished() follows, then a refresh.
+    void stop(const QString& root, std::chrono::milliseconds grace);
+    bool isStopping(const QString& root) const { return m_stopping.contains(root); }
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+signals:
+    void refreshed();
+    // The edges or a run's state changed: the lineage graph is out of date.
+    void lineageChanged();
+    void refreshFailed(const QString& message);
+    void stopFinished(const QString& root, const QString& error);
+
+private:
+    struct Snapshot
+    {
+        std::vector<Launcher::Listed> runs;
+        std::vector<LineageEdge> edges;
+        QString error;
+    };
+    static Snapshot collect(const Launcher& launcher, const Progress& progress);
+    void apply(Snapshot snapshot);
+    void scheduleNext();
+    void tickDurations();
+    QString lineageSignature() const;
+    QVariant display(const Launcher::Listed& run, int column) const;
+    QVariant sortValue(const Launcher::Listed& run, int column) const;
+
+    Launcher m_launcher;
+    JobRunner* m_runner;
+    QTimer m_poll;
+    QTimer m_clock;
+    int m_busyMs = 2000;
+    int m_idleMs = 15000;
+    int m_refreshCount = 0;
+    std::vector<Launcher::Listed> m_runs;
+    std::vector<LineageEdge> m_edges;
+    QString m_signature;
+    QStringList m_stopping;
+};
+
+} // namespace ckpt
