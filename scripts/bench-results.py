@@ -34,7 +34,7 @@ when = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC
 load = os.getloadavg()[0]
 stamp = f"{when}, commit {commit}, {os.cpu_count()} cores, load {load:.1f} at the end"
 rows = [r + [stamp] for r in new_rows] + kept
-order = ["scan", "verify", "watch", "diff", "tensors", "gui", "plot", "fork"]
+order = ["scan", "verify", "watch", "diff", "tensors", "gui", "plot", "fork", "launch"]
 rows.sort(key=lambda r: (order.index(r[0]) if r[0] in order else len(order), r[0]))
 
 table = ["| area | measure | result | goal | verdict | measured |",

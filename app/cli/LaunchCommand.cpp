@@ -3,12 +3,14 @@
 #include "Console.h"
 #include "launch/CommandTemplate.h"
 #include "launch/LaunchPrep.h"
+#include "launch/LaunchSweep.h"
 #include "launch/Launcher.h"
 #include "launch/LogTail.h"
+#include "launch/PreparedLaunches.h"
 
 #include <QThread>
 
-#include <cctype>
+#include <algorithm>
 
 namespace ckpt::cli {
 
@@ -43,27 +45,35 @@ nlohmann::ordered_json outcomeJson(const PreparedLaunch& p, int from, const Laun
                 {"state", a ? Json(runStateName(a->state)) : Json("planned")}};
 }
 
-// A folder-name-safe form of a value: letters, digits, '.', '-', '+'; others become '_'.
-std::string folderSafe(const std::string& text)
+// The trainer did not start (a missing program, sbatch refused): the restart
+// or fork is put back so no moved epochs or empty fork are left without a run.
+int failedToStart(const CommandLine& cl, const PreparedLaunch& p, const Error& error)
 {
-    std::string out;
-    for (char c : text)
-        out += (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '+')
-                   ? c
-                   : '_';
-    return out;
+    const Status undone = LaunchPrep::undo(p);
+    if (undone)
+        (void)PreparedLaunches().remove(p.plan.runRoot);
+    return cl.fail(
+        error.message +
+            (undone ? std::string(p.plan.mode == LaunchPlan::Mode::Fork
+                                      ? " (the fork was removed again)"
+                                      : " (the restart was undone: the run is as it "
+                                        "was)")
+                    : " (undoing the preparation failed too: " + undone.error().message + ")"),
+        ExitProblems);
 }
 
 // --sweep: one fork per value, all prepared (and refused together) before any
-// is applied, then trained K at a time; exit 0 when every run completed.
+// is applied; locally trained K at a time, on Slurm one job array.
 int runSweep(const CommandLine& cl, const PrepRequest& base, const Launcher& launcher)
 {
     if (cl.isSet(QStringLiteral("into")))
         return cl.usageError(QStringLiteral("--sweep names its forks itself: no --into"));
+    if (cl.isSet(QStringLiteral("prepare-only")))
+        return cl.usageError(QStringLiteral("--prepare-only prepares one restart or fork"));
     auto sweep = ParamEdit::parseSweep(cl.value(QStringLiteral("sweep")).toStdString());
     if (!sweep)
         return cl.usageError(QString::fromStdString(sweep.error().message));
-    int parallel = 1;
+    int parallel = 0;
     if (cl.isSet(QStringLiteral("parallel"))) {
         const auto k = cl.intValue(QStringLiteral("parallel"), 1);
         if (!k)
@@ -71,20 +81,11 @@ int runSweep(const CommandLine& cl, const PrepRequest& base, const Launcher& lau
         parallel = *k;
     }
     const bool json = cl.json();
-    std::vector<PreparedLaunch> runs;
-    for (const ParamEdit& value : *sweep) {
-        PrepRequest r = base;
-        r.mode = LaunchPlan::Mode::Fork;
-        r.edits.push_back(value);
-        r.forkSuffix = value.key + "-" + folderSafe(value.value.pythonLiteral());
-        TerminalProgress progress("checking epoch " + std::to_string(base.fromEpoch));
-        auto prepared = LaunchPrep::prepare(r, launcher.registry(), progress.progress());
-        if (!prepared)
-            return cl.fail(value.key + "=" + value.value.pythonLiteral() + ": " +
-                               prepared.error().message,
-                           ExitProblems);
-        runs.push_back(std::move(*prepared));
-    }
+    TerminalProgress progress("checking epoch " + std::to_string(base.fromEpoch));
+    auto prepared = LaunchSweep::prepare(base, *sweep, launcher.registry(), progress.progress());
+    if (!prepared)
+        return cl.fail(prepared.error().message, ExitProblems);
+    std::vector<PreparedLaunch>& runs = *prepared;
     nlohmann::ordered_json out = nlohmann::ordered_json::array();
     if (cl.isSet(QStringLiteral("dry-run"))) {
         for (const auto& p : runs) {
@@ -93,55 +94,77 @@ int runSweep(const CommandLine& cl, const PrepRequest& base, const Launcher& lau
             else
                 Console::out(LaunchPrep::describe(p));
         }
+        if (!json && base.backend == LaunchPlan::Backend::Slurm) {
+            std::vector<LaunchPlan> plans;
+            for (const auto& p : runs)
+                plans.push_back(p.plan);
+            Console::out("batch script (one job array):\n" +
+                         Launcher::batchScript(plans, parallel));
+        }
         json ? Console::json({{"runs", out}}) : Console::out("(dry run: nothing changed)\n");
         return ExitOk;
     }
-    for (auto& p : runs)
-        if (Status st = LaunchPrep::apply(p); !st)
-            return cl.fail(st.error().message, ExitProblems);
+    if (Status st = LaunchSweep::apply(runs); !st)
+        return cl.fail(st.error().message, ExitProblems);
 
-    // The queue: K trainers at a time, the next one started as one ends.
+    if (base.backend == LaunchPlan::Backend::Slurm) {
+        auto records = LaunchSweep::submitArray(runs, parallel, launcher);
+        if (!records)
+            return cl.fail(records.error().message, ExitProblems);
+        for (std::size_t i = 0; i < runs.size(); ++i) {
+            Console::err("submitted " + runs[i].plan.runRoot + " as job " +
+                         (*records)[i].latest()->jobId + "\n");
+            out.push_back(outcomeJson(runs[i], base.fromEpoch, &(*records)[i]));
+        }
+        if (json)
+            Console::json({{"runs", out}});
+        return ExitOk; // `ckpt runs` follows the array's tasks
+    }
+    // The local queue: K trainers at a time, the next started as one ends.
+    SweepQueue queue(std::move(runs), parallel > 0 ? parallel : 1, launcher);
     const bool detach = cl.isSet(QStringLiteral("detach"));
     if (detach)
-        parallel = static_cast<int>(runs.size()); // nobody stays to feed a queue
-    std::vector<std::optional<LaunchRecord>> records(runs.size());
-    std::size_t next = 0;
-    int running = 0;
-    bool allCompleted = true;
-    std::vector<bool> done(runs.size(), false);
+        queue.startAll(); // nobody stays to feed a queue
     for (;;) {
-        while (running < parallel && next < runs.size()) {
-            auto record = launcher.launch(runs[next].plan);
-            if (!record)
-                return cl.fail(record.error().message, ExitProblems);
-            Console::err("started " + runs[next].plan.runRoot + "\n");
-            records[next] = std::move(*record);
-            ++running;
-            ++next;
-        }
-        if (detach || running == 0)
+        const bool done = detach || queue.step();
+        for (const std::string& m : queue.takeMessages())
+            Console::err(m + "\n");
+        if (done)
             break;
         QThread::msleep(200);
-        for (std::size_t i = 0; i < next; ++i) {
-            if (done[i])
-                continue;
-            if (auto now = Launcher::refresh(runs[i].plan.runRoot)) {
-                records[i] = std::move(*now);
-                if (isFinished(records[i]->state())) {
-                    done[i] = true;
-                    --running;
-                    allCompleted = allCompleted && records[i]->state() == RunState::Completed;
-                    Console::err(runs[i].plan.runRoot + ": " + runStateName(records[i]->state()) +
-                                 "\n");
-                }
-            }
-        }
     }
-    for (std::size_t i = 0; i < runs.size(); ++i)
-        out.push_back(outcomeJson(runs[i], base.fromEpoch, records[i] ? &*records[i] : nullptr));
+    for (const SweepQueue::Item& item : queue.items())
+        out.push_back(
+            outcomeJson(item.prepared, base.fromEpoch, item.record ? &*item.record : nullptr));
     if (json)
         Console::json({{"runs", out}});
-    return detach || allCompleted ? ExitOk : ExitProblems;
+    const bool allStarted = std::all_of(queue.items().begin(), queue.items().end(),
+                                        [](const SweepQueue::Item& i) { return i.error.empty(); });
+    return (detach && allStarted) || queue.allCompleted() ? ExitOk : ExitProblems;
+}
+
+// --undo-prepared: the last restart or fork of RUN applied by --prepare-only.
+int undoPrepared(const CommandLine& cl, const std::string& run)
+{
+    const PreparedLaunches store;
+    auto latest = store.latestFor(run);
+    if (!latest)
+        return cl.fail(latest.error().message, ExitProblems);
+    if (!*latest)
+        return cl.fail(run + ": no prepared restart or fork to undo (ckpt launch RUN --from N "
+                             "--prepare-only makes one)",
+                       ExitProblems);
+    const PreparedLaunch& p = **latest;
+    if (Status st = LaunchPrep::undo(p); !st)
+        return cl.fail(st.error().message, ExitProblems);
+    if (Status st = store.remove(p.plan.runRoot); !st)
+        return cl.fail(st.error().message, ExitProblems);
+    if (p.plan.mode == LaunchPlan::Mode::Fork)
+        Console::out("removed the prepared fork " + p.runFolder.string() + "\n");
+    else
+        Console::out("undid the prepared restart of " + p.parentRoot.string() + " from epoch " +
+                     std::to_string(p.plan.parent ? p.plan.parent->epoch : 0) + "\n");
+    return ExitOk;
 }
 
 } // namespace
@@ -154,8 +177,9 @@ int runLaunch(const QStringList& arguments)
             "RUN --from N [--fork [--into DIR]] [--config FILE] [--set KEY=VALUE]... "
             "[--backend local|slurm] [--slurm-partition P] [--slurm-time T] "
             "[--slurm-cpus C] [--slurm-gpus G] [--slurm-mem M] [--sbatch ARG]... "
-            "[--sweep KEY=V1,V2,... [--parallel K]] [--force] [--dry-run] [--detach] [--json] "
-            "[-- COMMAND TEMPLATE...]"),
+            "[--sweep KEY=V1,V2,... [--parallel K]] [--force] [--dry-run | --prepare-only] "
+            "[--detach] [--json] [-- COMMAND TEMPLATE...]\n"
+            "       ckpt launch RUN --undo-prepared"),
         QStringLiteral(
             "Restarts RUN in place from epoch N, or forks a new run from it, with edited "
             "parameters, and launches the trainer.\n"
@@ -169,7 +193,11 @@ int runLaunch(const QStringList& arguments)
             "{ckpt_restart_mode} and any {parameter}.\n"
             "Without --detach the trainer's output is streamed and the exit status is the run's "
             "(0 completed, 1 failed or stopped). --dry-run prints the plan and changes "
-            "nothing."));
+            "nothing. --prepare-only applies the plan (epochs moved aside, links, config) "
+            "without launching; --undo-prepared puts it back. A trainer that cannot start "
+            "(missing program, sbatch refused) is undone the same way.\n"
+            "--sweep forks once per value; locally --parallel K run at a time, on Slurm the "
+            "forks are one job array (%K with --parallel), each task its own run and record."));
     cl.addOption(option("from", "The epoch to restart or fork from.", "N"));
     cl.addOption(option("fork", "Fork a new run instead of restarting in place."));
     cl.addOption(option("into", "The fork's new folder (default: beside the parent).", "DIR"));
@@ -189,9 +217,15 @@ int runLaunch(const QStringList& arguments)
     cl.addOption(option("sbatch", "An extra #SBATCH argument.", "ARG"));
     cl.addOption(option("force", "Launch from an epoch that fails the restart check."));
     cl.addOption(option("dry-run", "Print the plan; change nothing."));
+    cl.addOption(option("prepare-only", "Apply the plan but do not launch (undo: "
+                                        "--undo-prepared)."));
+    cl.addOption(
+        option("undo-prepared", "Undo RUN's last restart or fork made with --prepare-only."));
     cl.addOption(option("detach", "Return once the trainer started."));
     if (auto exit = cl.parse(arguments, 1, -1))
         return *exit;
+    if (cl.isSet(QStringLiteral("undo-prepared")))
+        return undoPrepared(cl, cl.positional().first().toStdString());
     if (!cl.isSet(QStringLiteral("from")))
         return cl.usageError(QStringLiteral("--from N is required"));
     const auto from = cl.intValue(QStringLiteral("from"), 0);
@@ -240,6 +274,8 @@ int runLaunch(const QStringList& arguments)
     }
     for (const QString& arg : cl.parser().values(QStringLiteral("sbatch")))
         slurm.extraLines.push_back(arg.toStdString());
+    if (const auto problems = slurm.problems(); !problems.empty())
+        return cl.usageError(QString::fromStdString("--slurm-*/--sbatch: " + problems.front()));
 
     const Launcher launcher;
     if (cl.isSet(QStringLiteral("sweep")))
@@ -253,16 +289,36 @@ int runLaunch(const QStringList& arguments)
         if (json)
             Console::json(outcomeJson(*prepared, *from, nullptr));
         else
-            Console::out(LaunchPrep::describe(*prepared) + "(dry run: nothing changed)\n");
+            Console::out(LaunchPrep::describe(*prepared) +
+                         (prepared->plan.backend == LaunchPlan::Backend::Slurm
+                              ? "batch script:\n" + Launcher::batchScript({prepared->plan}, 0)
+                              : std::string()) +
+                         "(dry run: nothing changed)\n");
         return ExitOk;
     }
     if (Status st = LaunchPrep::apply(*prepared); !st)
         return cl.fail(st.error().message, ExitProblems);
+    if (cl.isSet(QStringLiteral("prepare-only"))) {
+        if (Status st = PreparedLaunches().add(*prepared); !st) {
+            (void)LaunchPrep::undo(*prepared);
+            return cl.fail(st.error().message + " (not prepared)", ExitProblems);
+        }
+        if (json) {
+            Console::json(outcomeJson(*prepared, *from, nullptr));
+        } else {
+            Console::out(LaunchPrep::describe(*prepared));
+            Console::out("prepared, not launched. Undo: ckpt launch " +
+                         CommandTemplate::shellQuote(positional.first().toStdString()) +
+                         " --undo-prepared\n");
+        }
+        return ExitOk;
+    }
     if (!json)
         Console::err(LaunchPrep::describe(*prepared));
     auto record = launcher.launch(prepared->plan);
     if (!record)
-        return cl.fail(record.error().message, ExitProblems);
+        return failedToStart(cl, *prepared, record.error());
+    (void)PreparedLaunches().remove(prepared->plan.runRoot); // launched: recorded from now on
 
     if (!cl.isSet(QStringLiteral("detach"))) {
         // Stream the trainer's output until the run ends.

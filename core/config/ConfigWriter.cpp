@@ -130,7 +130,8 @@ fs::path ConfigWriter::firstChoice(const ParamSet& original, const fs::path& dir
 }
 
 Result<fs::path> ConfigWriter::writeNew(const ParamSet& original,
-                                        const std::vector<ParamEdit>& edits, const fs::path& dir)
+                                        const std::vector<ParamEdit>& edits, const fs::path& dir,
+                                        const fs::path& preferred)
 {
     auto text = render(original, edits);
     if (!text)
@@ -140,7 +141,9 @@ Result<fs::path> ConfigWriter::writeNew(const ParamSet& original,
     if (ec)
         return Error::at(dir.string(), "cannot create the folder: " + ec.message());
 
-    const fs::path first = firstChoice(original, dir);
+    const fs::path first = !preferred.empty() && preferred.parent_path() == dir
+                               ? preferred
+                               : firstChoice(original, dir);
     const std::string stem = first.stem().string();
     const std::string ext = first.extension().string();
     const fs::path source =

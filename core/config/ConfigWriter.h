@@ -46,10 +46,12 @@ public:
     static std::filesystem::path firstChoice(const ParamSet& original,
                                              const std::filesystem::path& dir);
     // <dir>/<stem>-<yyyyMMdd-HHmmss>[-N]<ext>, <dir> created when missing.
-    // Returns the new file's path.
+    // `first` (a name in <dir>, e.g. the one a launch plan showed) is tried
+    // before the others; empty: firstChoice(). Returns the new file's path.
     static Result<std::filesystem::path> writeNew(const ParamSet& original,
                                                   const std::vector<ParamEdit>& edits,
-                                                  const std::filesystem::path& dir);
+                                                  const std::filesystem::path& dir,
+                                                  const std::filesystem::path& first = {});
 };
 
 } // namespace ckpt

@@ -29,6 +29,8 @@ std::vector<LaunchEvents::Event> LaunchEvents::read(const std::filesystem::path&
         e.host = j.value("host", std::string());
         e.restart = j.value("restart", 0);
         e.status = j.value("status", 0);
+        if (const auto job = j.find("job"); job != j.end() && job->is_string())
+            e.job = job->get<std::string>();
         events.push_back(std::move(e));
     }
     return events;
@@ -50,6 +52,14 @@ void finish(LaunchSegment& seg, const LaunchEvents::Event& exit)
 }
 
 } // namespace
+
+std::string LaunchEvents::slurmJobId(const std::vector<Event>& events)
+{
+    for (auto it = events.rbegin(); it != events.rend(); ++it)
+        if (it->type == "start" && !it->job.empty())
+            return it->job;
+    return {};
+}
 
 bool LaunchEvents::apply(const std::vector<Event>& events, LaunchAttempt& attempt)
 {

@@ -58,74 +58,6 @@ fs::path defaultForkFolder(const fs::path& parentFolder, const std::string& epoc
     return candidate;
 }
 
-// Hard-links (or, across file systems or where links are refused, copies)
-// every file below `from` into the new directory `to`.
-Status linkTree(const fs::path& from, const fs::path& to)
-{
-    std::error_code ec;
-    fs::create_directories(to, ec);
-    if (ec)
-        return Error::at(to.string(), "cannot create the folder: " + ec.message());
-    for (auto it = fs::recursive_directory_iterator(from, ec); !ec && it != fs::end(it);
-         it.increment(ec)) {
-        const fs::path rel = it->path().lexically_relative(from);
-        const fs::path target = to / rel;
-        struct stat st
-        {};
-        if (::lstat(it->path().c_str(), &st) != 0)
-            return Error{osError(it->path(), errno), it->path().string()};
-        if (S_ISDIR(st.st_mode)) {
-            fs::create_directories(target, ec);
-            if (ec)
-                return Error::at(target.string(), "cannot create the folder: " + ec.message());
-            continue;
-        }
-        if (!S_ISREG(st.st_mode))
-            return Error::at(it->path().string(), "is " + RegularFile::kindOf(st.st_mode) +
-                                                      ", not a regular file: a "
-                                                      "fork links files only");
-        if (::link(it->path().c_str(), target.c_str()) == 0)
-            continue;
-        if (errno != EXDEV && errno != EPERM && errno != EMLINK)
-            return Error{"cannot link " + osError(target, errno), target.string()};
-        fs::copy_file(it->path(), target, fs::copy_options::none, ec);
-        if (ec)
-            return Error::at(target.string(),
-                             "cannot copy " + it->path().string() + ": " + ec.message());
-    }
-    if (ec)
-        return Error::at(from.string(), "cannot list: " + ec.message());
-    return {};
-}
-
-// A symlink `link` -> `text`, created aside and renamed into place.
-Status placeSymlink(const fs::path& link, const std::string& text)
-{
-    const fs::path aside = link.parent_path() / ("." + link.filename().string() + ".new");
-    ::unlink(aside.c_str());
-    if (::symlink(text.c_str(), aside.c_str()) != 0)
-        return Error{"cannot create " + osError(aside, errno), aside.string()};
-    if (::rename(aside.c_str(), link.c_str()) != 0) {
-        const int err = errno;
-        ::unlink(aside.c_str());
-        return Error{"cannot place " + osError(link, err), link.string()};
-    }
-    return {};
-}
-
-Status copyIfPresent(const std::string& source, const fs::path& dir)
-{
-    if (source.empty())
-        return {};
-    std::error_code ec;
-    if (!fs::is_regular_file(source, ec))
-        return {};
-    fs::copy_file(source, dir / fs::path(source).filename(), fs::copy_options::none, ec);
-    if (ec)
-        return Error::at(source, "cannot keep a copy in " + dir.string() + ": " + ec.message());
-    return {};
-}
-
 std::string epochList(const std::vector<int>& epochs)
 {
     std::string out;
@@ -228,6 +160,18 @@ std::string LaunchPrep::cutTrainingLog(const std::string& text, int epochs)
     return out;
 }
 
+Result<ParamSet> LaunchPrep::parameters(const PrepRequest& request, const LaunchRegistry& registry)
+{
+    std::error_code ec;
+    if (!request.configFile.empty())
+        return ParamSet::readFile(fs::absolute(request.configFile, ec).lexically_normal().string());
+    const fs::path root = fs::absolute(request.runRoot, ec).lexically_normal();
+    auto found = RunConfigFinder::configFor(root, registry);
+    if (!found)
+        return found.error();
+    return ParamSet::readFile(*found);
+}
+
 Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
                                            const LaunchRegistry& registry, const Progress& progress)
 {
@@ -269,18 +213,10 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
     }
 
     // Parameters: the run's config with the edits applied.
-    std::string configFile = request.configFile.empty()
-                                 ? std::string()
-                                 : fs::absolute(request.configFile, ec).lexically_normal().string();
-    if (configFile.empty()) {
-        auto found = RunConfigFinder::configFor(root, registry);
-        if (!found)
-            return found.error();
-        configFile = *found;
-    }
-    auto original = ParamSet::readFile(configFile);
+    auto original = parameters(request, registry);
     if (!original)
         return original.error();
+    const std::string configFile = original->origin();
     p.original = std::move(*original);
     auto text = ConfigWriter::render(p.original, request.edits);
     if (!text)
@@ -360,171 +296,6 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
         return argv.error();
     plan.argv = std::move(*argv);
     return p;
-}
-
-namespace {
-
-// The edited configuration, a new file in `dir`; the plan's argv follows its name.
-Status writeConfig(PreparedLaunch& p, const fs::path& root, fs::path& written)
-{
-    LaunchPlan& plan = p.plan;
-    const fs::path dir = ConfigWriter::configsDir(root);
-    auto made = ConfigWriter::writeNew(p.original, p.edits, dir);
-    if (!made) {
-        std::error_code ec;
-        fs::remove(dir, ec); // only when empty: made by this attempt
-        return made.error();
-    }
-    written = *made;
-    if (written.string() != plan.configFile) {
-        plan.configFile = written.string();
-        p.values["config"] = plan.configFile;
-        auto argv = CommandTemplate(plan.commandTemplate).expand(p.values);
-        if (!argv)
-            return argv.error();
-        plan.argv = std::move(*argv);
-    }
-    return {};
-}
-
-// A fork is a new folder: made whole, or (on any failure, a full disk say)
-// removed again, so no half-made run is left for a scan to find.
-Status applyFork(PreparedLaunch& p, int from)
-{
-    std::error_code ec;
-    const bool existed = fs::exists(p.runFolder, ec); // prepare() allows only an empty one
-    fs::create_directories(p.runFolder, ec);
-    if (ec)
-        return Error::at(p.runFolder.string(), "cannot create the fork's folder: " + ec.message());
-    auto made = [&]() -> Status {
-        if (Status st = linkTree(p.parentRoot / p.epochDir, p.forkEpochDir); !st)
-            return st;
-        if (Status st = placeSymlink(fs::path(p.plan.runRoot) / "last", p.epochDir); !st)
-            return st;
-        // The parent's Keras CSV logs (training.log), cut at the fork epoch, where
-        // the fork's trainer keeps them.
-        const Layout* layout = layoutAt(p.parentRoot);
-        const fs::path parentFolder = LaunchPrep::runFolderOf(p.parentRoot);
-        for (const RunSource& source :
-             layout ? layout->loadRun(p.parentRoot).sources : std::vector<RunSource>{}) {
-            if (source.path.empty())
-                continue;
-            const fs::path rel = fs::path(source.path).lexically_relative(parentFolder);
-            if (rel.empty() || *rel.begin() == "..")
-                continue;
-            auto text = RegularFile::read(source.path, RegularFile::kLogLimit);
-            if (!text)
-                return text.error();
-            if (!text->starts_with("epoch,"))
-                continue; // not a CSVLogger file: the fork starts without it
-            if (Status st =
-                    writeFileAtomically(p.runFolder / rel, LaunchPrep::cutTrainingLog(*text, from));
-                !st)
-                return st;
-        }
-        fs::path config;
-        return writeConfig(p, fs::path(p.plan.runRoot), config);
-    }();
-    if (!made) {
-        if (existed) {
-            for (const auto& entry : fs::directory_iterator(p.runFolder, ec))
-                fs::remove_all(entry.path(), ec);
-        } else {
-            fs::remove_all(p.runFolder, ec);
-        }
-        return Error{made.error().message + " (the fork was not made)", made.error().path};
-    }
-    return {};
-}
-
-// A restart writes its configuration first (a new file, nothing else touched
-// if that fails), then moves the later epochs aside and relinks. Any failure
-// on the way puts back what was done, so the run is as it was.
-Status applyRestart(PreparedLaunch& p, int from)
-{
-    const Layout* layout = layoutAt(p.parentRoot);
-    if (!layout)
-        return Error::at(p.parentRoot.string(), "no checkpoint run here any more");
-    fs::path config;
-    if (Status st = writeConfig(p, p.parentRoot, config); !st)
-        return st;
-    std::error_code ec;
-    std::vector<std::pair<fs::path, fs::path>> moved; // epoch dir -> aside
-    bool supersededMade = false;
-    std::vector<std::string> relinked;
-    auto rollBack = [&](const Error& error) -> Status {
-        std::string message = error.message;
-        RelinkOptions options;
-        options.force = true;
-        for (std::size_t i = 0; i < relinked.size(); ++i)
-            if (auto undone = Relinker::undo(p.parentRoot, options); !undone)
-                message += "; could not put " + relinked[relinked.size() - 1 - i] +
-                           " back: " + undone.error().message;
-        for (auto it = moved.rbegin(); it != moved.rend(); ++it)
-            if (::rename(it->second.c_str(), it->first.c_str()) != 0)
-                message += "; could not move " + it->second.string() + " back to " +
-                           it->first.string() + ": " + std::strerror(errno);
-        // Folders this attempt made go too (fs::remove takes only empty ones).
-        if (supersededMade) {
-            fs::remove_all(p.supersededDir, ec);
-            fs::remove(p.supersededDir.parent_path(), ec);
-        }
-        fs::remove(config, ec);
-        fs::remove(config.parent_path(), ec);
-        return Error{message + " (the restart was not prepared)", error.path};
-    };
-    {
-        auto lock = RunLock::acquire(p.parentRoot);
-        if (!lock)
-            return rollBack(lock.error());
-        const Run run = layout->loadRun(p.parentRoot);
-        // What is there now, not what was planned: an epoch saved since moves aside too.
-        p.superseded.clear();
-        for (const Epoch& e : run.epochs)
-            if (e.number > from)
-                p.superseded.push_back(e.number);
-        supersededMade = !fs::exists(p.supersededDir, ec);
-        fs::create_directories(p.supersededDir, ec);
-        if (ec)
-            return rollBack(
-                Error::at(p.supersededDir.string(), "cannot create the folder: " + ec.message()));
-        for (const RunSource& source : run.sources)
-            if (Status st = copyIfPresent(source.path, p.supersededDir); !st)
-                return rollBack(st.error());
-        for (const Epoch& e : run.epochs) {
-            if (e.number <= from)
-                continue;
-            const fs::path dir = run.pathOf(e);
-            const fs::path aside = p.supersededDir / e.dir; // the layout's relative place
-            fs::create_directories(aside.parent_path(), ec);
-            if (::rename(dir.c_str(), aside.c_str()) != 0)
-                return rollBack(
-                    Error{"cannot move " + dir.string() + " aside: " + osError(aside, errno),
-                          dir.string()});
-            moved.emplace_back(dir, aside);
-        }
-    }
-    RelinkOptions options;
-    options.force = true; // checked in prepare(), refusals shown and forced there
-    if (p.bestTo) {
-        auto relink = Relinker::relink(p.parentRoot, "best", *p.bestTo, options);
-        if (!relink)
-            return rollBack(relink.error());
-        if (relink->changed)
-            relinked.push_back("best");
-    }
-    auto relink = Relinker::relink(p.parentRoot, "last", from, options);
-    if (!relink)
-        return rollBack(relink.error());
-    return {};
-}
-
-} // namespace
-
-Status LaunchPrep::apply(PreparedLaunch& p)
-{
-    const int from = p.plan.parent ? p.plan.parent->epoch : 0;
-    return p.plan.mode == LaunchPlan::Mode::Fork ? applyFork(p, from) : applyRestart(p, from);
 }
 
 } // namespace ckpt

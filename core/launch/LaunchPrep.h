@@ -56,6 +56,19 @@ struct PreparedLaunch
     std::optional<int> bestTo;
     // Fork: the parent's epoch directory and where its files are hard-linked.
     std::filesystem::path forkEpochDir;
+
+    // What apply() did, filled as it goes: what undo() puts back.
+    struct Applied
+    {
+        bool done = false;                                      // apply() succeeded
+        std::string time;                                       // ISO 8601 UTC, when apply() began
+        std::string config;                                     // the edited config written
+        std::vector<std::pair<std::string, std::string>> moved; // epoch folder -> aside
+        bool supersededMade = false;
+        std::vector<std::string> journalIds; // the relinks made (journal entries), in order
+        bool forkFolderMade = false;         // false: the fork's folder existed (empty)
+    };
+    Applied applied;
 };
 
 // Prepares and applies restarts and forks of CANDLE runs (the layout that can
@@ -70,7 +83,20 @@ public:
                                           const LaunchRegistry& registry,
                                           const Progress& progress = Progress::none());
     // Carries the plan out; on success `prepared.plan` is ready for Launcher::launch.
+    // A failure on the way puts back what was done.
     static Status apply(PreparedLaunch& prepared);
+    // Puts an applied but not launched restart or fork back: superseded epochs
+    // renamed back, `last`/`best` restored through Relinker::undo (refused
+    // when the link was relinked since), the superseded folder and the written
+    // config removed (ours); a fork's new folder removed (only when we made
+    // it, otherwise only its contents). Refused once the run was launched
+    // (the run's record has an attempt since apply): that is recorded, not
+    // undone. The run's ckpt.log keeps the audit lines of both relinks.
+    static Status undo(const PreparedLaunch& prepared);
+
+    // The parameters of the config a launch would edit (request.configFile or
+    // the run's own): quick, for the dialog's table while prepare() checks the epoch.
+    static Result<ParamSet> parameters(const PrepRequest& request, const LaunchRegistry& registry);
 
     // The plan as text: what moves, what is relinked, the config edits, the argv.
     static std::string describe(const PreparedLaunch& prepared);

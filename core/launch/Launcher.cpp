@@ -2,6 +2,7 @@
 
 #include "launch/LocalBackend.h"
 #include "launch/SlurmBackend.h"
+#include "launch/SlurmBatchScript.h"
 #include "ops/RunLock.h"
 
 #include <thread>
@@ -33,7 +34,10 @@ bool isUnder(const fs::path& path, const fs::path& folder)
 
 Launcher::Launcher(LaunchRegistry registry) : m_registry(std::move(registry)) {}
 
-Result<LaunchRecord> Launcher::launch(const LaunchPlan& planIn) const
+namespace {
+
+// Absolute root, a working directory and a name; the run folder made.
+Result<LaunchPlan> normalized(const LaunchPlan& planIn)
 {
     LaunchPlan plan = planIn;
     if (plan.runRoot.empty())
@@ -43,15 +47,14 @@ Result<LaunchRecord> Launcher::launch(const LaunchPlan& planIn) const
         plan.workingDir = plan.runRoot;
     if (plan.name.empty())
         plan.name = fs::path(plan.runRoot).filename().string();
-    std::error_code ec;
-    fs::create_directories(plan.runRoot, ec);
-    if (ec)
-        return Error::at(plan.runRoot, "cannot create the run folder: " + ec.message());
+    return plan;
+}
 
-    auto lock = RunLock::acquire(plan.runRoot);
-    if (!lock)
-        return lock.error();
+// The run's record (empty for a first launch), refused while a launch runs.
+Result<LaunchRecord> openRecord(const LaunchPlan& plan)
+{
     LaunchRecord record;
+    std::error_code ec;
     const fs::path recordPath = LaunchRecord::pathFor(plan.runRoot);
     if (fs::exists(recordPath, ec)) {
         auto loaded = LaunchRecord::load(recordPath);
@@ -65,24 +68,93 @@ Result<LaunchRecord> Launcher::launch(const LaunchPlan& planIn) const
     }
     record.runRoot = plan.runRoot;
     record.name = plan.name;
+    return record;
+}
 
+LaunchAttempt attemptAfter(const LaunchRecord& record, const LaunchPlan& plan)
+{
     LaunchAttempt attempt;
     attempt.index = static_cast<int>(record.attempts.size()) + 1;
     attempt.plan = plan;
-    attempt.submitted = isoNow();
     const fs::path dir = LaunchRecord::launchDir(plan.runRoot);
     const std::string base = (dir / ("attempt-" + std::to_string(attempt.index))).string();
     attempt.logPath = base + ".log";
     attempt.eventsPath = base + ".events";
-    Status started;
-    if (plan.backend == LaunchPlan::Backend::Slurm) {
+    if (plan.backend == LaunchPlan::Backend::Slurm)
         attempt.scriptPath = base + ".sbatch";
-        started = SlurmBackend::submit(plan, attempt);
-    } else {
-        started = LocalBackend::start(plan, attempt);
+    return attempt;
+}
+
+void removeAttemptFiles(const LaunchAttempt& attempt)
+{
+    std::error_code ec;
+    for (const std::string& f : {attempt.logPath, attempt.eventsPath, attempt.scriptPath})
+        if (!f.empty())
+            fs::remove(f, ec);
+    fs::remove(fs::path(attempt.logPath).parent_path(), ec); // only when empty
+}
+
+std::string arrayOutput(const LaunchPlan& first)
+{
+    return (LaunchRecord::launchDir(first.runRoot) / "slurm-array-%A_%a.out").string();
+}
+
+} // namespace
+
+LaunchAttempt Launcher::nextAttempt(const LaunchPlan& planIn)
+{
+    auto plan = normalized(planIn);
+    if (!plan)
+        return {};
+    auto record = openRecord(*plan);
+    return attemptAfter(record ? *record : LaunchRecord{}, *plan);
+}
+
+std::string Launcher::batchScript(const std::vector<LaunchPlan>& plansIn, int parallel)
+{
+    std::vector<LaunchPlan> plans;
+    std::vector<LaunchAttempt> attempts;
+    for (const LaunchPlan& p : plansIn) {
+        auto plan = normalized(p);
+        if (!plan)
+            return {};
+        attempts.push_back(nextAttempt(*plan));
+        plans.push_back(std::move(*plan));
     }
-    if (!started && attempt.segments.empty() && attempt.jobId.empty())
+    if (plans.size() == 1)
+        return SlurmBatchScript::render(plans.front(), attempts.front());
+    return plans.empty() ? std::string()
+                         : SlurmBatchScript::renderArray(plans, attempts, parallel,
+                                                         arrayOutput(plans.front()));
+}
+
+Result<LaunchRecord> Launcher::launch(const LaunchPlan& planIn) const
+{
+    auto normal = normalized(planIn);
+    if (!normal)
+        return normal.error();
+    const LaunchPlan& plan = *normal;
+    std::error_code ec;
+    fs::create_directories(plan.runRoot, ec);
+    if (ec)
+        return Error::at(plan.runRoot, "cannot create the run folder: " + ec.message());
+
+    auto lock = RunLock::acquire(plan.runRoot);
+    if (!lock)
+        return lock.error();
+    auto opened = openRecord(plan);
+    if (!opened)
+        return opened.error();
+    LaunchRecord& record = *opened;
+    LaunchAttempt attempt = attemptAfter(record, plan);
+    attempt.submitted = isoNow();
+    const Status started = plan.backend == LaunchPlan::Backend::Slurm
+                               ? SlurmBackend::submit(plan, attempt)
+                               : LocalBackend::start(plan, attempt);
+    if (!started && attempt.segments.empty() && attempt.jobId.empty()) {
+        removeAttemptFiles(attempt); // nothing ran: nothing of it is kept
         return started.error();
+    }
     if (!started) {
         attempt.state = RunState::Failed;
         attempt.ended = isoNow();
@@ -95,6 +167,59 @@ Result<LaunchRecord> Launcher::launch(const LaunchPlan& planIn) const
     if (!started)
         return started.error();
     return record;
+}
+
+Result<std::vector<LaunchRecord>> Launcher::launchArray(const std::vector<LaunchPlan>& plansIn,
+                                                        int parallel) const
+{
+    if (plansIn.empty())
+        return Error::at({}, "a job array needs at least one run");
+    if (plansIn.size() == 1) { // a plain job, as batchScript() shows it
+        auto record = launch(plansIn.front());
+        if (!record)
+            return record.error();
+        return std::vector<LaunchRecord>{std::move(*record)};
+    }
+    std::vector<LaunchPlan> plans;
+    std::vector<LaunchRecord> records;
+    std::vector<LaunchAttempt> attempts;
+    std::vector<RunLock> locks;
+    std::error_code ec;
+    for (const LaunchPlan& p : plansIn) {
+        auto plan = normalized(p);
+        if (!plan)
+            return plan.error();
+        if (plan->backend != LaunchPlan::Backend::Slurm)
+            return Error::at(plan->runRoot, "a job array runs on Slurm only");
+        fs::create_directories(plan->runRoot, ec);
+        if (ec)
+            return Error::at(plan->runRoot, "cannot create the run folder: " + ec.message());
+        auto lock = RunLock::acquire(plan->runRoot);
+        if (!lock)
+            return lock.error();
+        locks.push_back(std::move(*lock));
+        auto record = openRecord(*plan);
+        if (!record)
+            return record.error();
+        attempts.push_back(attemptAfter(*record, *plan));
+        attempts.back().submitted = isoNow();
+        records.push_back(std::move(*record));
+        plans.push_back(std::move(*plan));
+    }
+    auto jobId = SlurmBackend::submitArray(plans, attempts, parallel, arrayOutput(plans.front()));
+    if (!jobId) {
+        for (const LaunchAttempt& a : attempts)
+            removeAttemptFiles(a);
+        return jobId.error();
+    }
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+        records[i].attempts.push_back(std::move(attempts[i]));
+        if (Status st = records[i].save(); !st)
+            return st.error();
+        if (Status st = m_registry.addLaunched({plans[i].runRoot, plans[i].name, {}}); !st)
+            return st.error();
+    }
+    return records;
 }
 
 Result<LaunchRecord> Launcher::refresh(const fs::path& runRoot)

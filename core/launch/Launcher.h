@@ -28,6 +28,21 @@ public:
     // failed attempt only when something ran; otherwise nothing is written.
     Result<LaunchRecord> launch(const LaunchPlan& plan) const;
 
+    // One Slurm job array for a sweep (fan-out): plans[i], each its own run,
+    // becomes array task i with job id "<array id>_<i>", its own attempt, log,
+    // events and record (a copy of the one script in each run's launch
+    // folder). At most `parallel` tasks run at once (0: no cap). When sbatch
+    // refuses, nothing is recorded. A single plan is submitted as a plain job.
+    Result<std::vector<LaunchRecord>> launchArray(const std::vector<LaunchPlan>& plans,
+                                                  int parallel) const;
+
+    // The attempt launch() makes next for `plan`: its index (after the run's
+    // recorded attempts) and its log, events and script paths. The dialog's
+    // preview renders the batch script with it: the text sbatch will get.
+    static LaunchAttempt nextAttempt(const LaunchPlan& plan);
+    // The batch script launch() or launchArray() submits for these plans.
+    static std::string batchScript(const std::vector<LaunchPlan>& plans, int parallel);
+
     // Loads the run's record and brings its unfinished attempts up to date
     // (events, /proc, Slurm), saving it when anything changed.
     static Result<LaunchRecord> refresh(const std::filesystem::path& runRoot);

@@ -29,7 +29,10 @@ RunState SlurmBackend::stateFromSlurm(const std::string& s)
     return RunState::Failed;
 }
 
-Status SlurmBackend::submit(const LaunchPlan& plan, LaunchAttempt& attempt)
+namespace {
+
+// The attempt's folders and an empty events file (the batch shell appends to it).
+Status prepareFiles(const LaunchPlan& plan, const LaunchAttempt& attempt)
 {
     if (plan.argv.empty())
         return Error::at(plan.runRoot, "nothing to launch: the argv is empty");
@@ -43,6 +46,15 @@ Status SlurmBackend::submit(const LaunchPlan& plan, LaunchAttempt& attempt)
     if (fd < 0)
         return Error{osError(attempt.eventsPath, errno), attempt.eventsPath};
     ::close(fd);
+    return {};
+}
+
+} // namespace
+
+Status SlurmBackend::submit(const LaunchPlan& plan, LaunchAttempt& attempt)
+{
+    if (Status st = prepareFiles(plan, attempt); !st)
+        return st;
     if (Status st =
             writeFileAtomically(attempt.scriptPath, SlurmBatchScript::render(plan, attempt));
         !st)
@@ -56,15 +68,41 @@ Status SlurmBackend::submit(const LaunchPlan& plan, LaunchAttempt& attempt)
     return {};
 }
 
+Result<std::string> SlurmBackend::submitArray(const std::vector<LaunchPlan>& plans,
+                                              std::vector<LaunchAttempt>& attempts, int parallel,
+                                              const std::string& slurmOutput)
+{
+    if (plans.empty() || plans.size() != attempts.size())
+        return Error::at({}, "a job array needs one attempt per run");
+    const std::string script =
+        SlurmBatchScript::renderArray(plans, attempts, parallel, slurmOutput);
+    for (std::size_t i = 0; i < plans.size(); ++i) {
+        if (Status st = prepareFiles(plans[i], attempts[i]); !st)
+            return st.error();
+        if (Status st = writeFileAtomically(attempts[i].scriptPath, script); !st)
+            return st.error();
+    }
+    auto id = SlurmClient::submit(attempts.front().scriptPath);
+    if (!id)
+        return id.error();
+    for (std::size_t i = 0; i < attempts.size(); ++i) {
+        attempts[i].jobId = *id + "_" + std::to_string(i);
+        attempts[i].slurmState = "PENDING";
+        attempts[i].state = RunState::Pending;
+    }
+    return *id;
+}
+
 Result<bool> SlurmBackend::refresh(LaunchAttempt& attempt)
 {
-    bool changed = LaunchEvents::apply(LaunchEvents::read(attempt.eventsPath), attempt);
+    const auto events = LaunchEvents::read(attempt.eventsPath);
+    bool changed = LaunchEvents::apply(events, attempt);
     if (attempt.jobId.empty())
         return changed;
     if (isFinished(attempt.state) && !attempt.slurmState.empty() &&
         stateFromSlurm(attempt.slurmState) == attempt.state)
         return changed; // final and already recorded: no need to ask Slurm
-    auto info = SlurmClient::query(attempt.jobId);
+    auto info = SlurmClient::query(attempt.jobId, LaunchEvents::slurmJobId(events));
     if (!info)
         return info.error();
     RunState state = stateFromSlurm(info->state);

@@ -5,6 +5,7 @@
 #include "launch/LaunchRecord.h"
 
 #include <string>
+#include <vector>
 
 namespace ckpt {
 
@@ -17,6 +18,12 @@ class SlurmBackend
 public:
     // Writes the script to attempt.scriptPath and submits it; sets jobId.
     static Status submit(const LaunchPlan& plan, LaunchAttempt& attempt);
+    // One job array (SlurmBatchScript::renderArray), its script written to
+    // every attempt's scriptPath; sets each attempt's jobId to "<id>_<i>" and
+    // returns the array's id.
+    static Result<std::string> submitArray(const std::vector<LaunchPlan>& plans,
+                                           std::vector<LaunchAttempt>& attempts, int parallel,
+                                           const std::string& slurmOutput);
     // True when anything changed. A Slurm error (controller down) leaves the
     // attempt as it was and is returned.
     static Result<bool> refresh(LaunchAttempt& attempt);

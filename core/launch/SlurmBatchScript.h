@@ -4,6 +4,7 @@
 #include "launch/LaunchRecord.h"
 
 #include <string>
+#include <vector>
 
 namespace ckpt {
 
@@ -20,6 +21,16 @@ class SlurmBatchScript
 {
 public:
     static std::string render(const LaunchPlan& plan, const LaunchAttempt& attempt);
+
+    // One job array for a sweep (fan-out): task i runs plans[i] in its own
+    // run folder, its output appended to attempts[i]'s log and its events to
+    // attempts[i]'s events file, with the same preemption safety as a single
+    // job (each task is requeued on its own). The #SBATCH options are the
+    // first plan's; `parallel` > 0 caps the tasks running at once (%K).
+    // Slurm's own messages for task i go to `slurmOutput` (%A_%a expanded).
+    static std::string renderArray(const std::vector<LaunchPlan>& plans,
+                                   const std::vector<LaunchAttempt>& attempts, int parallel,
+                                   const std::string& slurmOutput);
 
     // An #SBATCH value, double-quoted when it holds spaces or quotes.
     static std::string sbatchValue(const std::string& value);

@@ -132,17 +132,25 @@ std::optional<SlurmClient::JobInfo> SlurmClient::parseSacct(std::string_view tex
     return last;
 }
 
-Result<SlurmClient::JobInfo> SlurmClient::query(const std::string& jobId)
+Result<SlurmClient::JobInfo> SlurmClient::query(const std::string& jobId,
+                                                const std::string& slurmJobId)
 {
     auto shown = run("scontrol", {"show", "job", "-o", jobId});
     if (shown) {
         if (auto info = parseScontrol(*shown))
             return *info;
     }
-    auto acct = run("sacct", {"-c", "-j", jobId, "-P", "-n", "-o", "jobid,state,exitcode"});
+    const bool task = jobId.find('_') != std::string::npos;
+    const std::string acctId = task ? slurmJobId : jobId;
+    Result<std::string> acct =
+        acctId.empty()
+            ? Result<std::string>(Error::at({}, "the array task never started"))
+            : run("sacct", {"-c", "-j", acctId, "-P", "-n", "-o", "jobid,state,exitcode"});
     if (acct) {
-        if (auto info = parseSacct(*acct, jobId))
+        if (auto info = parseSacct(*acct, acctId)) {
+            info->jobId = jobId;
             return *info;
+        }
     }
     return Error::at(
         {}, "Slurm knows no job " + jobId +

@@ -34,8 +34,10 @@ public:
     // sbatch --parsable SCRIPT: the job id.
     static Result<std::string> submit(const std::string& script);
     // scontrol show job -o, or the last jobcomp record (sacct -c) once
-    // scontrol has forgotten the job.
-    static Result<JobInfo> query(const std::string& jobId);
+    // scontrol has forgotten the job. An array task ("1234_2") is recorded by
+    // the jobcomp file under its own job id only (sacct -c reads "1234_2" as
+    // job 1234): pass that id as `slurmJobId`; without it no sacct is asked.
+    static Result<JobInfo> query(const std::string& jobId, const std::string& slurmJobId = {});
     static Status cancel(const std::string& jobId);
 
     // "KEY=VALUE KEY=VALUE ..." of `scontrol show job -o`.

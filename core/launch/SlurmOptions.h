@@ -27,6 +27,16 @@ struct SlurmOptions
     // The run's `last` link, watched by the preemption trap to see an epoch
     // finish; empty: wait the grace time out.
     std::string lastLink;
+
+    // What sbatch would refuse or misread, one message per field ("time limit
+    // '1:2:3:4': use minutes, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS");
+    // empty when the form is fine.
+    std::vector<std::string> problems() const;
+
+    // Slurm's time formats: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S (digits only).
+    static bool isValidTime(const std::string& time);
+    // A number with an optional K, M, G or T suffix ("4G", "500M", "2048").
+    static bool isValidMemory(const std::string& memory);
 };
 
 } // namespace ckpt

@@ -1,3 +1,5 @@
+#include "CliRunner.h"
+#include "DemoRun.h"
 #include "io/AtomicFile.h"
 #include "launch/CommandTemplate.h"
 #include "launch/LaunchEvents.h"
@@ -31,6 +33,8 @@ private slots:
     void requeueResumesUnderTheSameRecord();
     void preemptionSignalLetsTheEpochFinishAndRequeues();
     void stopCancelsTheJob();
+    void sweepIsOneJobArray();
+    void sbatchRefusalUndoesTheRestart();
 
 private:
     LaunchPlan trainerPlan(const std::string& name, int epochs, double delay,
@@ -39,6 +43,9 @@ private:
                       std::set<RunState>* seen = nullptr);
     static QString cluster(const QString& action, const QString& dir);
     void releaseHold(const std::string& jobId);
+    // Trains <name> locally (epochs), its config saying 6 epochs of 0.4 s.
+    fs::path trainLocally(const std::string& name, int epochs);
+    static QStringList launchArgs(const fs::path& folder, const QString& options);
 
     QTemporaryDir m_dir;
     QString m_clusterDir;
@@ -271,6 +278,116 @@ void tst_SlurmBackend::stopCancelsTheJob()
     QVERIFY(!d.ended.empty());
     QTRY_VERIFY_WITH_TIMEOUT(SlurmClient::run("squeue", {"-h", "-j", d.jobId}).valueOr("x").empty(),
                              20000);
+}
+
+fs::path tst_SlurmBackend::trainLocally(const std::string& name, int epochs)
+{
+    qputenv("XDG_DATA_HOME", m_dir.filePath(QStringLiteral("xdg")).toUtf8());
+    const fs::path folder = m_dir.path().toStdString() + "/" + name;
+    test::trainDemoRun(QStringLiteral(CKPT_DEMO_TRAIN), folder, (folder / "config.ini").string(),
+                       "[Global_Params]\nepochs = 6\nlearning_rate = 0.01\n"
+                       "samples_per_class = 40\nepoch_delay = 0.4\n",
+                       {QStringLiteral("--epochs"), QString::number(epochs),
+                        QStringLiteral("--epoch_delay"), QStringLiteral("0")});
+    return folder;
+}
+
+QStringList tst_SlurmBackend::launchArgs(const fs::path& folder, const QString& options)
+{
+    return QStringList{QStringLiteral("launch"),
+                       QString::fromStdString((folder / "ckpts").string())} +
+           options.split(QLatin1Char(' ')) +
+           QStringList{QStringLiteral("--config"),
+                       QString::fromStdString((folder / "config.ini").string()),
+                       QStringLiteral("--json")} +
+           test::demoLaunchTemplate(QStringLiteral(CKPT_DEMO_TRAIN));
+}
+
+void tst_SlurmBackend::sweepIsOneJobArray()
+{
+    // A parent run trained locally, then `ckpt launch --sweep ... --backend slurm`.
+    const fs::path folder = trainLocally("SWEEP", 2);
+    const test::CliResult r = test::runCli(
+        launchArgs(folder, QStringLiteral("--from 2 --sweep learning_rate=0.001,0.003,0.005 "
+                                          "--parallel 2 --backend slurm --slurm-time 00:10:00 "
+                                          "--slurm-cpus 1")),
+        60000);
+    QVERIFY2(r.exitCode == 0, r.err.constData());
+    const auto runs = r.json().at("runs");
+    QCOMPARE(runs.size(), std::size_t(3));
+    // One array: the same array id, tasks 0, 1, 2.
+    const std::string first = runs.at(0).at("job_id").get<std::string>();
+    const std::string array = first.substr(0, first.find('_'));
+    QVERIFY2(!array.empty() && first == array + "_0", first.c_str());
+    std::vector<std::string> roots;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        QCOMPARE(runs.at(i).at("job_id").get<std::string>(), array + "_" + std::to_string(i));
+        roots.push_back(runs.at(i).at("run").get<std::string>());
+    }
+    const std::string script =
+        readFile(LaunchRecord::load(LaunchRecord::pathFor(roots[0])).value().latest()->scriptPath)
+            .value();
+    QVERIFY2(script.find("#SBATCH --array=0-2%2\n") != std::string::npos, script.c_str());
+    // Task 1 requeued mid-run (as a preemption would): it resumes from `last`
+    // under its own record, as a single job does.
+    QTRY_VERIFY_WITH_TIMEOUT(fs::exists(fs::path(roots[1]) / "epochs/003/ckpt-info.json"), 30000);
+    auto requeued = SlurmClient::run("scontrol", {"requeue", array + "_1"});
+    QVERIFY2(requeued, requeued ? "" : requeued.error().message.c_str());
+    releaseHold(array + "_1");
+    for (const std::string& root : roots)
+        waitForState(root, RunState::Completed, 90000);
+    const LaunchAttempt again =
+        LaunchRecord::load(LaunchRecord::pathFor(roots[1])).value().attempts.back();
+    QCOMPARE(again.segments.size(), std::size_t{2});
+    QCOMPARE(again.segments[0].state, RunState::Requeued);
+    QCOMPARE(again.segments[1].restart, 1);
+    QVERIFY(readFile(again.logPath).value().find("Restarting from") != std::string::npos);
+    for (std::size_t i = 0; i < roots.size(); ++i) {
+        const LaunchAttempt a =
+            LaunchRecord::load(LaunchRecord::pathFor(roots[i])).value().attempts.back();
+        QCOMPARE(a.jobId, array + "_" + std::to_string(i));
+        QCOMPARE(a.slurmState, std::string("COMPLETED"));
+        QCOMPARE(a.segments.size(), std::size_t(i == 1 ? 2 : 1));
+        QVERIFY(a.plan.parent && a.plan.parent->epoch == 2);
+        QVERIFY(fs::exists(fs::path(roots[i]) / "epochs/006/ckpt-info.json"));
+        const std::string log = readFile(a.logPath).value();
+        QVERIFY2(log.find("array task " + std::to_string(i)) != std::string::npos, log.c_str());
+        QVERIFY2(log.find("Epoch 6/6") != std::string::npos, log.c_str());
+    }
+    // `ckpt runs` lists the three with their array job ids.
+    const test::CliResult listed =
+        test::runCli({QStringLiteral("runs"), QString::fromStdString(m_dir.path().toStdString()),
+                      QStringLiteral("--json")});
+    QVERIFY2(listed.exitCode == 0, listed.err.constData());
+    std::set<std::string> ids;
+    std::string seen;
+    const nlohmann::json all = listed.json(); // kept alive for the loop
+    for (const auto& run : all.at("runs")) {
+        seen += run.at("job_id").dump() + " " + run.at("state").dump() + "; ";
+        if (run.at("job_id").is_string() && run.at("state") == "completed")
+            ids.insert(run.at("job_id").get<std::string>());
+    }
+    for (int i = 0; i < 3; ++i)
+        QVERIFY2(ids.count(array + "_" + std::to_string(i)), seen.c_str());
+}
+
+void tst_SlurmBackend::sbatchRefusalUndoesTheRestart()
+{
+    const fs::path folder = trainLocally("REFUSED", 3);
+    const fs::path root = folder / "ckpts";
+    const fs::path lastBefore = fs::read_symlink(root / "last");
+    const test::CliResult r = test::runCli(
+        launchArgs(folder, QStringLiteral("--from 1 --set learning_rate=0.5 --backend slurm "
+                                          "--slurm-partition no_such_partition")),
+        60000);
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains("partition"), r.err.constData());
+    QVERIFY2(r.err.contains("the restart was undone"), r.err.constData());
+    QVERIFY(fs::exists(root / "epochs/002/ckpt-info.json"));
+    QVERIFY(fs::exists(root / "epochs/003/ckpt-info.json"));
+    QCOMPARE(fs::read_symlink(root / "last"), lastBefore);
+    QVERIFY(!fs::exists(root / ".ckpt-studio/superseded"));
+    QVERIFY(!fs::exists(LaunchRecord::pathFor(root)));
 }
 
 QTEST_GUILESS_MAIN(tst_SlurmBackend)

@@ -20,6 +20,10 @@ private slots:
     void stateMapping();
     void scriptHasPreemptionSafety();
     void scriptIsValidBash();
+    void arrayScriptRunsEachTaskInItsOwnRun();
+    void timeFormats_data();
+    void timeFormats();
+    void formProblemsNameTheField();
 };
 
 void tst_SlurmScript::parseScontrol_data()
@@ -177,6 +181,83 @@ void tst_SlurmScript::scriptIsValidBash()
     bash.start(QStringLiteral("bash"), {QStringLiteral("-n"), path});
     QVERIFY(bash.waitForFinished(10000));
     QVERIFY2(bash.exitCode() == 0, bash.readAllStandardError().constData());
+}
+
+void tst_SlurmScript::arrayScriptRunsEachTaskInItsOwnRun()
+{
+    std::vector<LaunchPlan> plans;
+    std::vector<LaunchAttempt> attempts;
+    for (const char* v : {"0.001", "0.003", "0.005"}) {
+        LaunchPlan p = samplePlan();
+        const std::string folder = std::string("/scratch/exp/RUN 1-fork-e003-lr-") + v;
+        p.runRoot = folder + "/ckpts";
+        p.workingDir = folder;
+        p.argv = {"python3", "nt3.py", "--learning_rate", v};
+        p.slurm.lastLink = p.runRoot + "/last";
+        LaunchAttempt a;
+        a.logPath = p.runRoot + "/.ckpt-studio/launch/attempt-1.log";
+        a.eventsPath = p.runRoot + "/.ckpt-studio/launch/attempt-1.events";
+        plans.push_back(p);
+        attempts.push_back(a);
+    }
+    const std::string s = SlurmBatchScript::renderArray(plans, attempts, 2, "/tmp/slurm-%A_%a.out");
+    for (const char* line :
+         {"#SBATCH --array=0-2%2\n", "#SBATCH --output=/tmp/slurm-%A_%a.out\n",
+          "#SBATCH --requeue\n", "#SBATCH --signal=B:USR1@90\n",
+          "case \"${SLURM_ARRAY_TASK_ID:-}\" in\n", "2)\n",
+          "  args=(python3 nt3.py --learning_rate 0.005)\n",
+          "  last='/scratch/exp/RUN 1-fork-e003-lr-0.003/ckpts/last'\n", "exec >>\"$log\" 2>&1\n",
+          "scontrol requeue \"$SLURM_JOB_ID\"\n",
+          "if [ \"$restart\" -gt 0 ]; then args+=(--ckpt_restart_mode auto); fi\n"})
+        QVERIFY2(s.find(line) != std::string::npos, line);
+    QVERIFY(s.rfind("#SBATCH") < s.find("\ncase "));
+    // No cap when K covers every task.
+    QVERIFY(SlurmBatchScript::renderArray(plans, attempts, 3, "o").find("--array=0-2\n") !=
+            std::string::npos);
+    QTemporaryDir dir;
+    QFile f(dir.filePath(QStringLiteral("array.sbatch")));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(QByteArray::fromStdString(s));
+    f.close();
+    QProcess bash;
+    bash.start(QStringLiteral("bash"), {QStringLiteral("-n"), f.fileName()});
+    QVERIFY(bash.waitForFinished(10000));
+    QVERIFY2(bash.exitCode() == 0, bash.readAllStandardError().constData());
+}
+
+void tst_SlurmScript::timeFormats_data()
+{
+    QTest::addColumn<QString>("time");
+    QTest::addColumn<bool>("valid");
+    for (const char* ok : {"30", "30:00", "01:00:00", "2-00", "2-12:30", "1-00:00:00", "90:00:00"})
+        QTest::newRow(ok) << QString::fromLatin1(ok) << true;
+    for (const char* bad :
+         {"1:2:3:4", "abc", "1h", "01:60:00", "-5", "1-", ":30", "1-2:3:4:5", "10:61"})
+        QTest::newRow(bad) << QString::fromLatin1(bad) << false;
+}
+
+void tst_SlurmScript::timeFormats()
+{
+    QFETCH(QString, time);
+    QFETCH(bool, valid);
+    QCOMPARE(SlurmOptions::isValidTime(time.toStdString()), valid);
+}
+
+void tst_SlurmScript::formProblemsNameTheField()
+{
+    QVERIFY(samplePlan().slurm.problems().empty());
+    SlurmOptions o;
+    o.time = "1:2:3:4";
+    o.memory = "lots";
+    o.partition = "gpu debug";
+    o.extraLines = {"qos=low", "#SBATCH --exclusive"};
+    const auto problems = o.problems();
+    QCOMPARE(problems.size(), std::size_t(4));
+    QVERIFY(problems[0].find("time limit '1:2:3:4'") == 0);
+    QVERIFY(problems[1].find("memory 'lots'") == 0);
+    QVERIFY(problems[2].find("partition") == 0);
+    QVERIFY(problems[3].find("extra line 'qos=low'") == 0);
+    QVERIFY(SlurmOptions::isValidMemory("500m") && SlurmOptions::isValidMemory("4096"));
 }
 
 QTEST_GUILESS_MAIN(tst_SlurmScript)

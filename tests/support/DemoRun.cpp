@@ -10,16 +10,30 @@ namespace ckpt::test {
 namespace fs = std::filesystem;
 
 fs::path trainDemoRun(const QString& trainer, const fs::path& folder, const std::string& config,
-                      const std::string& configText)
+                      const std::string& configText, const QStringList& extra)
 {
     fs::create_directories(folder);
     CandleFixture::writeText(config, configText);
     QProcess p;
-    p.start(trainer, {QStringLiteral("--config_file"), QString::fromStdString(config),
-                      QStringLiteral("--output_dir"), QString::fromStdString(folder.string())});
+    p.start(trainer,
+            QStringList{QStringLiteral("--config_file"), QString::fromStdString(config),
+                        QStringLiteral("--output_dir"), QString::fromStdString(folder.string())} +
+                extra);
     if (!p.waitForFinished(60000) || p.exitCode() != 0)
         qFatal("demo trainer failed: %s", p.readAllStandardError().constData());
     return folder / "ckpts";
+}
+
+QStringList demoLaunchTemplate(const QString& trainer)
+{
+    return {QStringLiteral("--"),
+            trainer,
+            QStringLiteral("--config_file"),
+            QStringLiteral("{config}"),
+            QStringLiteral("--output_dir"),
+            QStringLiteral("{output_dir}"),
+            QStringLiteral("--ckpt_restart_mode"),
+            QStringLiteral("{ckpt_restart_mode}")};
 }
 
 PrepRequest demoPrepRequest(const QString& trainer, const fs::path& root, LaunchPlan::Mode mode,

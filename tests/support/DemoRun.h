@@ -3,6 +3,7 @@
 #include "launch/LaunchPrep.h"
 
 #include <QString>
+#include <QStringList>
 
 #include <filesystem>
 #include <map>
@@ -12,9 +13,15 @@ namespace ckpt::test {
 
 // Trains a real run of the demo trainer (`trainer`, its path) in `folder` with
 // `configText` written to `config`; returns the run's checkpoint root
-// (folder/ckpts). A trainer that fails stops the test program.
+// (folder/ckpts). `extra` arguments follow the config and output folder. A
+// trainer that fails stops the test program.
 std::filesystem::path trainDemoRun(const QString& trainer, const std::filesystem::path& folder,
-                                   const std::string& config, const std::string& configText);
+                                   const std::string& config, const std::string& configText,
+                                   const QStringList& extra = {});
+
+// "-- TRAINER --config_file {config} --output_dir {output_dir}
+// --ckpt_restart_mode {ckpt_restart_mode}": the template after `ckpt launch`'s options.
+QStringList demoLaunchTemplate(const QString& trainer);
 
 // A restart or fork of `root` from epoch `from` with the demo trainer's template.
 PrepRequest demoPrepRequest(const QString& trainer, const std::filesystem::path& root,

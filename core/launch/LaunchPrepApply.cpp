@@ -1,0 +1,336 @@
+// LaunchPrep::apply and LaunchPrep::undo: the half of LaunchPrep that changes
+// the disk (LaunchPrep.cpp plans; this file carries plans out and back).
+#include "io/AtomicFile.h"
+#include "io/RegularFile.h"
+#include "launch/CommandTemplate.h"
+#include "launch/LaunchPrep.h"
+#include "launch/LaunchRecord.h"
+#include "layout/Layout.h"
+#include "ops/Relinker.h"
+#include "ops/RunLock.h"
+
+#include <cerrno>
+#include <cstring>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ckpt {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Hard-links (or, across file systems or where links are refused, copies)
+// every file below `from` into the new directory `to`.
+Status linkTree(const fs::path& from, const fs::path& to)
+{
+    std::error_code ec;
+    fs::create_directories(to, ec);
+    if (ec)
+        return Error::at(to.string(), "cannot create the folder: " + ec.message());
+    for (auto it = fs::recursive_directory_iterator(from, ec); !ec && it != fs::end(it);
+         it.increment(ec)) {
+        const fs::path rel = it->path().lexically_relative(from);
+        const fs::path target = to / rel;
+        struct stat st
+        {};
+        if (::lstat(it->path().c_str(), &st) != 0)
+            return Error{osError(it->path(), errno), it->path().string()};
+        if (S_ISDIR(st.st_mode)) {
+            fs::create_directories(target, ec);
+            if (ec)
+                return Error::at(target.string(), "cannot create the folder: " + ec.message());
+            continue;
+        }
+        if (!S_ISREG(st.st_mode))
+            return Error::at(it->path().string(), "is " + RegularFile::kindOf(st.st_mode) +
+                                                      ", not a regular file: a "
+                                                      "fork links files only");
+        if (::link(it->path().c_str(), target.c_str()) == 0)
+            continue;
+        if (errno != EXDEV && errno != EPERM && errno != EMLINK)
+            return Error{"cannot link " + osError(target, errno), target.string()};
+        fs::copy_file(it->path(), target, fs::copy_options::none, ec);
+        if (ec)
+            return Error::at(target.string(),
+                             "cannot copy " + it->path().string() + ": " + ec.message());
+    }
+    if (ec)
+        return Error::at(from.string(), "cannot list: " + ec.message());
+    return {};
+}
+
+// A symlink `link` -> `text`, created aside and renamed into place.
+Status placeSymlink(const fs::path& link, const std::string& text)
+{
+    const fs::path aside = link.parent_path() / ("." + link.filename().string() + ".new");
+    ::unlink(aside.c_str());
+    if (::symlink(text.c_str(), aside.c_str()) != 0)
+        return Error{"cannot create " + osError(aside, errno), aside.string()};
+    if (::rename(aside.c_str(), link.c_str()) != 0) {
+        const int err = errno;
+        ::unlink(aside.c_str());
+        return Error{"cannot place " + osError(link, err), link.string()};
+    }
+    return {};
+}
+
+Status copyIfPresent(const std::string& source, const fs::path& dir)
+{
+    if (source.empty())
+        return {};
+    std::error_code ec;
+    if (!fs::is_regular_file(source, ec))
+        return {};
+    fs::copy_file(source, dir / fs::path(source).filename(), fs::copy_options::none, ec);
+    if (ec)
+        return Error::at(source, "cannot keep a copy in " + dir.string() + ": " + ec.message());
+    return {};
+}
+
+// The edited configuration, a new file in `root`'s configs folder; the plan's
+// argv follows its name.
+Status writeConfig(PreparedLaunch& p, const fs::path& root)
+{
+    LaunchPlan& plan = p.plan;
+    const fs::path dir = ConfigWriter::configsDir(root);
+    // The name the plan showed (the argv and batch script preview hold it).
+    auto made = ConfigWriter::writeNew(p.original, p.edits, dir, plan.configFile);
+    if (!made) {
+        std::error_code ec;
+        fs::remove(dir, ec); // only when empty: made by this attempt
+        return made.error();
+    }
+    p.applied.config = made->string();
+    if (p.applied.config != plan.configFile) {
+        plan.configFile = p.applied.config;
+        p.values["config"] = plan.configFile;
+        auto argv = CommandTemplate(plan.commandTemplate).expand(p.values);
+        if (!argv)
+            return argv.error();
+        plan.argv = std::move(*argv);
+    }
+    return {};
+}
+
+// Removes the fork's folder (made by apply) or, when it existed empty before,
+// what apply put in it.
+Status removeFork(const PreparedLaunch& p)
+{
+    std::error_code ec;
+    if (!fs::exists(p.runFolder, ec))
+        return {};
+    if (p.applied.forkFolderMade) {
+        fs::remove_all(p.runFolder, ec);
+    } else {
+        for (const auto& entry : fs::directory_iterator(p.runFolder, ec))
+            fs::remove_all(entry.path(), ec);
+    }
+    if (ec)
+        return Error::at(p.runFolder.string(), "cannot remove the fork's folder: " + ec.message());
+    return {};
+}
+
+// A fork is a new folder: made whole, or (on any failure, a full disk say)
+// removed again, so no half-made run is left for a scan to find.
+Status applyFork(PreparedLaunch& p, int from)
+{
+    std::error_code ec;
+    p.applied.forkFolderMade = !fs::exists(p.runFolder, ec); // prepare() allows only an empty one
+    fs::create_directories(p.runFolder, ec);
+    if (ec)
+        return Error::at(p.runFolder.string(), "cannot create the fork's folder: " + ec.message());
+    auto made = [&]() -> Status {
+        if (Status st = linkTree(p.parentRoot / p.epochDir, p.forkEpochDir); !st)
+            return st;
+        if (Status st = placeSymlink(fs::path(p.plan.runRoot) / "last", p.epochDir); !st)
+            return st;
+        // The parent's Keras CSV logs (training.log), cut at the fork epoch, where
+        // the fork's trainer keeps them.
+        const Layout* layout = layoutAt(p.parentRoot);
+        const fs::path parentFolder = LaunchPrep::runFolderOf(p.parentRoot);
+        for (const RunSource& source :
+             layout ? layout->loadRun(p.parentRoot).sources : std::vector<RunSource>{}) {
+            if (source.path.empty())
+                continue;
+            const fs::path rel = fs::path(source.path).lexically_relative(parentFolder);
+            if (rel.empty() || *rel.begin() == "..")
+                continue;
+            auto text = RegularFile::read(source.path, RegularFile::kLogLimit);
+            if (!text)
+                return text.error();
+            if (!text->starts_with("epoch,"))
+                continue; // not a CSVLogger file: the fork starts without it
+            if (Status st =
+                    writeFileAtomically(p.runFolder / rel, LaunchPrep::cutTrainingLog(*text, from));
+                !st)
+                return st;
+        }
+        return writeConfig(p, fs::path(p.plan.runRoot));
+    }();
+    if (!made) {
+        (void)removeFork(p);
+        return Error{made.error().message + " (the fork was not made)", made.error().path};
+    }
+    return {};
+}
+
+// Puts back what a restart's apply did (all of it or, after a failure, the
+// part in p.applied), newest first. Messages of what could not be put back.
+std::string putRestartBack(const PreparedLaunch& p)
+{
+    std::string problems;
+    auto note = [&problems](const std::string& m) {
+        problems += (problems.empty() ? "" : "; ") + m;
+    };
+    std::error_code ec;
+    {
+        auto lock = RunLock::acquire(p.parentRoot);
+        if (!lock)
+            return lock.error().message;
+        for (auto it = p.applied.moved.rbegin(); it != p.applied.moved.rend(); ++it)
+            if (::rename(it->second.c_str(), it->first.c_str()) != 0)
+                note("could not move " + it->second + " back to " + it->first + ": " +
+                     std::strerror(errno));
+    }
+    // The epochs are back: the links' previous targets exist again.
+    for (auto it = p.applied.journalIds.rbegin(); it != p.applied.journalIds.rend(); ++it) {
+        auto next = Relinker::nextUndo(p.parentRoot);
+        if (!next || !*next || (*next)->id != *it) {
+            note("a link was changed after the restart was prepared: not put back (ckpt "
+                 "relink --undo)");
+            break;
+        }
+        RelinkOptions options;
+        options.force = true; // ours, checked above: the journal's newest entry
+        if (auto undone = Relinker::undo(p.parentRoot, options); !undone)
+            note("could not put " + (*next)->link + " back: " + undone.error().message);
+    }
+    // Folders this apply made, and the config it wrote (ours: fs::remove takes
+    // only empty folders).
+    if (p.applied.supersededMade) {
+        fs::remove_all(p.supersededDir, ec);
+        fs::remove(p.supersededDir.parent_path(), ec);
+    }
+    if (!p.applied.config.empty()) {
+        fs::remove(p.applied.config, ec);
+        fs::remove(fs::path(p.applied.config).parent_path(), ec);
+    }
+    return problems;
+}
+
+// A restart writes its configuration first (a new file, nothing else touched
+// if that fails), then moves the later epochs aside and relinks. Any failure
+// on the way puts back what was done, so the run is as it was.
+Status applyRestart(PreparedLaunch& p, int from)
+{
+    const Layout* layout = layoutAt(p.parentRoot);
+    if (!layout)
+        return Error::at(p.parentRoot.string(), "no checkpoint run here any more");
+    if (Status st = writeConfig(p, p.parentRoot); !st)
+        return st;
+    std::error_code ec;
+    auto rollBack = [&](const Error& error) -> Status {
+        std::string message = error.message;
+        if (const std::string problems = putRestartBack(p); !problems.empty())
+            message += "; " + problems;
+        return Error{message + " (the restart was not prepared)", error.path};
+    };
+    {
+        auto lock = RunLock::acquire(p.parentRoot);
+        if (!lock)
+            return rollBack(lock.error());
+        const Run run = layout->loadRun(p.parentRoot);
+        // What is there now, not what was planned: an epoch saved since moves aside too.
+        p.superseded.clear();
+        for (const Epoch& e : run.epochs)
+            if (e.number > from)
+                p.superseded.push_back(e.number);
+        p.applied.supersededMade = !fs::exists(p.supersededDir, ec);
+        fs::create_directories(p.supersededDir, ec);
+        if (ec)
+            return rollBack(
+                Error::at(p.supersededDir.string(), "cannot create the folder: " + ec.message()));
+        for (const RunSource& source : run.sources)
+            if (Status st = copyIfPresent(source.path, p.supersededDir); !st)
+                return rollBack(st.error());
+        for (const Epoch& e : run.epochs) {
+            if (e.number <= from)
+                continue;
+            const fs::path dir = run.pathOf(e);
+            const fs::path aside = p.supersededDir / e.dir; // the layout's relative place
+            fs::create_directories(aside.parent_path(), ec);
+            if (::rename(dir.c_str(), aside.c_str()) != 0)
+                return rollBack(
+                    Error{"cannot move " + dir.string() + " aside: " + osError(aside, errno),
+                          dir.string()});
+            p.applied.moved.emplace_back(dir.string(), aside.string());
+        }
+    }
+    RelinkOptions options;
+    options.force = true; // checked in prepare(), refusals shown and forced there
+    if (p.bestTo) {
+        auto relink = Relinker::relink(p.parentRoot, "best", *p.bestTo, options);
+        if (!relink)
+            return rollBack(relink.error());
+        if (relink->changed)
+            p.applied.journalIds.push_back(relink->journalId);
+    }
+    auto relink = Relinker::relink(p.parentRoot, "last", from, options);
+    if (!relink)
+        return rollBack(relink.error());
+    if (relink->changed)
+        p.applied.journalIds.push_back(relink->journalId);
+    return {};
+}
+
+// Was the run launched since `p` was applied? (Its record has an attempt since.)
+std::optional<std::string> launchedSince(const PreparedLaunch& p)
+{
+    auto record = LaunchRecord::load(LaunchRecord::pathFor(p.plan.runRoot));
+    if (!record)
+        return std::nullopt;
+    for (const LaunchAttempt& a : record->attempts)
+        if (p.plan.mode == LaunchPlan::Mode::Fork || a.submitted >= p.applied.time)
+            return a.submitted;
+    return std::nullopt;
+}
+
+} // namespace
+
+Status LaunchPrep::apply(PreparedLaunch& p)
+{
+    const int from = p.plan.parent ? p.plan.parent->epoch : 0;
+    p.applied = {};
+    p.applied.time = isoNow();
+    Status st = p.plan.mode == LaunchPlan::Mode::Fork ? applyFork(p, from) : applyRestart(p, from);
+    p.applied.done = static_cast<bool>(st);
+    if (!st)
+        p.applied = {};
+    return st;
+}
+
+Status LaunchPrep::undo(const PreparedLaunch& p)
+{
+    const bool fork = p.plan.mode == LaunchPlan::Mode::Fork;
+    if (!p.applied.done)
+        return Error::at(p.plan.runRoot, "nothing to undo: the launch was not prepared");
+    if (auto when = launchedSince(p))
+        return Error::at(p.plan.runRoot,
+                         "launched at " + *when +
+                             ": a launched run is recorded, not undone (stop it, then restart "
+                             "or fork from the epoch you want)");
+    if (fork)
+        return removeFork(p);
+    // An epoch folder back in place means the trainer ran: nothing is moved over it.
+    std::error_code ec;
+    for (const auto& [dir, aside] : p.applied.moved)
+        if (fs::exists(dir, ec))
+            return Error::at(dir, "exists again (written since the restart was prepared): "
+                                  "not undone");
+    if (const std::string problems = putRestartBack(p); !problems.empty())
+        return Error::at(p.parentRoot.string(), problems);
+    return {};
+}
+
+} // namespace ckpt
