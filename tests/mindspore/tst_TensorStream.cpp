@@ -138,19 +138,22 @@ private slots:
             jobs.push_back({i, i});
         // Per job, the bytes seen on each side, placed by offset.
         std::vector<std::string> seenA(jobs.size()), seenB(jobs.size());
-        std::vector<std::vector<bool>> covered(jobs.size());
+        // One byte per element, not vector<bool>: the two workers mark
+        // neighbouring elements at once, and packed bits would race.
+        std::vector<std::vector<char>> covered(jobs.size());
         for (std::size_t j = 0; j < jobs.size(); ++j) {
             const TensorInfo& t = (*a)->tensors()[j];
             seenA[j].assign(t.bytes, '\0');
             seenB[j].assign(t.bytes, '\0');
-            covered[j].assign(t.elements, false);
+            covered[j].assign(t.elements, 0);
         }
         std::array<std::uint64_t, TensorStream::kWorkers> nextOffset{};
         std::array<std::size_t, TensorStream::kWorkers> lastJob{};
         std::array<int, TensorStream::kWorkers> segments{};
-        bool twice = false, outOfOrder = false;
+        std::atomic_bool twice{false};
+        std::atomic_bool outOfOrder{false};
         std::atomic_int busy{0};
-        bool concurrentSameWorker = false;
+        std::atomic_bool concurrentSameWorker{false};
         auto consume = [&](int w, const TensorStream::Segment& seg) {
             const auto wi = static_cast<std::size_t>(w);
             if (busy.fetch_or(1 << w) & (1 << w))
@@ -160,8 +163,9 @@ private slots:
             std::memcpy(seenA[seg.job].data() + seg.offset * size, seg.a, seg.elements * size);
             std::memcpy(seenB[seg.job].data() + seg.offset * size, seg.b, seg.elements * size);
             for (std::uint64_t i = seg.offset; i < seg.offset + seg.elements; ++i) {
-                twice = twice || covered[seg.job][i];
-                covered[seg.job][i] = true;
+                if (covered[seg.job][i])
+                    twice = true;
+                covered[seg.job][i] = 1;
             }
             // A worker's segments come in file order.
             if (segments[wi] > 0 &&
@@ -179,8 +183,9 @@ private slots:
         QVERIFY(!outOfOrder);
         QVERIFY(!concurrentSameWorker);
         for (std::size_t j = 0; j < jobs.size(); ++j) {
-            QVERIFY2(std::all_of(covered[j].begin(), covered[j].end(), [](bool c) { return c; }),
-                     (*a)->tensors()[j].name.c_str());
+            QVERIFY2(
+                std::all_of(covered[j].begin(), covered[j].end(), [](char c) { return c != 0; }),
+                (*a)->tensors()[j].name.c_str());
             std::string want(seenA[j].size(), '\0');
             QVERIFY((*a)->read(j, 0, (*a)->tensors()[j].elements, want.data()));
             QCOMPARE(seenA[j], want);
