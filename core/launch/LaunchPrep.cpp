@@ -11,9 +11,11 @@
 
 #include <QDateTime>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <string_view>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,6 +24,7 @@ namespace ckpt {
 namespace fs = std::filesystem;
 
 namespace {
+constexpr std::string_view kRestartMode = "ckpt_restart_mode";
 
 std::string localStamp()
 {
@@ -212,20 +215,6 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
                                                 " (--force to launch anyway)");
     }
 
-    // Parameters: the run's config with the edits applied.
-    auto original = parameters(request, registry);
-    if (!original)
-        return original.error();
-    const std::string configFile = original->origin();
-    p.original = std::move(*original);
-    auto text = ConfigWriter::render(p.original, request.edits);
-    if (!text)
-        return text.error();
-    p.configText = std::move(*text);
-    auto edited = ParamSet::parse(p.configText, configFile);
-    if (!edited)
-        return edited.error();
-
     std::string commandTemplate = request.commandTemplate;
     if (commandTemplate.empty()) {
         auto known = templateFor(root, registry);
@@ -233,6 +222,35 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
             return known.error();
         commandTemplate = *known;
     }
+
+    // Parameters: the run's config with the edits applied.
+    auto original = parameters(request, registry);
+    if (!original)
+        return original.error();
+    const std::string configFile = original->origin();
+    p.original = std::move(*original);
+    // A command that passes no {ckpt_restart_mode} leaves it to the config: a
+    // trainer told "off" there would start over at epoch 1 and, CANDLE-style,
+    // delete the kept epochs as it reached them. The edited config says
+    // "required" then, so the trainer resumes from `last` or refuses.
+    const bool modeEdited = std::any_of(request.edits.begin(), request.edits.end(),
+                                        [](const ParamEdit& e) { return e.key == kRestartMode; });
+    if (!modeEdited && commandTemplate.find("{ckpt_restart_mode}") == std::string::npos) {
+        const ParamSet::Param* now = p.original.find(kRestartMode);
+        if (!now || now->value.pythonLiteral() != "'required'") {
+            auto required = ParamEdit::parse(std::string(kRestartMode) + "=required");
+            if (!required)
+                return required.error();
+            p.edits.push_back(*required);
+        }
+    }
+    auto text = ConfigWriter::render(p.original, p.edits);
+    if (!text)
+        return text.error();
+    p.configText = std::move(*text);
+    auto edited = ParamSet::parse(p.configText, configFile);
+    if (!edited)
+        return edited.error();
 
     // Where the new (or continued) run lives.
     const fs::path parentFolder = runFolderOf(root);
@@ -276,7 +294,7 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
                                checked && checked->algo == ChecksumAlgo::Crc32 ? checked->checksum
                                                                                : std::string(),
                                {}};
-    for (const ParamEdit& e : request.edits) {
+    for (const ParamEdit& e : p.edits) {
         const ParamSet::Param* old = p.original.find(e.key);
         plan.parent->changes.push_back(
             {e.key, old ? old->value.pythonLiteral() : std::string(), e.value.pythonLiteral()});

@@ -188,7 +188,8 @@ private slots:
         QCOMPARE(e.metadata.text("template"),
                  std::optional<std::string>("weights.{epoch:02d}-{val_loss:.2f}.h5"));
         QVERIFY(run.findEpoch(3) && !run.findEpoch(4));
-        const auto rows = historyOf(run).latestPerEpoch();
+        const MetricHistory history = historyOf(run); // rows point into it
+        const auto rows = history.latestPerEpoch();
         QCOMPARE(rows.size(), std::size_t(3));
         QCOMPARE(rows[2]->epoch, 3);
         QCOMPARE(rows[2]->value("val_loss"), std::optional<double>(0.25));

@@ -99,7 +99,9 @@ private slots:
         const fs::path root =
             makeRun(layout.toStdString(), fs::path(tmp.path().toStdString()) / "r");
         const Run run = findLayout(layout.toStdString())->loadRun(root);
-        const auto rows = historyOf(run).latestPerEpoch();
+        // latestPerEpoch() points into the history: keep it alive.
+        const MetricHistory history = historyOf(run);
+        const auto rows = history.latestPerEpoch();
         QCOMPARE(rows.size(), std::size_t(4));
         QCOMPARE(rows[1]->epoch, 2);
         QCOMPARE(rows[1]->value(metricOf(layout.toStdString())), std::optional<double>(0.5));

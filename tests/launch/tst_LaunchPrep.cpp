@@ -36,6 +36,7 @@ private slots:
     void forkLeavesTheParentByteIdentical();
     void corruptedEpochIsRefused();
     void malformedValueNamesFileLineAndKey();
+    void commandWithoutRestartModeGetsItInTheConfig();
     void unknownEpochAndNonRestartableLayoutsAreRefused();
     void cutTrainingLogKeepsTheFirstEpochs();
     void cliDryRunChangesNothing();
@@ -262,6 +263,29 @@ void tst_LaunchPrep::malformedValueNamesFileLineAndKey()
     const std::string& m = refused.error().message;
     QVERIFY2(m.find(m_config + ":3:") != std::string::npos, m.c_str()); // file:line
     QVERIFY2(m.find("learning_rate") != std::string::npos, m.c_str());
+}
+
+// A template that passes no {ckpt_restart_mode} leaves it to the config; a
+// config saying "off" would retrain from epoch 1 over the kept epochs.
+void tst_LaunchPrep::commandWithoutRestartModeGetsItInTheConfig()
+{
+    const fs::path root = trainParent(3);
+    const LaunchRegistry registry((m_base / "registry.json").string());
+    PrepRequest r = request(root, LaunchPlan::Mode::Restart, 2);
+    auto withPlaceholder = LaunchPrep::prepare(r, registry);
+    QVERIFY(withPlaceholder);
+    QVERIFY(withPlaceholder->configText.find("ckpt_restart_mode") == std::string::npos);
+
+    r.commandTemplate = std::string(CKPT_DEMO_TRAIN) + " --config_file {config}";
+    auto without = LaunchPrep::prepare(r, registry);
+    QVERIFY2(without, without ? "" : without.error().message.c_str());
+    QVERIFY2(without->configText.find("ckpt_restart_mode = 'required'") != std::string::npos,
+             without->configText.c_str());
+    const auto& changes = without->plan.parent->changes;
+    QVERIFY(std::any_of(changes.begin(), changes.end(), [](const auto& c) {
+        return c.key == "ckpt_restart_mode" && c.to == "'required'";
+    }));
+    QVERIFY(LaunchPrep::describe(*without).find("ckpt_restart_mode") != std::string::npos);
 }
 
 void tst_LaunchPrep::unknownEpochAndNonRestartableLayoutsAreRefused()
