@@ -1,8 +1,7 @@
 #include "launch/RunBranches.h"
 
-#include "candle/CandleHistory.h"
-#include "candle/CandleLayout.h"
 #include "launch/LaunchPrep.h"
+#include "layout/Layout.h"
 
 #include <QDateTime>
 #include <QString>
@@ -48,9 +47,11 @@ std::vector<HistoryRow> rowsBetween(const MetricHistory& history, int from, int 
     return out;
 }
 
-MetricHistory historyAt(const fs::path& root)
+// The history of a run folder, or of a superseded copy of one, read by the
+// run's own layout.
+MetricHistory historyAt(const fs::path& dir, const Layout& layout)
 {
-    return CandleHistory::build(CandleLayout::instance().loadRun(root));
+    return layout.history(layout.loadRun(dir));
 }
 
 // What a superseded folder holds, read once: nothing writes there after the
@@ -78,7 +79,7 @@ std::string stampOf(const fs::path& folder)
     return stamp;
 }
 
-Kept keptIn(const fs::path& folder)
+Kept keptIn(const fs::path& folder, const Layout& layout)
 {
     static std::mutex mutex;
     static std::map<std::string, std::pair<std::string, Kept>> cache; // folder -> stamp, kept
@@ -88,11 +89,11 @@ Kept keptIn(const fs::path& folder)
         if (auto it = cache.find(folder.string()); it != cache.end() && it->second.first == stamp)
             return it->second.second;
     }
-    const Run old = CandleLayout::instance().loadRun(folder);
+    const Run old = layout.loadRun(folder);
     Kept kept;
     if (!old.epochs.empty())
         kept.firstEpoch = old.epochs.front().number;
-    kept.rows = rowsBetween(CandleHistory::build(old), 1, std::numeric_limits<int>::max());
+    kept.rows = rowsBetween(layout.history(old), 1, std::numeric_limits<int>::max());
     const std::lock_guard lock(mutex);
     cache[folder.string()] = {stamp, kept};
     return kept;
@@ -142,14 +143,15 @@ std::vector<HistoryBranch> RunBranches::superseded(const fs::path& root)
 {
     std::vector<HistoryBranch> out;
     const auto folders = supersededFolders(root);
-    if (folders.empty())
+    const Layout* layout = folders.empty() ? nullptr : layoutAt(root);
+    if (!layout)
         return out;
     auto record = LaunchRecord::load(LaunchRecord::pathFor(root));
     const auto restarts = record ? restartsOf(*record, root) : std::vector<const LaunchAttempt*>{};
     std::size_t next = 0; // restarts are matched to folders in time order
     for (const fs::path& folder : folders) {
         const QDateTime made = folderTime(folder);
-        Kept kept = keptIn(folder);
+        Kept kept = keptIn(folder, *layout);
         HistoryBranch branch;
         branch.kind = HistoryBranch::Kind::Superseded;
         branch.origin = folder.string();
@@ -195,14 +197,15 @@ std::optional<HistoryBranch> RunBranches::forkLeadIn(const fs::path& root, const
     // what the fork continued lies in the folder that restart made.
     std::error_code ec;
     const fs::path parent(origin->parentRoot);
-    if (fs::is_directory(parent, ec)) {
+    const Layout* layout = fs::is_directory(parent, ec) ? layoutAt(parent) : nullptr;
+    if (layout) {
         std::optional<fs::path> asItWas;
         for (const fs::path& folder : supersededFolders(parent))
             if (forked.isValid() && folderTime(folder) >= forked.addSecs(-1)) {
                 asItWas = folder;
                 break;
             }
-        lead.rows = rowsBetween(historyAt(asItWas ? *asItWas : parent), 1, origin->epoch);
+        lead.rows = rowsBetween(historyAt(asItWas ? *asItWas : parent, *layout), 1, origin->epoch);
     }
     if (lead.rows.empty() || lead.rows.back().epoch != origin->epoch)
         lead.rows = rowsBetween(own, 1, origin->epoch); // the fork's copy of its parent's log
