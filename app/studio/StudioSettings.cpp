@@ -33,7 +33,7 @@ void StudioSettings::applyFirstStartLayout() const
     const QSize available = screen ? screen->availableGeometry().size() : QSize(1400, 900);
     const QSize size = QSize(1400, 900).boundedTo(available * 0.9);
     window->resize(size);
-    const int side = std::clamp(size.width() / 4, 340, 400);
+    const int side = std::clamp(size.width() * 2 / 7, 360, 440);
     mainSplitter->setSizes({side, size.width() - side});
 }
 

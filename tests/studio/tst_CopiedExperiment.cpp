@@ -138,6 +138,14 @@ void tst_CopiedExperiment::copyShowsLocalLinksAndRepairsAll()
 
     // One click repairs every link of both runs, relative, undoable.
     m_window->action("focusProblems")->trigger();
+    // The short columns are wide enough to read whole (no "Link i…d run").
+    QTableView* view = m_window->problemsPanel()->view();
+    for (int c : {ProblemsModel::KindColumn, ProblemsModel::RunColumn})
+        for (int r = 0; r < view->model()->rowCount(); ++r) {
+            const QString text = view->model()->index(r, c).data().toString();
+            QTRY_VERIFY2(view->columnWidth(c) > view->fontMetrics().horizontalAdvance(text),
+                         qPrintable(text));
+        }
     QPushButton* repairAll = m_window->problemsPanel()->repairAllButton();
     QVERIFY(repairAll->isEnabled());
     QTest::mouseClick(repairAll, Qt::LeftButton);

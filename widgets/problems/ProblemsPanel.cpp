@@ -51,6 +51,7 @@ ProblemsPanel::ProblemsPanel(QWidget* parent)
     m_view->setTextElideMode(Qt::ElideMiddle);
     m_view->verticalHeader()->setVisible(false);
     m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->horizontalHeader()->setResizeContentsPrecision(200);
     m_view->setAccessibleName(tr("Problems"));
     m_view->setContextMenuPolicy(Qt::CustomContextMenu);
     for (QPushButton* b : {m_open, m_moveAside, m_repair})
@@ -89,6 +90,28 @@ void ProblemsPanel::setModel(ProblemsModel* model)
 {
     m_model = model;
     m_proxy->setSourceModel(model);
+    // Kind, run, epoch and file are short and must be read whole; the message
+    // takes the rest (elided in the middle, whole in the tooltip). Sized to their
+    // contents whenever rows change (once per event-loop turn), then the user's to drag.
+    const auto fitColumns = [this] {
+        if (m_fitPending)
+            return;
+        m_fitPending = true;
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                m_fitPending = false;
+                for (int c : {ProblemsModel::KindColumn, ProblemsModel::RunColumn,
+                              ProblemsModel::EpochColumn, ProblemsModel::FileColumn})
+                    m_view->resizeColumnToContents(c);
+            },
+            Qt::QueuedConnection);
+    };
+    for (auto sig : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})
+        connect(model, sig, this, fitColumns);
+    connect(model, &QAbstractItemModel::modelReset, this, fitColumns);
+    connect(model, &QAbstractItemModel::dataChanged, this, fitColumns);
+    fitColumns();
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &ProblemsPanel::updateButtons);
     for (auto sig : {&QAbstractItemModel::rowsInserted, &QAbstractItemModel::rowsRemoved})

@@ -47,6 +47,7 @@ private:
     QString folderOf(int sourceRow) const;
 
     ProblemsModel* m_model = nullptr;
+    bool m_fitPending = false;
     QSortFilterProxyModel* m_proxy;
     QTableView* m_view;
     QLabel* m_summary;
