@@ -19,6 +19,8 @@ QString checksumStateLabel(ChecksumState state)
         return QStringLiteral("verifying");
     case ChecksumState::Missing:
         return QStringLiteral("missing");
+    case ChecksumState::BadInfo:
+        return QStringLiteral("bad info");
     case ChecksumState::Error:
         return QStringLiteral("unreadable");
     case ChecksumState::Mismatch:

@@ -13,7 +13,8 @@ enum class ChecksumState : int
     Ok,
     Disabled,  // ckpt-info says "__DISABLED__": a CANDLE restart would refuse it
     Verifying, // queued or in progress
-    Missing,   // no model file or no ckpt-info to compare with
+    Missing,   // no model file, or no record to compare with
+    BadInfo,   // the record (ckpt-info.json) cannot be read: nothing to compare with
     Error,     // the file could not be read
     Mismatch,  // CRC differs from ckpt-info.json
 };

@@ -132,6 +132,9 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
     case roles::SortRole:
         if (index.column() == EpochColumn)
             return e.problem.epoch ? QVariant(*e.problem.epoch) : QVariant();
+        if (index.column() == KindColumn) // errors before notes, then by name
+            return QString(QLatin1Char(isWarningOnly(e.problem.kind) ? '1' : '0') +
+                           data(index, Qt::DisplayRole).toString());
         return data(index, Qt::DisplayRole);
     case roles::RunRootRole:
         return e.root;

@@ -188,8 +188,9 @@ ChecksumState VerifySession::stateOf(VerifyStatus status)
     case VerifyStatus::NoChecksum:
         return ChecksumState::NoChecksum;
     case VerifyStatus::Missing:
-    case VerifyStatus::BadInfo:
         return ChecksumState::Missing;
+    case VerifyStatus::BadInfo:
+        return ChecksumState::BadInfo;
     case VerifyStatus::Error:
         break;
     }
@@ -221,12 +222,13 @@ QString VerifySession::summary(const VerifyReport& report, const QString& error)
     const auto& t = report.totals;
     if (!error.isEmpty())
         return tr("Verification stopped: %1").arg(error);
-    return tr("Verified %1 epochs: %2 ok, %3 mismatch, %4 missing, %5 unreadable, %6 "
-              "without checksum (%7 MB/s)")
+    return tr("Verified %1 epochs: %2 ok, %3 mismatch, %4 missing, %5 bad info, %6 unreadable, "
+              "%7 without checksum (%8 MB/s)")
         .arg(t.epochs())
         .arg(t.count(VerifyStatus::Ok))
         .arg(t.count(VerifyStatus::Mismatch))
-        .arg(t.count(VerifyStatus::Missing) + t.count(VerifyStatus::BadInfo))
+        .arg(t.count(VerifyStatus::Missing))
+        .arg(t.count(VerifyStatus::BadInfo))
         .arg(t.count(VerifyStatus::Error))
         .arg(t.count(VerifyStatus::Disabled) + t.count(VerifyStatus::NoChecksum))
         .arg(t.seconds > 0 ? t.bytes / t.seconds / 1e6 : 0.0, 0, 'f', 1);

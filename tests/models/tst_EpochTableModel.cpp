@@ -169,6 +169,7 @@ void tst_EpochTableModel::checksumStates_data()
     QTest::newRow("ok") << int(ChecksumState::Ok) << "ok";
     QTest::newRow("mismatch") << int(ChecksumState::Mismatch) << "MISMATCH";
     QTest::newRow("missing") << int(ChecksumState::Missing) << "missing";
+    QTest::newRow("bad info") << int(ChecksumState::BadInfo) << "bad info";
 }
 
 void tst_EpochTableModel::checksumStates()

@@ -48,6 +48,7 @@ private slots:
     void copyShowsLocalLinksAndRepairsAll();
     void leftoverWorkMovesAsideAfterConfirmation();
     void openFolderOfABadInfo();
+    void errorsListedBeforeNotes();
 
 private:
     int problemRow(const QString& kind) const;
@@ -237,6 +238,28 @@ void tst_CopiedExperiment::openFolderOfABadInfo()
     QCOMPARE(catcher.urls.size(), 1);
     QCOMPARE(catcher.urls.first().toLocalFile(),
              QString::fromStdString((root / "epochs/002").string()));
+}
+
+void tst_CopiedExperiment::errorsListedBeforeNotes()
+{
+    // A copy: eight notes (links into the original) that sort before
+    // "Unreadable ckpt-info.json" by name; the one error still comes first.
+    const fs::path copy = m_base / "EXP000-copy";
+    QCOMPARE(QProcess::execute("cp", {"-a", QString::fromStdString((m_base / "EXP000").string()),
+                                      QString::fromStdString(copy.string())}),
+             0);
+    CandleFixture(copy / "RUN001/ckpts").writeInfo(2, "{\"epoch\": 2, \"save_be");
+    m_workspace = std::make_unique<Workspace>();
+    m_window = std::make_unique<MainWindow>(m_workspace.get());
+    m_window->show();
+    QVERIFY(QTest::qWaitForWindowExposed(m_window.get()));
+    m_window->openFolders({QString::fromStdString(copy.string())});
+    QTRY_VERIFY(m_workspace->isIdle() && m_workspace->problems()->rowCount() == 5);
+    const QAbstractItemModel* shown = m_window->problemsPanel()->view()->model();
+    QCOMPARE(shown->index(0, 0).data(roles::ProblemKindRole).toString(), QString("bad_info"));
+    for (int r = 1; r < shown->rowCount(); ++r)
+        QCOMPARE(shown->index(r, 0).data(roles::ProblemKindRole).toString(),
+                 QString("copied_link"));
 }
 
 QTEST_MAIN(tst_CopiedExperiment)

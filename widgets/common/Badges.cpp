@@ -19,6 +19,7 @@ QColor Badges::checksumColor(ChecksumState state)
     case ChecksumState::Mismatch:
         return QColor(0xc6, 0x28, 0x28);
     case ChecksumState::Missing:
+    case ChecksumState::BadInfo:
     case ChecksumState::Error:
         return QColor(0xd0, 0x5a, 0x1c);
     case ChecksumState::Disabled:

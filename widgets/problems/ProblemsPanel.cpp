@@ -45,6 +45,7 @@ ProblemsPanel::ProblemsPanel(QWidget* parent)
     m_proxy->setSortRole(roles::SortRole);
     m_view->setModel(m_proxy);
     m_view->setSortingEnabled(true);
+    m_view->sortByColumn(ProblemsModel::KindColumn, Qt::AscendingOrder); // errors first
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::SingleSelection);
     m_view->setWordWrap(false);

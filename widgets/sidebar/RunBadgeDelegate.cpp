@@ -28,8 +28,15 @@ std::vector<Pill> pillsFor(const QModelIndex& index)
         index.data(roles::NodeKindRole).toInt() == static_cast<int>(RunTreeModel::NodeKind::Folder);
     if (folder && checksum < ChecksumState::Missing)
         return pills;
-    if (checksum != ChecksumState::Unknown)
-        pills.push_back({checksumStateLabel(checksum), Badges::checksumColor(checksum)});
+    if (checksum == ChecksumState::Unknown)
+        return pills;
+    // Pills that do not fit are dropped from the end: an alarm (MISMATCH,
+    // unreadable, missing) goes first so that it is the last to go.
+    const Pill pill{checksumStateLabel(checksum), Badges::checksumColor(checksum)};
+    if (checksum >= ChecksumState::Missing)
+        pills.insert(pills.begin(), pill);
+    else
+        pills.push_back(pill);
     return pills;
 }
 } // namespace
