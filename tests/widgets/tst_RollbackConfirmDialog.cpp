@@ -95,6 +95,15 @@ void tst_RollbackConfirmDialog::checksTheTargetBeforeConfirming()
     QCOMPARE(dialog.forceBox()->isVisible(), !healthy);
     QVERIFY2(healthText(dialog).contains(says), qPrintable(healthText(dialog)));
     QVERIFY(!description(dialog).contains("force")); // no option the dialog does not have
+    // The answer fits: the description, the answer and Force do not overlap.
+    const auto* descriptionLabel = dialog.findChild<QLabel*>("description");
+    const auto* healthLabel = dialog.findChild<QLabel*>("health");
+    QTRY_VERIFY(descriptionLabel->geometry().bottom() < healthLabel->geometry().top());
+    QVERIFY(healthLabel->height() >= healthLabel->heightForWidth(healthLabel->width()));
+    QVERIFY(descriptionLabel->height() >=
+            descriptionLabel->heightForWidth(descriptionLabel->width()));
+    if (!healthy)
+        QVERIFY(healthLabel->geometry().bottom() < dialog.forceBox()->geometry().top());
 }
 
 void tst_RollbackConfirmDialog::forceIsExplicit()

@@ -123,6 +123,7 @@ RollbackConfirmDialog::RollbackConfirmDialog(const Request& request, QWidget* pa
     auto* progressRow = new QHBoxLayout;
     m_progress->setTextVisible(true);
     progressRow->addWidget(m_progress, 1);
+    progressRow->addStretch(); // keeps the button its own size once the bar is hidden
     progressRow->addWidget(m_check);
     layout->addLayout(progressRow);
     m_force->setText(tr("&Force: point %1 at epoch %2 anyway (a restart from it may fail or load "
@@ -242,7 +243,20 @@ void RollbackConfirmDialog::showResult(Health health, const QStringList& failure
         break;
     }
     updateConfirm();
+    fitToContents();
     emit healthChecked(health);
+}
+
+void RollbackConfirmDialog::fitToContents()
+{
+    // The check's answer is longer than "Checking…": grow with it, or the
+    // word-wrapped labels are laid over each other.
+    layout()->activate();
+    const int needed = layout()->hasHeightForWidth() ? layout()->totalHeightForWidth(width())
+                                                     : layout()->totalSizeHint().height();
+    setMinimumHeight(needed);
+    if (height() < needed)
+        resize(width(), needed);
 }
 
 void RollbackConfirmDialog::updateConfirm()

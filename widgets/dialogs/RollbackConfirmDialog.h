@@ -70,6 +70,7 @@ private:
     void startCheck();
     void showResult(Health health, const QStringList& failures, const QString& error);
     void updateConfirm();
+    void fitToContents();
 
     Request m_request;
     JobRunner* m_runner;
