@@ -48,7 +48,7 @@ Json runJson(const Launcher::Listed& l)
     Json j = {{"run", l.entry.runRoot}, {"name", l.entry.name}};
     const LaunchAttempt* a = l.record ? l.record->latest() : nullptr;
     if (!a) {
-        j["state"] = nullptr;
+        j["state"] = l.gone ? Json("gone") : Json(nullptr);
         j["error"] = l.error.empty() ? Json(nullptr) : Json(l.error);
         return j;
     }

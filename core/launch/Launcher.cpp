@@ -298,6 +298,8 @@ Result<std::vector<Launcher::Listed>> Launcher::runs(const fs::path& under,
             listed.record = std::move(record.value());
         } else {
             listed.error = record.error().message;
+            std::error_code ec;
+            listed.gone = !fs::exists(e.runRoot, ec) && !ec;
             // A Slurm query failure still leaves a readable record.
             auto stale = LaunchRecord::load(LaunchRecord::pathFor(e.runRoot));
             if (stale)

@@ -59,6 +59,7 @@ public:
         LaunchRegistry::Launched entry;
         std::optional<LaunchRecord> record;
         std::string error; // why the record could not be read or refreshed
+        bool gone = false; // no record because the run's folder no longer exists
     };
     // Every registered run, refreshed; `under` keeps only runs below a folder.
     Result<std::vector<Listed>> runs(const std::filesystem::path& under = {},

@@ -268,8 +268,10 @@ QVariant LaunchedRunsModel::display(const Launcher::Listed& run, int column) con
     const LaunchAttempt* a = latestOf(run);
     if (column == NameColumn)
         return QString::fromStdString(RunSummary::displayName(run.entry.name, run.entry.runRoot));
-    if (!a)
-        return column == StateColumn ? QStringLiteral("?") : QStringLiteral("—");
+    if (!a) // deleted or moved since it was launched, or its record is unreadable
+        return column != StateColumn ? QStringLiteral("—")
+               : run.gone            ? tr("gone")
+                                     : tr("no record");
     switch (column) {
     case StateColumn: {
         QString text = QLatin1String(runStateName(a->state));
@@ -344,7 +346,9 @@ QVariant LaunchedRunsModel::data(const QModelIndex& index, int role) const
     case roles::RunRootRole:
         return QString::fromStdString(run.entry.runRoot);
     case roles::RunStateRole:
-        return a ? int(a->state) : int(RunState::Lost);
+        if (a)
+            return int(a->state);
+        return run.gone ? QVariant() : QVariant(int(RunState::Lost)); // gone: no state
     case roles::PathRole:
         return a ? QString::fromStdString(a->logPath) : QString();
     default:

@@ -24,6 +24,7 @@ private slots:
     void followsALaunchedRunToCompletion();
     void forkShowsItsParentAndLineageEdge();
     void overlappingRefreshesApplyOnlyTheLatest();
+    void deletedRunShowsAsGone();
     void graphLayout_data();
     void graphLayout();
 
@@ -128,6 +129,21 @@ void tst_LaunchedRunsModel::overlappingRefreshesApplyOnlyTheLatest()
     QTRY_COMPARE(refreshed.count(), 2);
     QCOMPARE(model.refreshCount(), 2);
     QCOMPARE(model.rowCount(), 1);
+}
+
+void tst_LaunchedRunsModel::deletedRunShowsAsGone()
+{
+    auto root = m_runs->launch("RUN000", 2, 0);
+    QVERIFY2(root, root ? "" : root.error().message.c_str());
+    LaunchedRunsModel model(m_runs->registry());
+    model.setIntervals(100, 100);
+    QTRY_COMPARE_WITH_TIMEOUT(text(model, 0, LaunchedRunsModel::StateColumn),
+                              QStringLiteral("completed"), 30000);
+    // The user deletes the run's folder: not an alarm ("lost"), just gone.
+    fs::remove_all(fs::path(*root).parent_path());
+    QTRY_COMPARE(text(model, 0, LaunchedRunsModel::StateColumn), QStringLiteral("gone"));
+    QVERIFY(!model.index(0, 0).data(roles::RunStateRole).isValid());
+    QVERIFY(!model.anyActive());
 }
 
 void tst_LaunchedRunsModel::graphLayout_data()

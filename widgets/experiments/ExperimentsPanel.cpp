@@ -49,9 +49,10 @@ public:
         const QString text = opt.text;
         opt.text.clear();
         QStyledItemDelegate::paint(painter, opt, index);
-        const auto state = static_cast<RunState>(index.data(roles::RunStateRole).toInt());
+        const QVariant state = index.data(roles::RunStateRole);
         Badges::paintPill(painter, option.rect.adjusted(4, 0, 0, 0), text,
-                          RunStateStyle::color(state));
+                          state.isValid() ? RunStateStyle::color(RunState(state.toInt()))
+                                          : RunStateStyle::neutral());
     }
     QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override
     {
