@@ -60,12 +60,13 @@ std::string osError(const fs::path& path, int err)
 Status writeFileAtomically(const fs::path& path, std::string_view content)
 {
     const fs::path tmp = asidePath(path);
+    // Errors name the file the user knows (the target), not our file aside.
     int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     if (fd < 0)
-        return Error{osError(tmp, errno), tmp.string()};
-    Status st = writeAll(fd, content, tmp);
+        return Error{"cannot write " + osError(path, errno), path.string()};
+    Status st = writeAll(fd, content, path);
     if (st && ::fsync(fd) != 0)
-        st = Error{osError(tmp, errno), tmp.string()};
+        st = Error{"cannot write " + osError(path, errno), path.string()};
     ::close(fd);
     if (st && ::rename(tmp.c_str(), path.c_str()) != 0)
         st = Error{"cannot rename " + tmp.string() + " to " + osError(path, errno), path.string()};
@@ -95,7 +96,7 @@ Status replaceSymlink(const fs::path& link, const fs::path& target)
 {
     const fs::path tmp = asidePath(link);
     if (::symlink(target.c_str(), tmp.c_str()) != 0)
-        return Error{"cannot create link " + osError(tmp, errno), link.string()};
+        return Error{"cannot replace link " + osError(link, errno), link.string()};
     if (::rename(tmp.c_str(), link.c_str()) != 0) {
         int err = errno;
         ::unlink(tmp.c_str());

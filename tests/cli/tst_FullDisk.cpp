@@ -6,6 +6,9 @@
 // exactly as it was; once space is back, the same command works.
 #include "CandleFixture.h"
 #include "CliRunner.h"
+#include "candle/CandleLayout.h"
+#include "checksum/Verifier.h"
+#include "checksum/VerifyStore.h"
 
 #include <QCoreApplication>
 #include <QProcess>
@@ -106,6 +109,8 @@ private slots:
     void writesFailCleanly_data();
     void writesFailCleanly();
     void restartPutsBackWhatItMoved();
+    void verifyCacheFailsCleanly_data();
+    void verifyCacheFailsCleanly();
     void cleanupTestCase();
 
 private:
@@ -301,6 +306,55 @@ void tst_FullDisk::restartPutsBackWhatItMoved()
              r.err.constData());
     const Tree after = treeOf(base);
     QVERIFY2(sameButBookkeeping(before, after), (r.err + "\n" + diffOf(before, after)).constData());
+}
+
+void tst_FullDisk::verifyCacheFailsCleanly_data()
+{
+    QTest::addColumn<int>("fault");
+    QTest::newRow("no space") << int(Fault::NoBlocks);
+    QTest::newRow("no inodes") << int(Fault::NoInodes);
+    QTest::newRow("read-only") << int(Fault::ReadOnly);
+}
+
+// The window's own write: the verification cache (~/.cache/ckpt-studio). A
+// full or read-only disk leaves the cache as it was and names the file.
+void tst_FullDisk::verifyCacheFailsCleanly()
+{
+    QFETCH(int, fault);
+    mountTmpfs();
+    const fs::path root = m_mount / "RUN" / "ckpts";
+    CandleFixture f(root);
+    for (int e = 1; e <= 3; ++e)
+        f.addEpoch(e, 1.0 / e, 64 * 1024, e == 1);
+    const ckpt::Run run = ckpt::CandleLayout().loadRun(root);
+    auto report = ckpt::Verifier::verifyRuns({run}, {}, ckpt::Progress::none());
+    QVERIFY(report && report->runs.size() == 1 && report->runs[0].epochs.size() == 3);
+    const auto& verdicts = report->runs[0].epochs;
+    const fs::path cache = m_mount / "cache" / "verify-cache.json";
+    ckpt::VerifyStore store;
+    store.record(run, *run.findEpoch(1), verdicts[0]);
+    QVERIFY(store.save(cache));
+    const std::string saved = CandleFixture::readText(cache);
+
+    for (int i = 1; i < 3; ++i)
+        store.record(run, *run.findEpoch(i + 1), verdicts[std::size_t(i)]);
+    fill(Fault(fault));
+    const Tree before = treeOf(m_mount);
+    const ckpt::Status st = store.save(cache);
+    QVERIFY(!st);
+    const QString message = QString::fromStdString(st.error().message);
+    QVERIFY2(message.contains(QString::fromStdString(cache.string())), qPrintable(message));
+    QVERIFY2(message.contains(Fault(fault) == Fault::ReadOnly ? "Read-only file system"
+                                                              : "No space left on device"),
+             qPrintable(message));
+    QVERIFY2(treeOf(m_mount) == before, diffOf(before, treeOf(m_mount)).constData());
+    QCOMPARE(CandleFixture::readText(cache), saved);
+
+    release(Fault(fault));
+    QVERIFY(store.save(cache));
+    ckpt::VerifyStore reloaded;
+    QVERIFY(reloaded.load(cache));
+    QCOMPARE(reloaded.size(), std::size_t(3));
 }
 
 int main(int argc, char** argv)
