@@ -52,6 +52,12 @@ Status writeAll(int fd, std::string_view content, const fs::path& path)
 
 } // namespace
 
+bool isMadeAsideName(std::string_view name)
+{
+    return name.starts_with('.') && (name.find(".tmp-", 1) != std::string_view::npos ||
+                                     name.find(".forking-", 1) != std::string_view::npos);
+}
+
 std::string osError(const fs::path& path, int err)
 {
     return path.string() + ": " + std::strerror(err);

@@ -29,4 +29,9 @@ Status replaceSymlink(const std::filesystem::path& link, const std::filesystem::
 // "<path>: <strerror(err)>"
 std::string osError(const std::filesystem::path& path, int err);
 
+// Is `name` one of our own entries being made aside (".<name>.tmp-<random>" of
+// an atomic write, ".<folder>.forking-<pid>" of a fork)? Discovery skips them:
+// they become something else whole (renamed in) or are left by a killed process.
+bool isMadeAsideName(std::string_view name);
+
 } // namespace ckpt

@@ -9,7 +9,10 @@
 #include "ops/Relinker.h"
 #include "ops/RunLock.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -89,19 +92,24 @@ Status copyIfPresent(const std::string& source, const fs::path& dir)
 }
 
 // The edited configuration, a new file in `root`'s configs folder; the plan's
-// argv follows its name.
-Status writeConfig(PreparedLaunch& p, const fs::path& root)
+// argv follows its name. With `staging` (a fork made aside) the file is written
+// there, at the place that becomes p.runFolder once the folder is renamed in.
+Status writeConfig(PreparedLaunch& p, const fs::path& root, const fs::path& staging = {})
 {
     LaunchPlan& plan = p.plan;
-    const fs::path dir = ConfigWriter::configsDir(root);
+    const auto aside = [&](const fs::path& x) {
+        return staging.empty() ? x : staging / x.lexically_relative(p.runFolder);
+    };
+    const fs::path dir = aside(ConfigWriter::configsDir(root));
     // The name the plan showed (the argv and batch script preview hold it).
-    auto made = ConfigWriter::writeNew(p.original, p.edits, dir, plan.configFile);
+    auto made = ConfigWriter::writeNew(p.original, p.edits, dir, aside(plan.configFile));
     if (!made) {
         std::error_code ec;
         fs::remove(dir, ec); // only when empty: made by this attempt
         return made.error();
     }
-    p.applied.config = made->string();
+    p.applied.config =
+        (staging.empty() ? *made : p.runFolder / made->lexically_relative(staging)).string();
     if (p.applied.config != plan.configFile) {
         plan.configFile = p.applied.config;
         p.values["config"] = plan.configFile;
@@ -131,19 +139,47 @@ Status removeFork(const PreparedLaunch& p)
     return {};
 }
 
-// A fork is a new folder: made whole, or (on any failure, a full disk say)
-// removed again, so no half-made run is left for a scan to find.
+// Hidden folders beside `folder` where a fork was being made by a process that
+// is gone (killed): what it left is removed before a new attempt.
+void removeStaleStaging(const fs::path& folder)
+{
+    const std::string prefix = "." + folder.filename().string() + ".forking-";
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(folder.parent_path(), ec)) {
+        const std::string name = entry.path().filename().string();
+        if (!name.starts_with(prefix))
+            continue;
+        const long pid = std::strtol(name.c_str() + prefix.size(), nullptr, 10);
+        if (pid > 0 && (::kill(pid_t(pid), 0) == 0 || errno != ESRCH))
+            continue; // still being made (or not ours to judge)
+        fs::remove_all(entry.path(), ec);
+    }
+}
+
+// A fork is a new folder, made aside in a hidden folder beside it and renamed
+// into place whole: a failure (a full disk say) removes it again and a kill -9
+// leaves only the hidden folder, so no half-made run is left for a scan to find.
 Status applyFork(PreparedLaunch& p, int from)
 {
     std::error_code ec;
     p.applied.forkFolderMade = !fs::exists(p.runFolder, ec); // prepare() allows only an empty one
-    fs::create_directories(p.runFolder, ec);
+    fs::create_directories(p.runFolder.parent_path(), ec);
     if (ec)
         return Error::at(p.runFolder.string(), "cannot create the fork's folder: " + ec.message());
+    removeStaleStaging(p.runFolder);
+    const fs::path staging = p.runFolder.parent_path() / ("." + p.runFolder.filename().string() +
+                                                          ".forking-" + std::to_string(::getpid()));
+    fs::remove_all(staging, ec);
+    fs::create_directory(staging, ec);
+    if (ec)
+        return Error::at(p.runFolder.string(), "cannot create the fork's folder: " + ec.message());
+    const auto aside = [&](const fs::path& x) {
+        return staging / x.lexically_relative(p.runFolder);
+    };
     auto made = [&]() -> Status {
-        if (Status st = linkTree(p.parentRoot / p.epochDir, p.forkEpochDir); !st)
+        if (Status st = linkTree(p.parentRoot / p.epochDir, aside(p.forkEpochDir)); !st)
             return st;
-        if (Status st = placeSymlink(fs::path(p.plan.runRoot) / "last", p.epochDir); !st)
+        if (Status st = placeSymlink(aside(fs::path(p.plan.runRoot) / "last"), p.epochDir); !st)
             return st;
         // The parent's Keras CSV logs (training.log), cut at the fork epoch, where
         // the fork's trainer keeps them.
@@ -162,14 +198,20 @@ Status applyFork(PreparedLaunch& p, int from)
             if (!text->starts_with("epoch,"))
                 continue; // not a CSVLogger file: the fork starts without it
             if (Status st =
-                    writeFileAtomically(p.runFolder / rel, LaunchPrep::cutTrainingLog(*text, from));
+                    writeFileAtomically(staging / rel, LaunchPrep::cutTrainingLog(*text, from));
                 !st)
                 return st;
         }
-        return writeConfig(p, fs::path(p.plan.runRoot));
+        if (Status st = writeConfig(p, fs::path(p.plan.runRoot), staging); !st)
+            return st;
+        // Into place, whole (over the empty folder prepare() allowed, if any).
+        if (::rename(staging.c_str(), p.runFolder.c_str()) != 0)
+            return Error{"cannot create the fork's folder " + osError(p.runFolder, errno),
+                         p.runFolder.string()};
+        return {};
     }();
     if (!made) {
-        (void)removeFork(p);
+        fs::remove_all(staging, ec);
         return Error{made.error().message + " (the fork was not made)", made.error().path};
     }
     return {};
@@ -220,8 +262,14 @@ std::string putRestartBack(const PreparedLaunch& p)
 }
 
 // A restart writes its configuration first (a new file, nothing else touched
-// if that fails), then moves the later epochs aside and relinks. Any failure
+// if that fails), then relinks and moves the later epochs aside. Any failure
 // on the way puts back what was done, so the run is as it was.
+//
+// The order makes a kill -9 at any point leave a run that reads well: `last`
+// is relinked first (to an epoch that stays), epochs go aside newest first
+// (like a prune), and `best`, when it lies past `from`, is relinked just before
+// its epoch goes. In between, a scan sees either state or, epoch by epoch, a
+// run cut short; running the same restart again finishes it.
 Status applyRestart(PreparedLaunch& p, int from)
 {
     const Layout* layout = layoutAt(p.parentRoot);
@@ -236,6 +284,8 @@ Status applyRestart(PreparedLaunch& p, int from)
             message += "; " + problems;
         return Error{message + " (the restart was not prepared)", error.path};
     };
+    std::vector<std::pair<int, fs::path>> later; // epoch, directory; newest first
+    std::optional<int> bestNow;
     {
         auto lock = RunLock::acquire(p.parentRoot);
         if (!lock)
@@ -244,8 +294,14 @@ Status applyRestart(PreparedLaunch& p, int from)
         // What is there now, not what was planned: an epoch saved since moves aside too.
         p.superseded.clear();
         for (const Epoch& e : run.epochs)
-            if (e.number > from)
+            if (e.number > from) {
                 p.superseded.push_back(e.number);
+                later.emplace_back(e.number, fs::path(run.pathOf(e)));
+            }
+        std::sort(later.begin(), later.end(),
+                  [](const auto& a, const auto& b) { return a.first > b.first; });
+        if (const RunLink* best = run.link("best"))
+            bestNow = best->epoch;
         p.applied.supersededMade = !fs::exists(p.supersededDir, ec);
         fs::create_directories(p.supersededDir, ec);
         if (ec)
@@ -254,33 +310,45 @@ Status applyRestart(PreparedLaunch& p, int from)
         for (const RunSource& source : run.sources)
             if (Status st = copyIfPresent(source.path, p.supersededDir); !st)
                 return rollBack(st.error());
-        for (const Epoch& e : run.epochs) {
-            if (e.number <= from)
-                continue;
-            const fs::path dir = run.pathOf(e);
-            const fs::path aside = p.supersededDir / e.dir; // the layout's relative place
-            fs::create_directories(aside.parent_path(), ec);
-            if (::rename(dir.c_str(), aside.c_str()) != 0)
-                return rollBack(
-                    Error{"cannot move " + dir.string() + " aside: " + osError(aside, errno),
-                          dir.string()});
-            p.applied.moved.emplace_back(dir.string(), aside.string());
-        }
     }
     RelinkOptions options;
     options.force = true; // checked in prepare(), refusals shown and forced there
-    if (p.bestTo) {
-        auto relink = Relinker::relink(p.parentRoot, "best", *p.bestTo, options);
+    auto relinkTo = [&](const char* name, int epoch) -> Status {
+        auto relink = Relinker::relink(p.parentRoot, name, epoch, options);
         if (!relink)
-            return rollBack(relink.error());
+            return relink.error();
         if (relink->changed)
             p.applied.journalIds.push_back(relink->journalId);
+        return {};
+    };
+    // Epochs newer than `above` aside, newest first.
+    auto moveAside = [&](int above) -> Status {
+        auto lock = RunLock::acquire(p.parentRoot);
+        if (!lock)
+            return lock.error();
+        for (const auto& [number, dir] : later) {
+            if (number <= above ||
+                fs::exists(p.supersededDir / dir.lexically_relative(p.parentRoot), ec))
+                continue;
+            const fs::path aside = p.supersededDir / dir.lexically_relative(p.parentRoot);
+            fs::create_directories(aside.parent_path(), ec);
+            if (::rename(dir.c_str(), aside.c_str()) != 0)
+                return Error{"cannot move " + dir.string() + " aside: " + osError(aside, errno),
+                             dir.string()};
+            p.applied.moved.emplace_back(dir.string(), aside.string());
+        }
+        return {};
+    };
+    if (Status st = relinkTo("last", from); !st)
+        return rollBack(st.error());
+    if (p.bestTo) {
+        if (Status st = moveAside(std::max(from, bestNow.value_or(from))); !st)
+            return rollBack(st.error());
+        if (Status st = relinkTo("best", *p.bestTo); !st)
+            return rollBack(st.error());
     }
-    auto relink = Relinker::relink(p.parentRoot, "last", from, options);
-    if (!relink)
-        return rollBack(relink.error());
-    if (relink->changed)
-        p.applied.journalIds.push_back(relink->journalId);
+    if (Status st = moveAside(from); !st)
+        return rollBack(st.error());
     return {};
 }
 

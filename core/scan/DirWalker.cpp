@@ -49,6 +49,8 @@ bool DirWalker::walk(DirListing top, const RootCallback& onRoot)
                     continue;
                 if (owner && owner->ownsSubdirectory(e.name))
                     continue;
+                if (isMadeAsideName(e.name)) // a fork being made, or a killed one's leftover
+                    continue;
                 subdirs.push_back(e.name);
             }
             // Reverse order on the stack pops them ascending: roots come out sorted.

@@ -1,10 +1,10 @@
-// kill -9 at random points of every write path of `ckpt`: relink, undo, repair
-// and prune run as a user runs them (the real binary), each killed with SIGKILL
-// after a seeded random delay spread over the operation's own duration, many
-// times. Afterwards the run must be in the state before or the state after
-// (each link at its old or its new epoch, each epoch whole or gone), a later
-// `ckpt scan` must find no problem that neither state has, and the next command
-// must work (an interrupted journal entry recovers or rolls back).
+// kill -9 at random points of every write path of `ckpt`: relink, undo, repair,
+// prune and restart/fork preparation (`launch --prepare-only`) run as a user runs them (the real
+// binary), each killed with SIGKILL after a seeded random delay spread over the operation's own
+// duration, many times. Afterwards the run must be in the state before or the state after (each
+// link at its old or its new epoch, each epoch whole or gone), a later `ckpt scan` must find no
+// problem that neither state has, and the next command must work (an interrupted journal entry
+// recovers or rolls back).
 #include "CandleFixture.h"
 #include "CliRunner.h"
 
@@ -54,6 +54,8 @@ std::string describe(const RunState& s)
 RunState stateOf(const fs::path& root)
 {
     RunState s;
+    if (!fs::exists(root)) // a fork not made (yet)
+        return s;
     for (const char* name : {"last", "best"}) {
         std::error_code ec;
         const fs::path target = fs::read_symlink(root / name, ec);
@@ -132,14 +134,21 @@ void tst_KillNine::killedAnywhere_data()
     QTest::newRow("undo") << "undo";
     QTest::newRow("repair all") << "repair";
     QTest::newRow("prune") << "prune";
+    QTest::newRow("restart") << "restart";
+    QTest::newRow("restart past best") << "restart-past-best";
+    QTest::newRow("fork") << "fork";
 }
 
 void tst_KillNine::killedAnywhere()
 {
     QFETCH(QString, op);
-    const auto run = [](const fs::path& root, const QStringList& args) {
-        return runCli(QStringList{args.front(), QString::fromStdString(root.string())} +
-                      args.mid(1));
+    const auto argsFor = [](const fs::path& root, QStringList args) {
+        args.replaceInStrings("{run.ini}",
+                              QString::fromStdString((root.parent_path() / "run.ini").string()));
+        return QStringList{args.front(), QString::fromStdString(root.string())} + args.mid(1);
+    };
+    const auto run = [&](const fs::path& root, const QStringList& args) {
+        return runCli(argsFor(root, args));
     };
     std::map<QString, Operation> ops;
     ops["relink-last"] = {op, {"relink", "--last", "5"}, {}};
@@ -159,7 +168,25 @@ void tst_KillNine::killedAnywhere()
                          }
                      }};
     ops["prune"] = {op, {"prune", "--keep-limit", "2", "--yes"}, {}};
+    // Restart and fork preparation as `ckpt launch --prepare-only` applies it
+    // (epochs moved aside, links, the edited config; a fork's new folder).
+    const auto launch = [](const QString& from, bool fork) {
+        QStringList args{"launch", "--from", from};
+        if (fork)
+            args << "--fork";
+        return args + QStringList{"--config",       "{run.ini}", "--set",     "learning_rate=0.002",
+                                  "--prepare-only", "--",        "/bin/true", "{config}"};
+    };
+    ops["restart"] = {op, launch("6", false), {}};
+    ops["restart-past-best"] = {op, launch("3", false), {}};
+    ops["fork"] = {op, launch("3", true), {}};
     const Operation& o = ops.at(op);
+    // What is looked at: the run itself, or the fork's new folder beside it.
+    const auto watched = [&](const fs::path& root) {
+        return op == "fork" ? root.parent_path().parent_path() /
+                                  (root.parent_path().filename().string() + "-fork-e003") / "ckpts"
+                            : root;
+    };
 
     int made = 0;
     const auto fresh = [&]() {
@@ -167,6 +194,8 @@ void tst_KillNine::killedAnywhere()
                               (op.toStdString() + "-" + std::to_string(made++)) / "ckpts";
         fs::create_directories(root.parent_path());
         fs::copy(m_template, root, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+        CandleFixture::writeText(root.parent_path() / "run.ini",
+                                 "[Global_Params]\nlearning_rate = 0.01\nepochs = 8\n");
         if (o.prepare)
             o.prepare(root);
         return root;
@@ -174,14 +203,14 @@ void tst_KillNine::killedAnywhere()
 
     // The two states allowed afterwards, and how long the whole operation takes.
     const fs::path beforeRoot = fresh();
-    const RunState before = stateOf(beforeRoot);
+    const RunState before = stateOf(watched(beforeRoot));
     const fs::path afterRoot = fresh();
     QElapsedTimer clock;
     clock.start();
     const CliResult full = run(afterRoot, o.arguments);
     const qint64 fullUs = clock.nsecsElapsed() / 1000;
     QVERIFY2(full.exitCode == 0, full.err.constData());
-    const RunState after = stateOf(afterRoot);
+    const RunState after = stateOf(watched(afterRoot));
     QVERIFY2(!(before == after), "the operation changed nothing");
 
     std::mt19937 rng(m_seed ^ static_cast<unsigned>(qHash(op)));
@@ -208,8 +237,7 @@ void tst_KillNine::killedAnywhere()
         const fs::path root = fresh();
         QProcess p;
         p.setProgram(cliPath());
-        p.setArguments(QStringList{o.arguments.front(), QString::fromStdString(root.string())} +
-                       o.arguments.mid(1));
+        p.setArguments(argsFor(root, o.arguments));
         p.setProcessChannelMode(QProcess::ForwardedErrorChannel);
         p.setStandardOutputFile(QProcess::nullDevice());
         const qint64 waitUs = std::uniform_int_distribution<qint64>(lo, std::max(lo, hi))(rng);
@@ -224,7 +252,7 @@ void tst_KillNine::killedAnywhere()
         if (!killed)
             hi = std::max(lo + 1000, waitUs);
 
-        const RunState now = stateOf(root);
+        const RunState now = stateOf(watched(root));
         if (killed && now == before)
             lo = std::min(hi - 1000, (lo + waitUs) / 2);
         (now == before ? endedBefore : now == after ? endedAfter : endedBetween) += 1;
@@ -232,16 +260,21 @@ void tst_KillNine::killedAnywhere()
             QByteArray("iteration ") + QByteArray::number(i) + ", killed after " +
             QByteArray::number(waitUs) + " us: " + describe(now).c_str() +
             "\n  before: " + describe(before).c_str() + "\n  after:  " + describe(after).c_str();
+        // A fork's folder appears whole or not at all.
+        if (op == "fork")
+            QVERIFY2(now == before || now == after, where.constData());
         for (const auto& [name, epoch] : now.links) {
             const bool old = before.links.count(name) && before.links.at(name) == epoch;
             const bool done = after.links.count(name) && after.links.at(name) == epoch;
             QVERIFY2(old || done, where.constData());
         }
-        QCOMPARE(now.links.size(), before.links.size());
-        for (int e : now.epochs)
-            QVERIFY2(before.epochs.count(e), where.constData());
-        for (int e : after.epochs)
-            QVERIFY2(now.epochs.count(e), where.constData());
+        if (op != "fork") { // epochs only go (prune, restart), links are only re-pointed
+            QCOMPARE(now.links.size(), before.links.size());
+            for (int e : now.epochs)
+                QVERIFY2(before.epochs.count(e), where.constData());
+            for (int e : after.epochs)
+                QVERIFY2(now.epochs.count(e), where.constData());
+        }
         for (const std::string& kind : now.problems)
             QVERIFY2(before.problems.count(kind) || after.problems.count(kind), where.constData());
 
@@ -252,7 +285,14 @@ void tst_KillNine::killedAnywhere()
         QVERIFY2(again.exitCode == 0 || now == after,
                  (where + "\n  again: " + again.err).constData());
         if (op != "undo")
-            QVERIFY2(stateOf(root) == after, (where + "\n  again: " + again.err).constData());
+            QVERIFY2(stateOf(watched(root)) == after,
+                     (where + "\n  again: " + again.err).constData());
+        if (op == "fork") // what a killed fork left aside is gone once the next one is made
+            for (const auto& entry : fs::directory_iterator(root.parent_path().parent_path()))
+                QVERIFY2(entry.path().filename().string().find(".forking-") == std::string::npos,
+                         (where + "\n  left: " + entry.path().string().c_str()).constData());
+        if (op.startsWith("restart") || op == "fork") // the parent of a fork is never changed
+            QVERIFY2(op != "fork" || stateOf(root) == stateOf(beforeRoot), where.constData());
     }
     qInfo("%s: %d of %d kills landed while ckpt ran (the whole operation takes %lld us, "
           "start-up %lld us); left as before %d, as after %d, part-way (epoch by epoch) %d",

@@ -77,6 +77,11 @@ void tst_Scanner::discovery_data()
     QTest::newRow("maxDepth reached") << QStringList{"a/b/c/ckpts"} << "." << 3 << "";
     QTest::newRow("maxDepth just enough")
         << QStringList{"a/b/c/ckpts"} << "." << 4 << "a/b/c/ckpts";
+    QTest::newRow("a fork being made aside (or a killed one's leftover) is not a run")
+        << QStringList{"RUN/ckpts", ".RUN-fork-e003.forking-4242/ckpts"} << "." << 64
+        << "RUN/ckpts";
+    QTest::newRow("other hidden folders are")
+        << QStringList{".hidden/ckpts"} << "." << 64 << ".hidden/ckpts";
     QTest::newRow("run inside a run's folder, not in epochs/")
         << QStringList{"out/ckpts", "out/ckpts/sub"} << "." << 64 << "out/ckpts;out/ckpts/sub";
 }
