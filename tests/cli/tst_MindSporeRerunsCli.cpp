@@ -1,6 +1,8 @@
 #include "CliRunner.h"
 #include "ProtobufFixture.h"
 
+#include <QElapsedTimer>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -104,6 +106,35 @@ private slots:
         const CliResult r = runCli({"history", root("net_7")});
         QVERIFY(r.exitCode != 0);
         QVERIFY2(r.err.contains("no such folder"), r.err.constData());
+    }
+
+    // Last: it adds an epoch to net_1.
+    void watchNamesTheRerunsFiles()
+    {
+        QProcess p;
+        p.start(cliPath(), {"watch", "--json", QString::fromStdString(m_dir.string())});
+        QVERIFY(p.waitForStarted());
+        QByteArray seen;
+        auto waitFor = [&](const QByteArray& needle) {
+            QElapsedTimer t;
+            t.start();
+            while (!seen.contains(needle) && t.elapsed() < 10000) {
+                p.waitForReadyRead(100);
+                seen += p.readAllStandardOutput();
+            }
+            return seen.contains(needle);
+        };
+        QVERIFY2(waitFor("\"event\":\"ready\""), seen.constData());
+        QVERIFY2(seen.contains(root("net_1").toUtf8()), seen.constData());
+        const fs::path file = m_dir / "net_1-4_10.ckpt";
+        ProtobufFixture::write(fs::path(file.string() + ".tmp"),
+                               ProtobufFixture::mindspore(ProtobufFixture::network(4, 10), true));
+        fs::rename(file.string() + ".tmp", file);
+        QVERIFY2(waitFor("\"event\":\"epoch_added\""), seen.constData());
+        QVERIFY2(waitFor(QByteArray::fromStdString("\"" + file.string() + "\"")), seen.constData());
+        p.terminate();
+        QVERIFY(p.waitForFinished(5000));
+        QCOMPARE(p.exitCode(), 0);
     }
 };
 
