@@ -10,8 +10,9 @@ namespace ckpt::cli {
 // "runs of every known layout: candle, orbax" for "nothing found" messages.
 std::string knownLayoutsText();
 
-// Resolves a RUN argument: the run's root, or any folder that holds exactly one
-// run. The error lists the runs found when there are several.
+// Resolves a RUN argument: the run's root (also one naming a run that shares its
+// folder, <folder>/<prefix>), or any folder that holds exactly one run. The error lists the runs
+// found when there are several.
 Result<Run> loadRunArgument(const QString& argument);
 
 } // namespace ckpt::cli

@@ -13,17 +13,22 @@
 
 #include <csignal>
 #include <fcntl.h>
+#include <map>
 #include <unistd.h>
 
 namespace ckpt::cli {
 
 namespace {
 
-// An epoch event's JSON: paths are relative to the run, so the root is enough.
-nlohmann::ordered_json epochJson(const QString& root, const Epoch& epoch)
+// An epoch event's JSON: paths are relative to the run's folder, so the root (and
+// for runs sharing a folder, that folder) is enough.
+nlohmann::ordered_json epochJson(const QString& root, const Epoch& epoch,
+                                 const std::map<QString, std::string>& dirs)
 {
     Run run;
     run.root = root.toStdString();
+    if (auto it = dirs.find(root); it != dirs.end())
+        run.dir = it->second;
     return RunJson::toJson(run, epoch);
 }
 
@@ -108,17 +113,23 @@ int runWatch(const QStringList& arguments)
 
     const EventPrinter out(cl.json());
     RunWatcher watcher(options);
+    std::map<QString, std::string> dirs; // of the runs sharing a folder
     QObject::connect(&watcher, &RunWatcher::runAdded, [&](const Run& run) {
+        if (!run.dir.empty())
+            dirs[QString::fromStdString(run.root)] = run.dir;
         out.print("run_added", QString::fromStdString(run.root), {{"epochs", run.epochs.size()}},
                   std::to_string(run.epochs.size()) + " epochs");
     });
-    QObject::connect(&watcher, &RunWatcher::runRemoved,
-                     [&](const QString& root) { out.print("run_removed", root, {}, {}); });
+    QObject::connect(&watcher, &RunWatcher::runRemoved, [&](const QString& root) {
+        dirs.erase(root);
+        out.print("run_removed", root, {}, {});
+    });
     QObject::connect(&watcher, &RunWatcher::epochAdded, [&](const QString& root, const Epoch& e) {
-        out.print("epoch_added", root, epochJson(root, e), "epoch " + std::to_string(e.number));
+        out.print("epoch_added", root, epochJson(root, e, dirs),
+                  "epoch " + std::to_string(e.number));
     });
     QObject::connect(&watcher, &RunWatcher::epochChanged, [&](const QString& root, const Epoch& e) {
-        out.print("epoch_changed", root, epochJson(root, e),
+        out.print("epoch_changed", root, epochJson(root, e, dirs),
                   "epoch " + std::to_string(e.number) + " rewritten");
     });
     QObject::connect(&watcher, &RunWatcher::epochRemoved, [&](const QString& root, int epoch) {

@@ -17,6 +17,11 @@ const DirEntry* DirListing::find(std::string_view name) const
     return nullptr;
 }
 
+std::vector<std::string> Layout::runRoots(const DirListing& listing) const
+{
+    return {listing.dir.string()};
+}
+
 bool Layout::refreshInProgress(Run&, const DirListing&) const
 {
     return false;
@@ -112,11 +117,23 @@ std::optional<DirListing> Layout::beginRun(Run& run, const std::filesystem::path
 const Layout* layoutAt(const std::filesystem::path& root)
 {
     auto listing = DirReader::list(root);
-    if (!listing)
+    if (listing) {
+        for (const Layout* layout : builtinLayouts())
+            if (layout->isRunRoot(*listing))
+                return layout;
         return nullptr;
-    for (const Layout* layout : builtinLayouts())
-        if (layout->isRunRoot(*listing))
-            return layout;
+    }
+    // Not a directory: one of several runs sharing the parent folder?
+    const std::string path = AbsolutePath::normal(root);
+    auto parent = DirReader::list(std::filesystem::path(path).parent_path());
+    if (!parent || parent->find(std::filesystem::path(path).filename().string()))
+        return nullptr;
+    for (const Layout* layout : builtinLayouts()) {
+        if (!layout->isRunRoot(*parent))
+            continue;
+        const auto roots = layout->runRoots(*parent);
+        return std::find(roots.begin(), roots.end(), path) != roots.end() ? layout : nullptr;
+    }
     return nullptr;
 }
 

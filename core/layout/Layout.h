@@ -77,6 +77,11 @@ public:
     // Is `listing.dir` the root of a run of this layout? Must be cheap: it may
     // look at the listing and at most one child listing, never read files.
     virtual bool isRunRoot(const DirListing& listing) const = 0;
+    // The runs in a directory isRunRoot() claimed, by root. Default: the directory
+    // itself. Several runs may share it (MindSpore's reruns `<prefix>_N`): each is
+    // then named `<dir>/<name>` with a name that is no entry of the directory,
+    // and loadRun() accepts that root (Run::dir is then the directory).
+    virtual std::vector<std::string> runRoots(const DirListing& listing) const;
 
     // Reads the whole run below `root`: epochs, links, logs and problems.
     // Never fails as a whole: what cannot be read becomes a Problem.
@@ -101,6 +106,12 @@ public:
     // The epoch an entry of the epochs folder (watchHints().epochsDir) is, when
     // it is a finished epoch directory's name.
     virtual std::optional<int> epochNumberOf(std::string_view entryName) const = 0;
+    // The same for an entry of a loaded run's folder, which may hold other runs'
+    // files too (Layout::runRoots). Default: epochNumberOf(entryName).
+    virtual std::optional<int> epochNumberFor(const Run&, std::string_view entryName) const
+    {
+        return epochNumberOf(entryName);
+    }
     // Is an entry of the root or of the epochs folder something being written
     // (CANDLE work/, Orbax *.orbax-checkpoint-tmp*)?
     virtual bool isInProgressName(std::string_view entryName) const = 0;
@@ -165,7 +176,8 @@ const Layout* findLayout(std::string_view name);
 const Layout* layoutOf(const Run& run);
 // The run's metric history as its layout reads it (empty for an unknown layout).
 MetricHistory historyOf(const Run& run);
-// The layout whose run has its root at `root` (nullptr: no run there).
+// The layout whose run has its root at `root` (nullptr: no run there); a root
+// that is no directory names one of the runs sharing its parent (runRoots).
 const Layout* layoutAt(const std::filesystem::path& root);
 
 // Each layout's folder defines its instance.

@@ -88,14 +88,26 @@ Liveness::Subject Liveness::subjectOf(const Run& run)
 {
     Subject s;
     s.root = run.root;
+    s.dir = run.directory();
     s.workDir = workDirOf(run);
     for (const RunSource& source : run.sources)
         if (!source.path.empty())
             s.logs.push_back(source.path);
     const std::size_t n = std::min(run.epochs.size(), kRecent);
     for (auto it = run.epochs.end() - static_cast<std::ptrdiff_t>(n); it != run.epochs.end(); ++it)
-        s.recentEpochDirs.push_back(run.pathOf(*it));
+        s.recentEpochDirs.push_back(savedPathOf(s.dir, *it));
     return s;
+}
+
+std::string Liveness::savedPathOf(const std::string& dir, const Epoch& epoch)
+{
+    const auto under = [&](const std::string& name) {
+        return name.front() == '/' ? name : dir + "/" + name;
+    };
+    if (!epoch.dir.empty())
+        return under(epoch.dir);
+    const EpochFile* model = epoch.modelFile();
+    return model && !model->name.empty() ? under(model->name) : dir;
 }
 
 void Liveness::noteEpoch(Subject& subject, const std::string& epochDir)

@@ -37,6 +37,7 @@ public:
     struct Subject
     {
         std::string root;
+        std::string dir;               // where its files are (Run::directory())
         std::string workDir;           // empty: none known
         std::vector<std::string> logs; // the run's history sources (ckpt.log, training.log)
         std::vector<std::string> recentEpochDirs; // oldest first, at most kRecent
@@ -57,6 +58,9 @@ public:
     static std::string workDirOf(const Run& run);
     // Adds a newly saved epoch directory to the subject's recent ones.
     static void noteEpoch(Subject& subject, const std::string& epochDir);
+    // What tells when an epoch of the run in `dir` was saved: its directory, or
+    // its model file when epochs are files (other runs may save in that folder).
+    static std::string savedPathOf(const std::string& dir, const Epoch& epoch);
 
     // Reads the evidence (a few stats and a shared look at /proc).
     static Evidence gather(const Subject& subject, const ProcOpenFiles& open);

@@ -15,12 +15,8 @@ void LivenessMonitor::follow(RunWatcher* watcher)
 {
     connect(watcher, &RunWatcher::runAdded, this, &LivenessMonitor::track);
     connect(watcher, &RunWatcher::runRemoved, this, &LivenessMonitor::forget);
-    connect(watcher, &RunWatcher::epochAdded, this, [this](const QString& root, const Epoch& e) {
-        onEpoch(root, root.toStdString() + "/" + e.dir);
-    });
-    connect(watcher, &RunWatcher::epochChanged, this, [this](const QString& root, const Epoch& e) {
-        onEpoch(root, root.toStdString() + "/" + e.dir);
-    });
+    connect(watcher, &RunWatcher::epochAdded, this, &LivenessMonitor::onEpoch);
+    connect(watcher, &RunWatcher::epochChanged, this, &LivenessMonitor::onEpoch);
     connect(watcher, &RunWatcher::runHeadChanged, this, &LivenessMonitor::onHead);
 }
 
@@ -62,12 +58,12 @@ void LivenessMonitor::assess(const std::string& root, Tracked& t, bool announce)
         emit changed(QString::fromStdString(root), now);
 }
 
-void LivenessMonitor::onEpoch(const QString& root, const std::string& epochDir)
+void LivenessMonitor::onEpoch(const QString& root, const Epoch& epoch)
 {
     auto it = m_runs.find(root.toStdString());
     if (it == m_runs.end())
         return;
-    Liveness::noteEpoch(it->second.subject, epochDir);
+    Liveness::noteEpoch(it->second.subject, Liveness::savedPathOf(it->second.subject.dir, epoch));
     assess(it->first, it->second, true);
 }
 

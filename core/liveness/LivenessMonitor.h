@@ -45,7 +45,7 @@ private:
     };
 
     void assess(const std::string& root, Tracked& tracked, bool announce);
-    void onEpoch(const QString& root, const std::string& epochDir);
+    void onEpoch(const QString& root, const ckpt::Epoch& epoch);
     void onHead(const Run& head);
 
     std::map<std::string, Tracked> m_runs;

@@ -2,6 +2,7 @@
 
 #include "history/LocalTime.h"
 #include "io/RegularFile.h"
+#include "layout/AbsolutePath.h"
 #include "layout/DirReader.h"
 #include "mindspore/MindSporeCheckpoint.h"
 #include "mindspore/MindSporeName.h"
@@ -31,48 +32,76 @@ struct Found
     MindSporeName name;
 };
 
-// The folder's MindSpore files by what they are: names only, no stat.
+// The folder's MindSpore files by what they are: names only, no stat. With
+// `only`, the files of that prefix alone (one of several runs in the folder).
 struct Catalog
 {
     std::vector<Found> saves; // checkpoints and breakpoints
     std::vector<Found> tmps;
     std::vector<Found> metas;
-    std::map<std::string, int> order; // prefix -> position among the folder's runs
+    // The prefixes of saves and of saves being written, in run order (net, net_1, ...):
+    // each is one ModelCheckpoint, one training process.
+    std::vector<std::string> prefixes;
 
-    explicit Catalog(const std::vector<DirEntry>& entries)
+    explicit Catalog(const std::vector<DirEntry>& entries,
+                     const std::optional<std::string>& only = std::nullopt)
     {
-        std::set<std::pair<std::pair<std::string, int>, std::string>> prefixes;
+        std::set<std::pair<std::pair<std::string, int>, std::string>> ordered;
         for (const DirEntry& e : entries) {
             if (!maybeFile(e))
                 continue;
             auto n = MindSporeName::parse(e.name);
-            if (!n)
+            if (!n || (only && n->prefix != *only))
                 continue;
             auto& list = n->kind == Kind::Tmp ? tmps : n->kind == Kind::GraphMeta ? metas : saves;
-            if (n->kind != Kind::Tmp)
-                prefixes.insert({MindSporeName::runOf(n->prefix), n->prefix});
+            if (n->kind != Kind::GraphMeta)
+                ordered.insert({MindSporeName::runOf(n->prefix), n->prefix});
             list.push_back(Found{e.name, std::move(*n)});
         }
-        int i = 0;
-        for (const auto& p : prefixes)
-            order[p.second] = i++;
+        for (const auto& p : ordered)
+            prefixes.push_back(p.second);
     }
-    int orderOf(const std::string& prefix) const
+    // Which save of an epoch is shown: a regular save before a breakpoint, the highest step.
+    static bool before(const Found& a, const Found& b)
     {
-        auto it = order.find(prefix);
-        return it == order.end() ? -1 : it->second;
-    }
-    // Which save of an epoch is shown: the latest run's, a regular save before a
-    // breakpoint, the highest step.
-    bool before(const Found& a, const Found& b) const
-    {
-        const auto key = [&](const Found& f) {
-            return std::make_tuple(orderOf(f.name.prefix), f.name.kind == Kind::Checkpoint ? 1 : 0,
-                                   f.name.step, f.file);
+        const auto key = [](const Found& f) {
+            return std::make_tuple(f.name.kind == Kind::Checkpoint ? 1 : 0, f.name.step, f.file);
         };
         return key(a) < key(b);
     }
 };
+
+// The runs of a folder holding the saves of several prefixes, by prefix: the
+// name each has below the folder. A prefix's own name unless an entry of the
+// folder (a directory `net_1` beside the files) or another run has it: a root
+// that exists on disk is always that directory's run.
+std::vector<std::pair<std::string, std::string>> sharedRuns(const DirListing& listing,
+                                                            const Catalog& catalog)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    if (catalog.prefixes.size() < 2)
+        return out;
+    std::set<std::string> taken;
+    for (const std::string& prefix : catalog.prefixes) {
+        std::string name = prefix;
+        while (listing.find(name) || taken.count(name))
+            name += '~';
+        taken.insert(name);
+        out.emplace_back(prefix, name);
+    }
+    return out;
+}
+
+// The prefix of a run sharing its folder, from the folder's listing; nullopt
+// when no run of that root is there (any more).
+std::optional<std::string> prefixOf(const Run& run, const DirListing& listing)
+{
+    const std::string name = fs::path(run.root).filename().string();
+    for (const auto& [prefix, runName] : sharedRuns(listing, Catalog(listing.entries)))
+        if (runName == name)
+            return prefix;
+    return std::nullopt;
+}
 
 // `read` is set when the model file was opened and its trailer looked for:
 // MindSpore's per-epoch record is that trailer.
@@ -115,10 +144,10 @@ EpochFile fileOf(const std::string& root, const std::string& name, bool model, P
     return f;
 }
 
-Epoch buildEpoch(const std::string& root, const Catalog& catalog, std::vector<const Found*> saves)
+Epoch buildEpoch(const std::string& root, std::vector<const Found*> saves)
 {
     std::sort(saves.begin(), saves.end(),
-              [&](const Found* a, const Found* b) { return catalog.before(*b, *a); });
+              [](const Found* a, const Found* b) { return Catalog::before(*b, *a); });
     const Found& shown = *saves.front();
     Epoch epoch;
     epoch.number = shown.name.epoch;
@@ -139,19 +168,8 @@ Epoch buildEpoch(const std::string& root, const Catalog& catalog, std::vector<co
                         std::to_string(epoch.number) + " at step " +
                         std::to_string(shown.name.step) + "; it may hold a partly trained epoch.",
                     shownPath, epoch.number});
-    for (std::size_t i = 1; i < saves.size(); ++i) {
-        const Found& other = *saves[i];
-        epoch.files.push_back(fileOf(root, other.file, false, epoch.problems, epoch.number));
-        if (other.name.prefix != shown.name.prefix) {
-            const std::string path = root + "/" + other.file;
-            epoch.problems.push_back(Problem{
-                ProblemKind::EpochMismatch,
-                path + " is epoch " + std::to_string(epoch.number) + " of the earlier run \"" +
-                    other.name.prefix + "\" in the same folder; the epoch shows the later run's " +
-                    shown.file + ".",
-                path, epoch.number});
-        }
-    }
+    for (std::size_t i = 1; i < saves.size(); ++i)
+        epoch.files.push_back(fileOf(root, saves[i]->file, false, epoch.problems, epoch.number));
     return epoch;
 }
 
@@ -216,55 +234,109 @@ bool MindSporeLayout::isInProgressName(std::string_view entryName) const
     return n && n->kind == Kind::Tmp;
 }
 
+std::vector<std::string> MindSporeLayout::runRoots(const DirListing& listing) const
+{
+    const auto runs = sharedRuns(listing, Catalog(listing.entries));
+    if (runs.empty())
+        return Layout::runRoots(listing);
+    const std::string dir = listing.dir.string();
+    std::vector<std::string> roots;
+    for (const auto& [prefix, name] : runs)
+        roots.push_back(dir == "/" ? dir + name : dir + "/" + name);
+    return roots;
+}
+
+std::optional<int> MindSporeLayout::epochNumberFor(const Run& run, std::string_view entryName) const
+{
+    auto n = MindSporeName::parse(entryName);
+    if (!n || n->kind == Kind::Tmp || n->kind == Kind::GraphMeta)
+        return std::nullopt;
+    if (!run.dir.empty()) {
+        // The run's name is its prefix, with '~'s when an entry had that name.
+        std::string name = fs::path(run.root).filename().string();
+        while (name.size() > n->prefix.size() && name.back() == '~')
+            name.pop_back();
+        if (name != n->prefix)
+            return std::nullopt;
+    }
+    return n->epoch;
+}
+
+std::optional<DirListing> MindSporeLayout::beginShared(Run& run, const fs::path& rootPath,
+                                                       std::optional<std::string>& prefix) const
+{
+    const std::string root = AbsolutePath::normal(rootPath);
+    struct stat st = {};
+    if (::stat(root.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+        return beginRun(run, root); // an existing directory is the run of that folder
+    const fs::path dir = fs::path(root).parent_path();
+    auto listing = DirReader::list(dir);
+    if (!listing)
+        return beginRun(run, root); // says why it cannot be listed
+    run.root = root;
+    run.dir = dir.string();
+    run.layout = std::string(name());
+    prefix = prefixOf(run, *listing);
+    if (!prefix)
+        run.problems.push_back(
+            Problem{ProblemKind::Unreadable,
+                    root + ": no MindSpore checkpoints of that run in " + run.dir + " (any more)",
+                    root, std::nullopt});
+    return std::move(*listing);
+}
+
 Run MindSporeLayout::loadRun(const fs::path& rootPath) const
 {
     Run run;
-    const auto listing = beginRun(run, rootPath);
-    if (!listing)
+    std::optional<std::string> prefix;
+    const auto listing = beginShared(run, rootPath, prefix);
+    if (!listing || (!run.dir.empty() && !prefix))
         return run;
-    const Catalog catalog(listing->entries);
+    const Catalog catalog(listing->entries, prefix);
+    if (!prefix && catalog.prefixes.size() > 1) {
+        // Several training processes: each prefix is a run of its own (runRoots).
+        std::string roots;
+        for (const std::string& r : runRoots(*listing))
+            roots += "\n  " + r;
+        run.problems.push_back(Problem{ProblemKind::EpochMismatch,
+                                       run.root + " holds the MindSpore checkpoints of " +
+                                           std::to_string(catalog.prefixes.size()) +
+                                           " runs; open one of them:" + roots,
+                                       run.root, std::nullopt});
+        return run;
+    }
+    const std::string& dir = run.directory();
     std::map<int, std::vector<const Found*>> byEpoch;
     for (const Found& f : catalog.saves)
         byEpoch[f.name.epoch].push_back(&f);
-    std::set<std::string> started;
-    for (auto& [number, saves] : byEpoch) {
-        run.epochs.push_back(buildEpoch(run.root, catalog, saves));
-        // Epochs ascend: the first one shown of each prefix starts a training process.
-        Epoch& e = run.epochs.back();
-        e.firstSave = started.insert(std::string(e.metadata.get("prefix").value_or(""))).second;
-    }
+    for (auto& [number, saves] : byEpoch)
+        run.epochs.push_back(buildEpoch(dir, saves));
+    // The first epoch saved by the training process (a rerun resumed from a later
+    // epoch starts there).
+    if (!run.epochs.empty())
+        run.epochs.front().firstSave = true;
     for (const Found& f : catalog.metas)
-        run.sources.push_back(RunSource{"graph_meta", run.root + "/" + f.file});
-    std::set<std::string> bases;
-    for (const auto& [prefix, order] : catalog.order)
-        bases.insert(MindSporeName::runOf(prefix).first);
-    if (bases.size() > 1) {
-        std::string names;
-        for (const auto& b : bases)
-            names += (names.empty() ? "\"" : ", \"") + b + "\"";
-        run.problems.push_back(Problem{
-            ProblemKind::EpochMismatch,
-            run.root + " holds MindSpore checkpoints of unrelated prefixes (" + names +
-                "): they are shown as one run; move each training's files to a folder of its own.",
-            run.root, std::nullopt});
-    }
-    collectInProgress(run.root, catalog, run);
+        run.sources.push_back(RunSource{"graph_meta", dir + "/" + f.file});
+    collectInProgress(dir, catalog, run);
     return run;
 }
 
 std::optional<Epoch> MindSporeLayout::loadEpoch(const Run& run, int number) const
 {
-    auto listing = DirReader::list(fs::path(run.root));
+    auto listing = DirReader::list(fs::path(run.directory()));
     if (!listing)
         return std::nullopt;
-    const Catalog catalog(listing->entries);
+    std::optional<std::string> prefix;
+    if (!run.dir.empty() && !(prefix = prefixOf(run, *listing)))
+        return std::nullopt;
+    const Catalog catalog(listing->entries, prefix);
     std::vector<const Found*> saves;
     for (const Found& f : catalog.saves)
         if (f.name.epoch == number)
             saves.push_back(&f);
     if (saves.empty())
         return std::nullopt;
-    Epoch epoch = buildEpoch(run.root, catalog, saves);
+    Epoch epoch = buildEpoch(run.directory(), saves);
     if (const Epoch* known = run.findEpoch(number))
         epoch.firstSave = known->firstSave;
     return epoch;
@@ -272,8 +344,11 @@ std::optional<Epoch> MindSporeLayout::loadEpoch(const Run& run, int number) cons
 
 bool MindSporeLayout::refreshInProgress(Run& run, const DirListing& rootListing) const
 {
+    std::optional<std::string> prefix;
+    if (!run.dir.empty() && !(prefix = prefixOf(run, rootListing)))
+        return false;
     Run now;
-    collectInProgress(run.root, Catalog(rootListing.entries), now);
+    collectInProgress(run.directory(), Catalog(rootListing.entries, prefix), now);
     return replaceInProgress(run, std::move(now));
 }
 

@@ -13,13 +13,13 @@ namespace ckpt {
 // an exception, each written as `.tmp` and renamed, mode 0400. A checkpoint file
 // may end in a `crc_num` trailer holding the CRC-32 of the bytes before it.
 //
-// The run's root is the folder. A second training run in the same folder writes
-// with the prefix `<prefix>_1`, a third `<prefix>_2`, ...: every layer of Ckpt
-// Studio (registry, watcher, verify store, JSON) keys a run by its root directory,
-// so these runs are shown as the successive training processes of the folder's
-// one Run, like restarts: the first epoch of each prefix has Epoch::firstSave set,
-// and where two of them saved the same epoch number the later prefix's file is
-// the epoch and the earlier one stays listed as a file of that epoch with a problem.
+// A folder whose saves share one prefix is one run, its root the folder. A second
+// training run in the same folder writes with the prefix `<prefix>_1`, a third
+// `<prefix>_2`, ... (and an unrelated training its own prefix): a folder with the
+// saves of several prefixes holds one run per prefix, each named
+// `<folder>/<prefix>` (runRoots; a path that does not exist, Run::dir is the
+// folder), with its own epochs, `<prefix>-graph.meta`, breakpoints and `.tmp`s.
+// Loading the folder itself then gives a run without epochs saying which to open.
 // Epoch numbers come from the names (Epoch::step: the step within the epoch); of
 // several saves of one epoch (save_checkpoint_steps) the highest step is the model,
 // the others are listed as further files. Discovery reads names and readdir types
@@ -31,6 +31,7 @@ class MindSporeLayout final : public Layout
 public:
     std::string_view name() const override { return "mindspore"; }
     bool isRunRoot(const DirListing& listing) const override;
+    std::vector<std::string> runRoots(const DirListing& listing) const override;
     Run loadRun(const std::filesystem::path& root) const override;
     std::optional<Epoch> loadEpoch(const Run& run, int number) const override;
     void reloadLinks(Run&) const override {}
@@ -38,12 +39,19 @@ public:
 
     WatchHints watchHints() const override;
     std::optional<int> epochNumberOf(std::string_view entryName) const override;
+    std::optional<int> epochNumberFor(const Run& run, std::string_view entryName) const override;
     bool isInProgressName(std::string_view entryName) const override;
     bool refreshInProgress(Run& run, const DirListing& rootListing) const override;
     std::string_view recordName() const override { return "crc_num trailer"; }
     bool recordsChecksums() const override { return true; }
 
     static const MindSporeLayout& instance();
+
+private:
+    // beginRun() for a folder, or for a root naming one of the runs sharing its
+    // parent (`prefix` then set; a problem when that run is gone).
+    std::optional<DirListing> beginShared(Run& run, const std::filesystem::path& root,
+                                          std::optional<std::string>& prefix) const;
 };
 
 } // namespace ckpt

@@ -72,10 +72,10 @@ std::string Run::sourcePath(std::string_view kind) const
 std::string Run::pathOf(const Epoch& epoch) const
 {
     if (epoch.dir.empty())
-        return root;
+        return directory();
     if (epoch.dir.front() == '/')
         return epoch.dir;
-    return root + "/" + epoch.dir;
+    return directory() + "/" + epoch.dir;
 }
 
 std::string Run::pathOf(const Epoch& epoch, const EpochFile& file) const

@@ -46,6 +46,10 @@ struct Run
     std::vector<RunSource> sources;
     std::vector<InProgressItem> inProgress;
     Problems problems; // run-level problems (links, in-progress leftovers, logs)
+    // The folder holding the run's files when that is not the root: several runs
+    // sharing one folder (MindSpore's `<prefix>_N` reruns) are each named
+    // `<folder>/<prefix>`, a path that does not exist. Empty: the root itself.
+    std::string dir;
 
     const Epoch* findEpoch(int number) const;
     Epoch* findEpoch(int number);
@@ -61,6 +65,8 @@ struct Run
     // The path of a source of that kind; empty when absent.
     std::string sourcePath(std::string_view kind) const;
     bool saveInProgress() const { return !inProgress.empty(); }
+    // The directory the run's files are in: where to list, watch and stat.
+    const std::string& directory() const { return dir.empty() ? root : dir; }
 
     // Absolute paths of an epoch's directory and files.
     std::string pathOf(const Epoch& epoch) const;

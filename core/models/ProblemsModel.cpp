@@ -116,7 +116,10 @@ QVariant ProblemsModel::data(const QModelIndex& index, int role) const
         case EpochColumn:
             return e.problem.epoch ? QVariant(*e.problem.epoch) : QVariant();
         case FileColumn:
-            return path.startsWith(e.root) ? QDir(e.root).relativeFilePath(path) : path;
+            // A run sharing its folder is named <folder>/<prefix>: "net_1-3_10.ckpt" is no child.
+            return path == e.root || path.startsWith(e.root + QLatin1Char('/'))
+                       ? QDir(e.root).relativeFilePath(path)
+                       : path;
         case MessageColumn:
             return QString::fromStdString(e.problem.message);
         default:

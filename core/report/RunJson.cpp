@@ -136,7 +136,8 @@ constexpr auto kReplace = Json::error_handler_t::replace;
 void RunJson::write(const Run& run, const std::function<void(std::string_view)>& sink,
                     const nlohmann::ordered_json& extra)
 {
-    Json head = toJson(Run{run.root, run.layout, {}, run.links, run.sources, run.inProgress, {}});
+    Json head =
+        toJson(Run{run.root, run.layout, {}, run.links, run.sources, run.inProgress, {}, run.dir});
     head["model_bytes_total"] = run.totalModelBytes();
     for (const auto& [key, value] : extra.items())
         head[key] = value;
@@ -158,6 +159,9 @@ Json RunJson::toJson(const Run& run)
     Json j = Json::object();
     j["root"] = text(run.root);
     j["layout"] = text(run.layout);
+    // Only for runs sharing a folder (their root is not a directory).
+    if (!run.dir.empty())
+        j["dir"] = text(run.dir);
     if (const Layout* layout = layoutOf(run))
         for (std::string_view name : layout->linkNames())
             j[std::string(name)] = optional(run.linkedEpoch(name));

@@ -39,7 +39,8 @@ bool DirWalker::walk(DirListing top, const RootCallback& onRoot)
         const std::string dir = listing.dir.string();
         const Layout* owner = claim(listing);
         if (owner)
-            onRoot(Root{dir, owner});
+            for (std::string& root : owner->runRoots(listing))
+                onRoot(Root{std::move(root), owner});
         if (depth < m_maxDepth) {
             subdirs.clear();
             for (const DirEntry& e : listing.entries) {

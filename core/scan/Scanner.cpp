@@ -43,6 +43,16 @@ Result<Scanner::Outcome> scanFolder(const fs::path& dir, const Scanner::Options&
 {
     const std::string top = AbsolutePath::normal(dir);
     struct stat st = {};
+    if (::stat(top.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+        // A run sharing its folder with others is named <folder>/<name>, no directory.
+        if (const Layout* layout = layoutAt(top)) {
+            Scanner::Outcome outcome;
+            outcome.runs.push_back(layout->loadRun(top));
+            if (onRun)
+                onRun(outcome.runs.back());
+            return outcome;
+        }
+    }
     if (::stat(top.c_str(), &st) != 0)
         return Error{errno == ENOENT ? top + ": no such folder" : osError(top, errno), top};
     if (!S_ISDIR(st.st_mode))

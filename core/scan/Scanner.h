@@ -22,6 +22,8 @@ public:
         int threads = 0; // 0: one per core
     };
 
+    // `dir` may also name one of several runs sharing a folder (Layout::runRoots):
+    // that run alone is loaded.
     // `onRun` (optional) receives each run as soon as it is loaded, from a worker
     // thread but never concurrently, so a UI can show the first runs before the
     // scan ends. The returned runs are sorted by root. Errors: the folder does

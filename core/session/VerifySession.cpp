@@ -201,6 +201,7 @@ Run VerifySession::slimCopy(const Run& run, const std::vector<int>& wanted)
 {
     Run slim;
     slim.root = run.root;
+    slim.dir = run.dir;
     slim.layout = run.layout;
     slim.epochs.reserve(run.epochs.size());
     for (const auto& e : run.epochs) {

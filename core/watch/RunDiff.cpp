@@ -19,6 +19,7 @@ Run RunDiff::headOf(const Run& run)
 {
     Run head;
     head.root = run.root;
+    head.dir = run.dir;
     head.layout = run.layout;
     head.links = run.links;
     head.sources = run.sources;

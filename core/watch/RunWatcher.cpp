@@ -276,13 +276,12 @@ void RunWatcher::processDir(const std::string& dir)
         return;
     }
     const DirListing listing = DirSnapshot::toListing(dir, *entries);
-    if (const Layout* layout = WatchTree::layoutOf(listing)) {
-        addRun(TrackedRun::load(dir, *layout), true);
+    if (syncFolderRuns(listing))
         return;
-    }
+    const Layout* owner = WatchTree::layoutOf(listing); // of runs sharing the folder
     std::set<std::string> present;
     for (const auto& e : *entries) {
-        if (e.type != DirEntry::Type::Directory)
+        if (e.type != DirEntry::Type::Directory || (owner && owner->ownsSubdirectory(e.name)))
             continue;
         const std::string child = dir + "/" + e.name;
         present.insert(child);
@@ -294,7 +293,7 @@ void RunWatcher::processDir(const std::string& dir)
             removeSubtree(below);
     }
     for (const auto& below : WatchTree::keysBelow(m_runs, dir)) {
-        if (WatchTree::parentOf(below) == dir && !present.count(below))
+        if (WatchTree::parentOf(below) == dir && !present.count(below) && !sharesFolder(below))
             removeSubtree(below);
     }
     // CANDLE's isRunRoot looks into epochs/: a new epochs/NNN makes the parent a run.
@@ -318,7 +317,7 @@ void RunWatcher::processRoot(const std::string& root)
     const DirEntry* epochsEntry = epochsDir.empty() ? nullptr : listing.find(epochsDir);
     const bool stillRun = !epochsDir.empty()
                               ? epochsEntry && epochsEntry->type == DirEntry::Type::Directory
-                              : t.layout->isRunRoot(listing);
+                              : WatchTree::isSoleRun(*t.layout, listing);
     if (!entries || !stillRun) {
         removeRun(root, true);
         // Whatever is left there may still hold runs further down.
@@ -542,7 +541,8 @@ void RunWatcher::addRun(TrackedRun tracked, bool announce)
     }
     auto [it, inserted] = m_runs.insert_or_assign(root, std::move(tracked));
     TrackedRun& t = it->second;
-    m_watches->add(root, root);
+    if (t.run.dir.empty()) // runs sharing a folder: its watch as a walked directory
+        m_watches->add(root, root);
     if (!t.epochsAtRoot()) {
         m_watches->add(t.epochsPath(), t.epochsPath(), true);
         m_epochsDirs[t.epochsPath()] = root;
@@ -569,7 +569,7 @@ void RunWatcher::removeRun(const std::string& root, bool announce)
     auto it = m_runs.find(root);
     if (it == m_runs.end())
         return;
-    const std::string epochs = it->second.epochsPath();
+    const std::string epochs = it->second.epochsAtRoot() ? root : it->second.epochsPath();
     const auto links = it->second.layout->linkNames();
     m_runs.erase(it);
     m_heads.erase(root);

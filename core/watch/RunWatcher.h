@@ -122,6 +122,12 @@ private:
     void reloadWhole(const std::string& root);
     void emitChanges(const std::string& root, const RunChanges& changes);
 
+    // A walked directory's runs from its listing (RunWatcherFolders.cpp): true when
+    // the directory itself is a run now; runs sharing it (Layout::runRoots) are
+    // added, brought up to date or removed.
+    bool syncFolderRuns(const DirListing& listing);
+    bool sharesFolder(const std::string& root) const;
+
     void adoptWalk(const std::string& dir, const std::vector<Run>& known = {});
     void addRun(TrackedRun tracked, bool announce);
     void removeRun(const std::string& root, bool announce);

@@ -42,7 +42,7 @@ TrackedRun TrackedRun::adopt(Run run, const Layout& layout)
 std::string TrackedRun::epochsPath() const
 {
     const std::string sub = hints().epochsDir;
-    return sub.empty() ? run.root : run.root + "/" + sub;
+    return sub.empty() ? run.directory() : run.directory() + "/" + sub;
 }
 
 void TrackedRun::noteEpochDirs()
@@ -56,7 +56,7 @@ void TrackedRun::noteEpochDirs()
     for (const auto& e : *entries) {
         if (e.type == DirEntry::Type::File && !files)
             continue;
-        if (auto number = layout->epochNumberOf(e.name))
+        if (auto number = layout->epochNumberFor(run, e.name))
             noteEntry(epochDirs, *number, e, files);
     }
 }
@@ -97,7 +97,7 @@ RunChanges TrackedRun::syncAllEpochs()
         for (const auto& e : *entries) {
             if (e.type == DirEntry::Type::File && !files)
                 continue;
-            if (auto number = layout->epochNumberOf(e.name))
+            if (auto number = layout->epochNumberFor(run, e.name))
                 noteEntry(now, *number, e, files);
         }
     }
@@ -125,7 +125,7 @@ RunChanges TrackedRun::syncEpochNames(const std::set<std::string>& names)
         return syncAllEpochs();
     RunChanges changes;
     for (const std::string& name : names) {
-        const auto number = layout->epochNumberOf(name);
+        const auto number = layout->epochNumberFor(run, name);
         if (!number)
             continue;
         struct stat st

@@ -57,7 +57,7 @@ struct TrackedRun
 
     // The folder holding the epoch directories (the root itself for some layouts).
     std::string epochsPath() const;
-    bool epochsAtRoot() const { return epochsPath() == run.root; }
+    bool epochsAtRoot() const { return epochsPath() == run.directory(); }
     bool saveInProgress() const { return run.saveInProgress(); }
 
 private:

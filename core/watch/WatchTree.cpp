@@ -14,10 +14,13 @@ void walkInto(const std::filesystem::path& dir, int depth, int maxDepth, WatchTr
         return; // unreadable or gone: discovery reports it, the watcher just skips it
     const DirListing listing = DirSnapshot::toListing(dir, *entries);
     const Layout* layout = WatchTree::layoutOf(listing);
-    if (layout)
-        out.runs.push_back({dir.string(), layout});
-    else
+    const auto roots = layout ? layout->runRoots(listing) : std::vector<std::string>{};
+    // A folder shared by several runs is watched as a walked directory: a change
+    // there may concern any of them, or start a new one.
+    if (roots.size() != 1 || roots.front() != dir.string())
         out.dirs.push_back(dir.string());
+    for (const auto& root : roots)
+        out.runs.push_back({root, layout});
     if (depth >= maxDepth)
         return;
     for (const auto& e : *entries) {
@@ -45,6 +48,14 @@ const Layout* WatchTree::layoutOf(const DirListing& listing)
             return layout;
     }
     return nullptr;
+}
+
+bool WatchTree::isSoleRun(const Layout& layout, const DirListing& listing)
+{
+    if (!layout.isRunRoot(listing))
+        return false;
+    const auto roots = layout.runRoots(listing);
+    return roots.size() == 1 && roots.front() == listing.dir.string();
 }
 
 std::string WatchTree::parentOf(const std::string& path)

@@ -30,6 +30,8 @@ public:
     static Outcome walk(const std::filesystem::path& dir, int maxDepth = 64);
     // The layout whose run root `listing.dir` is, or nullptr.
     static const Layout* layoutOf(const DirListing& listing);
+    // Is `listing.dir` the root of one run of `layout`, not shared with others?
+    static bool isSoleRun(const Layout& layout, const DirListing& listing);
 
     // Helpers on AbsolutePath::normal strings (the watcher's map keys).
     static std::string parentOf(const std::string& path);

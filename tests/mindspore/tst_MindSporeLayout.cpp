@@ -123,32 +123,28 @@ private slots:
         QVERIFY(!layout.loadEpoch(run, 9));
     }
 
-    void secondRunInTheSameFolder()
+    void secondRunInTheSameFolderIsARunOfItsOwn()
     {
+        // The rest of the reruns' story: tst_MindSporeReruns.
         QTemporaryDir tmp;
         const fs::path root = fs::path(tmp.path().toStdString()) / "ckpt";
         save(root, "net-1_10.ckpt", 1, 10);
         save(root, "net-2_10.ckpt", 2, 10);
-        // The second training run: prefix net_1, epochs again from 2 (resumed).
         save(root, "net_1-2_10.ckpt", 2, 10, true, 0.5f);
-        save(root, "net_1-3_10.ckpt", 3, 10);
-        const Run run = MindSporeLayout::instance().loadRun(root);
-        QCOMPARE(run.epochs.size(), std::size_t(3));
-        QVERIFY(run.epochs[0].firstSave);
-        // Epoch 2 shows the later run's file; the earlier one is listed, with a problem.
-        const Epoch& e2 = run.epochs[1];
-        QCOMPARE(e2.files[0].name, std::string("net_1-2_10.ckpt"));
-        QCOMPARE(e2.files[1].name, std::string("net-2_10.ckpt"));
-        QVERIFY(e2.firstSave);
-        QVERIFY(problemAbout(e2.problems, "earlier run \"net\""));
-        QCOMPARE(std::string(run.epochs[2].metadata.get("prefix").value_or("")),
-                 std::string("net_1"));
-        QVERIFY(run.problems.empty());
-
-        // Unrelated prefixes in one folder are told apart and flagged.
-        save(root, "lenet-1_10.ckpt", 1, 10);
-        const Run mixed = MindSporeLayout::instance().loadRun(root);
-        QVERIFY(problemAbout(mixed.problems, "unrelated prefixes"));
+        const auto& layout = MindSporeLayout::instance();
+        auto listing = DirReader::list(root);
+        QVERIFY(listing.ok());
+        QCOMPARE(layout.runRoots(*listing),
+                 (std::vector<std::string>{root.string() + "/net", root.string() + "/net_1"}));
+        const Run second = layout.loadRun(root / "net_1");
+        QCOMPARE(second.epochs.size(), std::size_t(1));
+        QCOMPARE(second.epochs[0].files.size(), std::size_t(1));
+        QVERIFY(second.epochs[0].firstSave);
+        QVERIFY(second.epochs[0].problems.empty());
+        // The folder itself is no run any more: it says which to open.
+        const Run folder = layout.loadRun(root);
+        QVERIFY(folder.epochs.empty());
+        QVERIFY(problemAbout(folder.problems, root.string() + "/net_1"));
     }
 
     void verifyChecksCrcTrailers()
