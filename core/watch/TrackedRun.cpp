@@ -63,9 +63,15 @@ void TrackedRun::noteEpochDirs()
 
 void TrackedRun::carryOver(const Layout& layout, const Run& before, Run& after)
 {
-    for (Epoch& e : after.epochs)
+    for (Epoch& e : after.epochs.edit())
         if (const Epoch* old = before.findEpoch(e.number))
             layout.carryOver(*old, e);
+}
+
+void TrackedRun::keepUnchanged(const Run& before, Run& after, const RunChanges& changes)
+{
+    if (changes.added.empty() && changes.removed.empty() && changes.changed.empty())
+        after.epochs = before.epochs;
 }
 
 std::string TrackedRun::watchPathOf(const Epoch& epoch) const
@@ -85,6 +91,7 @@ RunChanges TrackedRun::syncAllEpochs()
         Run fresh = layout->reloadRun(run);
         carryOver(*layout, run, fresh);
         RunChanges changes = RunDiff::diff(run, fresh);
+        keepUnchanged(run, fresh, changes);
         run = std::move(fresh);
         epochsInode = DirSnapshot::stat(epochsPath()).inode;
         return changes;
@@ -150,7 +157,7 @@ void TrackedRun::syncEpoch(int number, const std::optional<EpochDir>& now, RunCh
         if (known != epochDirs.end())
             epochDirs.erase(known);
         if (run.findEpoch(number)) {
-            std::erase_if(run.epochs, [&](const Epoch& e) { return e.number == number; });
+            run.epochs.eraseIf([&](const Epoch& e) { return e.number == number; });
             changes.removed.push_back(number);
         }
         return;
@@ -162,10 +169,10 @@ void TrackedRun::syncEpoch(int number, const std::optional<EpochDir>& now, RunCh
     if (!epoch)
         return; // gone again already; its own event follows
     epochDirs[number] = *now;
-    if (Epoch* old = run.findEpoch(number)) {
+    if (const Epoch* old = run.findEpoch(number)) {
         layout->carryOver(*old, *epoch);
         if (!RunDiff::sameEpoch(*old, *epoch)) {
-            *old = *epoch;
+            *run.editEpoch(number) = *epoch;
             changes.changed.push_back(std::move(*epoch));
         }
         return;

@@ -46,6 +46,9 @@ struct TrackedRun
     // Gives each epoch of `after` what the layout carries over from the epoch of
     // the same number in `before` (Layout::carryOver).
     static void carryOver(const Layout& layout, const Run& before, Run& after);
+    // A reload that changed no epoch keeps the epochs it had: they stay shared
+    // with the copies handed out (the window's registry), not held twice.
+    static void keepUnchanged(const Run& before, Run& after, const RunChanges& changes);
     // The path whose change means the epoch changed: its file when the layout's
     // epochs are files (WatchHints::epochFiles), its directory otherwise; empty
     // when there is none to watch.
