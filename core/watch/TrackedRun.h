@@ -2,6 +2,7 @@
 
 #include "layout/Layout.h"
 #include "model/Run.h"
+#include "watch/EpochDirs.h"
 #include "watch/RunDiff.h"
 
 #include <cstdint>
@@ -17,15 +18,11 @@ namespace ckpt {
 // itself). Which entries are epochs is the layout's call (Layout::epochNumberOf).
 struct TrackedRun
 {
-    struct EpochDir
-    {
-        std::string name;
-        std::uint64_t inode = 0;
-    };
+    using EpochDir = EpochDirs::Dir;
 
     Run run;
     const Layout* layout = nullptr;
-    std::map<int, EpochDir> epochDirs; // by epoch number
+    EpochDirs epochDirs; // by epoch number
     std::uint64_t epochsInode = 0;
     std::uint64_t generation = 0; // the watcher's event count when last touched
 
