@@ -223,7 +223,8 @@ Run CandleLayout::loadRun(const fs::path& rootPath) const
         if (auto epoch = CandleEpochReader::read(epochsFd.get(), epochsPath, e.name, *number))
             run.epochs.push_back(std::move(*epoch));
     }
-    std::sort(run.epochs.begin(), run.epochs.end(), [](const Epoch& a, const Epoch& b) {
+    auto& sorted = run.epochs.edit();
+    std::sort(sorted.begin(), sorted.end(), [](const Epoch& a, const Epoch& b) {
         return a.number != b.number ? a.number < b.number : a.dir < b.dir;
     });
 

@@ -178,7 +178,8 @@ Run LightningLayout::loadRun(const fs::path& rootPath) const
                 run.epochs.push_back(std::move(*epoch));
         }
     }
-    std::sort(run.epochs.begin(), run.epochs.end(), [](const Epoch& a, const Epoch& b) {
+    auto& sorted = run.epochs.edit();
+    std::sort(sorted.begin(), sorted.end(), [](const Epoch& a, const Epoch& b) {
         return a.number != b.number ? a.number < b.number : a.dir < b.dir;
     });
     // The same number from two names ("epoch=3.ckpt", "model-epoch=3.ckpt"): the first stays.

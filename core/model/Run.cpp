@@ -11,9 +11,14 @@ const Epoch* Run::findEpoch(int number) const
     return it != epochs.end() && it->number == number ? &*it : nullptr;
 }
 
-Epoch* Run::findEpoch(int number)
+Epoch* Run::editEpoch(int number)
 {
-    return const_cast<Epoch*>(std::as_const(*this).findEpoch(number));
+    if (!std::as_const(*this).findEpoch(number))
+        return nullptr; // nothing to write: no copy
+    EpochList::Vector& all = epochs.edit();
+    auto it = std::lower_bound(all.begin(), all.end(), number,
+                               [](const Epoch& e, int n) { return e.number < n; });
+    return &*it;
 }
 
 std::uint64_t Run::totalModelBytes() const

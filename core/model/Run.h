@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/Epoch.h"
+#include "model/EpochList.h"
 #include "model/Problem.h"
 
 #include <cstdint>
@@ -39,9 +40,9 @@ struct InProgressItem
 // One training run found on disk.
 struct Run
 {
-    std::string root;          // absolute path of the run's root folder
-    std::string layout;        // the layout's name (Layout::name())
-    std::vector<Epoch> epochs; // sorted by number
+    std::string root;   // absolute path of the run's root folder
+    std::string layout; // the layout's name (Layout::name())
+    EpochList epochs;   // sorted by number; copies share it until one is changed
     std::vector<RunLink> links;
     std::vector<RunSource> sources;
     std::vector<InProgressItem> inProgress;
@@ -52,7 +53,8 @@ struct Run
     std::string dir;
 
     const Epoch* findEpoch(int number) const;
-    Epoch* findEpoch(int number);
+    // For writing: the epochs become this run's own (EpochList); findEpoch never copies.
+    Epoch* editEpoch(int number);
     std::uint64_t totalModelBytes() const;
     // All problems of the run and its epochs, run-level first.
     Problems allProblems() const;

@@ -130,7 +130,8 @@ Run OrbaxLayout::loadRun(const fs::path& rootPath) const
         if (auto epoch = OrbaxStepReader::read(run.root, e.name, *step))
             run.epochs.push_back(std::move(*epoch));
     }
-    std::sort(run.epochs.begin(), run.epochs.end(), [](const Epoch& a, const Epoch& b) {
+    auto& sorted = run.epochs.edit();
+    std::sort(sorted.begin(), sorted.end(), [](const Epoch& a, const Epoch& b) {
         return a.number != b.number ? a.number < b.number : a.dir < b.dir;
     });
     // Two folders of one step ("100" and "ckpt_100"): the first stays, the other is a problem.

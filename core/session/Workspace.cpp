@@ -399,13 +399,14 @@ void Workspace::onWatchedEpoch(const QString& root, const Epoch& epoch)
     RunState* s = m_registry.find(root);
     if (!s)
         return;
-    auto& epochs = s->run.epochs;
-    auto pos = std::lower_bound(epochs.begin(), epochs.end(), epoch.number,
-                                [](const Epoch& e, int n) { return e.number < n; });
-    if (pos != epochs.end() && pos->number == epoch.number)
-        *pos = epoch;
-    else
-        epochs.insert(pos, epoch);
+    if (Epoch* known = s->run.editEpoch(epoch.number)) {
+        *known = epoch;
+    } else {
+        const EpochList& epochs = s->run.epochs;
+        auto pos = std::lower_bound(epochs.begin(), epochs.end(), epoch.number,
+                                    [](const Epoch& e, int n) { return e.number < n; });
+        s->run.epochs.insert(pos, epoch);
+    }
     // A rewritten epoch's old verdict no longer holds.
     s->checks.erase(epoch.number);
     m_epochTable->upsertEpoch(root, s->run, epoch);
@@ -419,7 +420,7 @@ void Workspace::onWatchedEpochRemoved(const QString& root, int epoch)
     RunState* s = m_registry.find(root);
     if (!s)
         return;
-    std::erase_if(s->run.epochs, [epoch](const Epoch& e) { return e.number == epoch; });
+    s->run.epochs.eraseIf([epoch](const Epoch& e) { return e.number == epoch; });
     s->checks.erase(epoch);
     m_epochTable->removeEpoch(root, epoch);
     publish(root);

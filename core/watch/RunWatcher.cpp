@@ -245,7 +245,7 @@ void RunWatcher::processContents(const std::string& dir)
     const auto [root, number] = m_contents.at(dir);
     auto it = m_runs.find(root);
     std::optional<Epoch> epoch;
-    Epoch* old = nullptr;
+    const Epoch* old = nullptr;
     if (it != m_runs.end()) {
         it->second.generation = m_generation;
         epoch = it->second.layout->loadEpoch(it->second.run, number);
@@ -261,7 +261,7 @@ void RunWatcher::processContents(const std::string& dir)
     it->second.layout->carryOver(*old, *epoch);
     if (RunDiff::sameEpoch(*old, *epoch))
         return;
-    *old = *epoch;
+    *it->second.run.editEpoch(number) = *epoch;
     emit epochChanged(qpath(root), *epoch);
     // The best check reads every epoch's recorded metric.
     refreshLinks(it->second);
@@ -443,7 +443,7 @@ void RunWatcher::processPending(const std::string& dir)
     TrackedRun& t = it->second;
     t.generation = m_generation;
     std::optional<Epoch> epoch = t.layout->loadEpoch(t.run, number);
-    Epoch* old = t.run.findEpoch(number);
+    const Epoch* old = t.run.findEpoch(number);
     if (!epoch || !old) {
         m_pending.erase(dir);
         m_watches->remove(dir);
@@ -457,7 +457,7 @@ void RunWatcher::processPending(const std::string& dir)
         m_watches->remove(dir);
     }
     if (!RunDiff::sameEpoch(*old, *epoch)) {
-        *old = *epoch;
+        *t.run.editEpoch(number) = *epoch;
         emit epochChanged(qpath(root), *epoch);
     }
     // A finished epoch file goes on being watched for overwrites in place.
@@ -475,17 +475,6 @@ void RunWatcher::watchEpochIfIncomplete(const std::string& root, const Epoch& ep
         return;
     m_pending[dir] = {root, epoch.number};
     m_watches->add(dir, dir);
-}
-
-void RunWatcher::reloadWhole(const std::string& root)
-{
-    TrackedRun& t = m_runs.at(root);
-    TrackedRun fresh = TrackedRun::load(root, *t.layout);
-    TrackedRun::carryOver(*t.layout, t.run, fresh.run);
-    fresh.generation = m_generation;
-    const RunChanges changes = RunDiff::diff(t.run, fresh.run);
-    t = std::move(fresh);
-    emitChanges(root, changes);
 }
 
 void RunWatcher::emitChanges(const std::string& root, const RunChanges& changes)
@@ -552,9 +541,10 @@ void RunWatcher::addRun(TrackedRun tracked, bool announce)
         for (std::string_view link : t.layout->linkNames())
             m_watches->add(root + "/" + std::string(link), root);
     }
-    for (const Epoch& e : t.run.epochs)
+    const EpochList& epochs = t.run.epochs; // read only: shared with the caller's copy
+    for (const Epoch& e : epochs)
         watchEpochIfIncomplete(root, e);
-    for (auto e = t.run.epochs.rbegin(); e != t.run.epochs.rend(); ++e)
+    for (auto e = epochs.rbegin(); e != epochs.rend(); ++e)
         watchEpochContents(root, *e);
     // An adopted run's state is the caller's already; an announced one goes with runAdded.
     m_heads[root] = RunDiff::headOf(t.run);
@@ -658,6 +648,7 @@ void RunWatcher::applyRescan(RescanResult result)
             continue;
         TrackedRun::carryOver(*it->second.layout, it->second.run, fresh.run);
         const RunChanges changes = RunDiff::diff(it->second.run, fresh.run);
+        TrackedRun::keepUnchanged(it->second.run, fresh.run, changes);
         fresh.generation = it->second.generation;
         it->second = std::move(fresh);
         for (const Epoch& e : it->second.run.epochs)

@@ -119,7 +119,6 @@ private:
     void onEpochEntry(const std::string& dir, const std::string& name);
     void processPending(const std::string& dir);
     void refreshLinks(TrackedRun& tracked);
-    void reloadWhole(const std::string& root);
     void emitChanges(const std::string& root, const RunChanges& changes);
 
     // A walked directory's runs from its listing (RunWatcherFolders.cpp): true when

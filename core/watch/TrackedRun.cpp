@@ -53,19 +53,27 @@ void TrackedRun::noteEpochDirs()
     if (!entries)
         return;
     const bool files = hints().epochFiles;
+    std::map<int, EpochDir> listed;
     for (const auto& e : *entries) {
         if (e.type == DirEntry::Type::File && !files)
             continue;
         if (auto number = layout->epochNumberFor(run, e.name))
-            noteEntry(epochDirs, *number, e, files);
+            noteEntry(listed, *number, e, files);
     }
+    epochDirs.assign(listed);
 }
 
 void TrackedRun::carryOver(const Layout& layout, const Run& before, Run& after)
 {
-    for (Epoch& e : after.epochs)
+    for (Epoch& e : after.epochs.edit())
         if (const Epoch* old = before.findEpoch(e.number))
             layout.carryOver(*old, e);
+}
+
+void TrackedRun::keepUnchanged(const Run& before, Run& after, const RunChanges& changes)
+{
+    if (changes.added.empty() && changes.removed.empty() && changes.changed.empty())
+        after.epochs = before.epochs;
 }
 
 std::string TrackedRun::watchPathOf(const Epoch& epoch) const
@@ -85,6 +93,7 @@ RunChanges TrackedRun::syncAllEpochs()
         Run fresh = layout->reloadRun(run);
         carryOver(*layout, run, fresh);
         RunChanges changes = RunDiff::diff(run, fresh);
+        keepUnchanged(run, fresh, changes);
         run = std::move(fresh);
         epochsInode = DirSnapshot::stat(epochsPath()).inode;
         return changes;
@@ -134,9 +143,9 @@ RunChanges TrackedRun::syncEpochNames(const std::set<std::string>& names)
         if (::lstat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
             syncEpoch(*number, EpochDir{name, st.st_ino}, changes);
         } else {
-            auto known = epochDirs.find(*number);
+            const EpochDir* known = epochDirs.find(*number);
             // "12" going away says nothing about a "012" beside it.
-            if (known == epochDirs.end() || known->second.name == name)
+            if (!known || known->name == name)
                 syncEpoch(*number, std::nullopt, changes);
         }
     }
@@ -145,27 +154,25 @@ RunChanges TrackedRun::syncEpochNames(const std::set<std::string>& names)
 
 void TrackedRun::syncEpoch(int number, const std::optional<EpochDir>& now, RunChanges& changes)
 {
-    auto known = epochDirs.find(number);
+    const EpochDir* known = epochDirs.find(number);
     if (!now) {
-        if (known != epochDirs.end())
-            epochDirs.erase(known);
+        epochDirs.erase(number);
         if (run.findEpoch(number)) {
-            std::erase_if(run.epochs, [&](const Epoch& e) { return e.number == number; });
+            run.epochs.eraseIf([&](const Epoch& e) { return e.number == number; });
             changes.removed.push_back(number);
         }
         return;
     }
-    if (known != epochDirs.end() && known->second.name == now->name &&
-        known->second.inode == now->inode && run.findEpoch(number))
+    if (known && known->name == now->name && known->inode == now->inode && run.findEpoch(number))
         return;
     std::optional<Epoch> epoch = layout->loadEpoch(run, number);
     if (!epoch)
         return; // gone again already; its own event follows
-    epochDirs[number] = *now;
-    if (Epoch* old = run.findEpoch(number)) {
+    epochDirs.set(number, *now);
+    if (const Epoch* old = run.findEpoch(number)) {
         layout->carryOver(*old, *epoch);
         if (!RunDiff::sameEpoch(*old, *epoch)) {
-            *old = *epoch;
+            *run.editEpoch(number) = *epoch;
             changes.changed.push_back(std::move(*epoch));
         }
         return;

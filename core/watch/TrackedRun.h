@@ -2,6 +2,7 @@
 
 #include "layout/Layout.h"
 #include "model/Run.h"
+#include "watch/EpochDirs.h"
 #include "watch/RunDiff.h"
 
 #include <cstdint>
@@ -17,15 +18,11 @@ namespace ckpt {
 // itself). Which entries are epochs is the layout's call (Layout::epochNumberOf).
 struct TrackedRun
 {
-    struct EpochDir
-    {
-        std::string name;
-        std::uint64_t inode = 0;
-    };
+    using EpochDir = EpochDirs::Dir;
 
     Run run;
     const Layout* layout = nullptr;
-    std::map<int, EpochDir> epochDirs; // by epoch number
+    EpochDirs epochDirs; // by epoch number
     std::uint64_t epochsInode = 0;
     std::uint64_t generation = 0; // the watcher's event count when last touched
 
@@ -46,6 +43,9 @@ struct TrackedRun
     // Gives each epoch of `after` what the layout carries over from the epoch of
     // the same number in `before` (Layout::carryOver).
     static void carryOver(const Layout& layout, const Run& before, Run& after);
+    // A reload that changed no epoch keeps the epochs it had: they stay shared
+    // with the copies handed out (the window's registry), not held twice.
+    static void keepUnchanged(const Run& before, Run& after, const RunChanges& changes);
     // The path whose change means the epoch changed: its file when the layout's
     // epochs are files (WatchHints::epochFiles), its directory otherwise; empty
     // when there is none to watch.

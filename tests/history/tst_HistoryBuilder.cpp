@@ -278,7 +278,8 @@ void tst_HistoryBuilder::rollbackKeepsUnoverwrittenEpochsInTheirProcess()
             run.epochs.push_back(makeEpoch(e, v1(e), stamp(13, e, 0), e == 1));
     run.epochs.push_back(makeEpoch(6, 0.5, stamp(15, 6, 0), true));
     run.epochs.push_back(makeEpoch(7, 0.4, stamp(15, 7, 0), false));
-    std::sort(run.epochs.begin(), run.epochs.end(),
+    auto& sorted = run.epochs.edit();
+    std::sort(sorted.begin(), sorted.end(),
               [](const Epoch& a, const Epoch& b) { return a.number < b.number; });
 
     const MetricHistory h = CandleHistory::build(run);

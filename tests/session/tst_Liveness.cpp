@@ -100,7 +100,9 @@ void tst_Liveness::cadenceSetsTheWindow()
     QVERIFY2(std::abs(*evidence.cadenceMs - 20'000) < 1500,
              qPrintable(QString::number(*evidence.cadenceMs)));
     QVERIFY(evidence.epochAgeMs && *evidence.epochAgeMs >= 29'000);
-    QCOMPARE(Liveness::windowMs(evidence), qint64(60'000));
+    // 3 x the cadence: each save's time is set a few ms apart on a busy machine.
+    const qint64 window = Liveness::windowMs(evidence);
+    QVERIFY2(std::abs(window - 60'000) < 3 * 1500, qPrintable(QString::number(window)));
     QCOMPARE_STATE(Liveness::decide(evidence), LiveState::Live); // 30 s < 3 x 20 s
 }
 

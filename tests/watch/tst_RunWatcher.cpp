@@ -324,6 +324,32 @@ private slots:
             watcher.watchedPaths().contains(QString::fromStdString((m_root / "epochs").string())));
     }
 
+    // The watcher's copy of an adopted run reads the caller's epochs (EpochList)
+    // until one of them changes: a run is not held twice in memory.
+    void knownRunsShareTheirEpochs_data() { addPollingColumn(); }
+    void knownRunsShareTheirEpochs()
+    {
+        QFETCH(bool, polling);
+        makeTree();
+        const Run known = CandleLayout::instance().loadRun(m_root);
+        const QString root = QString::fromStdString(m_root.string());
+        RunWatcher watcher(watcherOptions(polling));
+        watcher.addFolder(QString::fromStdString(m_drop.string()), {known});
+        QVERIFY(watcher.run(root)->epochs.sharesWith(known.epochs));
+        settle(watcher, polling);
+        watcher.rescanNow();
+        QVERIFY(watcher.run(root)->epochs.sharesWith(known.epochs));
+
+        QSignalSpy epochAdded(&watcher, &RunWatcher::epochAdded);
+        saveLikeCandle(m_root, 4);
+        if (polling)
+            watcher.pollNow();
+        QTRY_COMPARE_WITH_TIMEOUT(epochAdded.count(), 1, kLimitMs);
+        QCOMPARE(watcher.run(root)->epochs.size(), known.epochs.size() + 1);
+        QVERIFY(!watcher.run(root)->epochs.sharesWith(known.epochs));
+        QCOMPARE(known.epochs.back().number, 3); // the caller's copy is left alone
+    }
+
     void periodicRescanRunsOnWorker()
     {
         makeTree();

@@ -170,6 +170,9 @@ int main(int argc, char** argv)
 
     const double loadGap = probe.maxGapMs();
     const double loadCpu = probe.maxCpuMs();
+    // The watcher adopts the scanned runs on its own thread after the scan:
+    // wait for it, or the figure depends on how far it got.
+    workspace.flushWatcher();
     const long rssLoaded = residentKiB();
     const double totalEpochs = double(runs) * double(epochs);
     const double kibPerEpoch = double(rssLoaded - rssBefore) / totalEpochs;
