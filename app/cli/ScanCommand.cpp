@@ -23,7 +23,7 @@ int runScan(const QStringList& arguments)
 
     // JSON is streamed run by run, epoch by epoch: memory stays that of the runs.
     if (cl.json())
-        Console::out("{\"runs\": [");
+        Console::out(Console::jsonOpening() + "\"runs\": [");
     bool firstRun = true;
     bool problems = false;
     std::size_t found = 0;

@@ -50,8 +50,7 @@ public:
                 {"time", now.toStdString()}, {"event", event}, {"root", root.toStdString()}};
             if (fields.is_object())
                 line.update(fields);
-            Console::out(
-                line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+            Console::jsonLine(line);
         } else {
             Console::out(now.mid(11, 12).toStdString() + "  " + event + "  " + root.toStdString() +
                          (text.empty() ? "" : "  " + text) + "\n");
