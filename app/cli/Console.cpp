@@ -3,8 +3,11 @@
 #include "report/Format.h"
 #include "report/Protocol.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <thread>
 #include <unistd.h>
 
 namespace ckpt::cli {
@@ -69,6 +72,20 @@ std::string Console::jsonOpening()
 bool Console::stderrIsTerminal()
 {
     return ::isatty(STDERR_FILENO) == 1;
+}
+
+void Console::exitWhenStdinCloses()
+{
+    std::thread([] {
+        char buffer[256];
+        for (;;) {
+            const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+            if (n == 0 || (n < 0 && errno != EINTR))
+                break;
+        }
+        std::fflush(stdout);
+        std::_Exit(2);
+    }).detach();
 }
 
 TerminalProgress::TerminalProgress(std::string label)

@@ -31,6 +31,12 @@ public:
     // The opening of a document streamed in pieces: `{"protocol": N, `.
     static std::string jsonOpening();
     static bool stderrIsTerminal();
+    // --exit-on-eof: ends the process (exit status 2) once stdin reaches its
+    // end. A client running `ckpt` over ssh keeps stdin open; when the
+    // connection drops, sshd closes it, so a far `watch` or `verify` stops
+    // instead of running on with nobody reading. Only for commands that change
+    // nothing on disk.
+    static void exitWhenStdinCloses();
 };
 
 // A Progress whose callback draws "\r<label> 45% 123 MB of 270 MB, 1.2 GB/s" on

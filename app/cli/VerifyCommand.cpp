@@ -63,8 +63,12 @@ int runVerify(const QStringList& arguments)
     cl.addOption({QStringLiteral("progress-json"),
                   QStringLiteral("One JSON line per progress step on stderr (for programs "
                                  "driving ckpt, e.g. over ssh).")});
+    cl.addOption({QStringLiteral("exit-on-eof"),
+                  QStringLiteral("Stop when stdin closes (a client over ssh went away).")});
     if (auto exit = cl.parse(arguments, 1, -1))
         return *exit;
+    if (cl.isSet(QStringLiteral("exit-on-eof")))
+        Console::exitWhenStdinCloses();
     std::optional<int> only;
     if (cl.isSet("epoch")) {
         only = cl.intValue(QStringLiteral("epoch"), 0);

@@ -79,8 +79,12 @@ int runWatch(const QStringList& arguments)
                   QStringLiteral("Poll every MS milliseconds instead of inotify (for network "
                                  "file systems)."),
                   QStringLiteral("MS")});
+    cl.addOption({QStringLiteral("exit-on-eof"),
+                  QStringLiteral("Stop when stdin closes (a client over ssh went away).")});
     if (auto exit = cl.parse(arguments, 1, -1))
         return *exit;
+    if (cl.isSet(QStringLiteral("exit-on-eof")))
+        Console::exitWhenStdinCloses();
     RunWatcher::Options options;
     if (cl.isSet("poll")) {
         const auto ms = cl.intValue(QStringLiteral("poll"), 10);
