@@ -190,11 +190,11 @@ RemoteCkpt::Outcome RemoteCkpt::run(const QStringList& arguments, const Progress
             errText += line.toStdString() + "\n";
         }
     };
-    // Waits in steps so that a cancel is noticed within 100 ms; a command
-    // that ends returns at once.
-    while (!p.waitForFinished(100)) {
-        if (p.state() == QProcess::NotRunning)
-            break;
+    // Wakes on each stderr line (progress as it comes) and at least every
+    // 100 ms to notice a cancel; QProcess keeps reading stdout meanwhile.
+    p.setReadChannel(QProcess::StandardError);
+    while (p.state() != QProcess::NotRunning) {
+        p.waitForReadyRead(100);
         out += p.readAllStandardOutput();
         drainErr();
         if (progress.cancelled()) {
@@ -207,6 +207,7 @@ RemoteCkpt::Outcome RemoteCkpt::run(const QStringList& arguments, const Progress
             return o;
         }
     }
+    p.waitForFinished();
     out += p.readAllStandardOutput();
     drainErr();
     errText += err.toStdString();
