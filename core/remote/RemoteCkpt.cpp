@@ -1,5 +1,6 @@
 #include "remote/RemoteCkpt.h"
 
+#include "remote/JsonRunSplitter.h"
 #include "report/Protocol.h"
 
 #include <QProcess>
@@ -151,7 +152,8 @@ std::optional<std::string> RemoteCkpt::protocolProblem(const RemoteTarget& targe
 }
 
 RemoteCkpt::Outcome RemoteCkpt::run(const QStringList& arguments, const Progress& progress,
-                                    bool exitOnEof) const
+                                    bool exitOnEof,
+                                    const std::function<void(const QByteArray&)>& onOutput) const
 {
     QStringList full = arguments;
     full << QStringLiteral("--json");
@@ -195,7 +197,10 @@ RemoteCkpt::Outcome RemoteCkpt::run(const QStringList& arguments, const Progress
     p.setReadChannel(QProcess::StandardError);
     while (p.state() != QProcess::NotRunning) {
         p.waitForReadyRead(100);
-        out += p.readAllStandardOutput();
+        const QByteArray chunk = p.readAllStandardOutput();
+        if (onOutput && !chunk.isEmpty())
+            onOutput(chunk);
+        out += chunk;
         drainErr();
         if (progress.cancelled()) {
             // Closing the connection ends the far command (--exit-on-eof, or
@@ -208,7 +213,10 @@ RemoteCkpt::Outcome RemoteCkpt::run(const QStringList& arguments, const Progress
         }
     }
     p.waitForFinished();
-    out += p.readAllStandardOutput();
+    const QByteArray rest = p.readAllStandardOutput();
+    if (onOutput && !rest.isEmpty())
+        onOutput(rest);
+    out += rest;
     drainErr();
     errText += err.toStdString();
     o.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
@@ -253,14 +261,23 @@ Result<RemoteCkpt::Version> RemoteCkpt::probe() const
     return Version{o.json.value("version", std::string()), o.json.value("protocol", 0)};
 }
 
-Result<RunJsonReader::Scan> RemoteCkpt::scan(const std::string& path,
-                                             const Progress& progress) const
+Result<RunJsonReader::Scan> RemoteCkpt::scan(const std::string& path, const Progress& progress,
+                                             const RunCallback& onRun) const
 {
-    Outcome o = run({QStringLiteral("scan"), QString::fromStdString(path)}, progress, true);
+    JsonRunSplitter splitter;
+    const auto onOutput = [&](const QByteArray& chunk) {
+        for (const std::string& text : splitter.feed(
+                 std::string_view(chunk.data(), static_cast<std::size_t>(chunk.size())))) {
+            const Json j = Json::parse(text, nullptr, false);
+            if (auto run = RunJsonReader::run(j))
+                onRun(*run, j.value("liveness", std::string()));
+        }
+    };
+    Outcome o = run({QStringLiteral("scan"), QString::fromStdString(path)}, progress, true,
+                    onRun ? std::function<void(const QByteArray&)>(onOutput) : nullptr);
     if (o.failure != RemoteFailure::None)
         return error(o);
-    // Parsed twice (once to check it is whole JSON): cheap next to the network.
-    return RunJsonReader::scan(o.json.dump(-1, ' ', false, Json::error_handler_t::replace));
+    return RunJsonReader::scanDocument(o.json);
 }
 
 Result<Json> RemoteCkpt::history(const std::string& run) const

@@ -7,6 +7,7 @@
 
 #include <QStringList>
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -72,7 +73,11 @@ public:
 
     // `ckpt version --json`: reachable, installed and speaking our protocol.
     Result<Version> probe() const;
-    Result<RunJsonReader::Scan> scan(const std::string& path, const Progress& progress = {}) const;
+    // `onRun` (optional) gets each run as soon as the far scan has printed it,
+    // with its liveness, before the whole answer is in.
+    using RunCallback = std::function<void(const Run& run, const std::string& liveness)>;
+    Result<RunJsonReader::Scan> scan(const std::string& path, const Progress& progress = {},
+                                     const RunCallback& onRun = {}) const;
     Result<nlohmann::ordered_json> history(const std::string& run) const;
     // Progress comes from the far `verify --progress-json`; cancelling ends
     // the ssh connection, and the far `ckpt` stops (--exit-on-eof).
@@ -83,8 +88,9 @@ public:
     Result<RelinkResult> relink(const std::string& run, const std::string& link, int epoch) const;
     // Any other command (inspect, diff, prune, launch, lineage): `arguments`
     // after `ckpt`, --json appended. Exit status 1 (problems found) is a result.
-    Outcome run(const QStringList& arguments, const Progress& progress = {},
-                bool exitOnEof = false) const;
+    // `onOutput` (optional) sees stdout as it arrives.
+    Outcome run(const QStringList& arguments, const Progress& progress = {}, bool exitOnEof = false,
+                const std::function<void(const QByteArray&)>& onOutput = {}) const;
 
     // The ssh program and arguments that run `arguments` on the far side.
     QStringList sshCommand(const QStringList& arguments) const;

@@ -180,6 +180,11 @@ Result<RunJsonReader::Scan> RunJsonReader::scan(std::string_view text)
     } catch (const nlohmann::json::exception& e) {
         return bad(std::string("not JSON (") + e.what() + ")");
     }
+    return scanDocument(j);
+}
+
+Result<RunJsonReader::Scan> RunJsonReader::scanDocument(const Json& j)
+{
     if (!j.is_object() || !j.contains("runs") || !j["runs"].is_array())
         return bad("no \"runs\" list");
     Scan out;

@@ -29,6 +29,7 @@ public:
     };
 
     static Result<Scan> scan(std::string_view text);
+    static Result<Scan> scanDocument(const nlohmann::ordered_json& document);
     static Result<Run> run(const nlohmann::ordered_json& j);
     // An epoch object of run `root` (also a `watch --json` epoch event).
     static Result<Epoch> epoch(const nlohmann::ordered_json& j, const std::string& root);

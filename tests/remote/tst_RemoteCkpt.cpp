@@ -86,10 +86,22 @@ private slots:
     {
         QElapsedTimer timer;
         timer.start();
-        auto far = remote().scan(m_far.string());
+        std::vector<std::string> streamed;
+        qint64 firstMs = -1;
+        auto far = remote().scan(m_far.string(), {}, [&](const Run& run, const std::string& live) {
+            if (firstMs < 0)
+                firstMs = timer.elapsed();
+            streamed.push_back(run.root);
+            QVERIFY(!live.empty());
+        });
         QVERIFY2(far, far ? "" : far.error().message.c_str());
-        qInfo("remote scan of %zu runs: %lld ms", far->runs.size(),
+        qInfo("remote scan of %zu runs: first run after %lld ms, all after %lld ms",
+              far->runs.size(), static_cast<long long>(firstMs),
               static_cast<long long>(timer.elapsed()));
+        // Each run was handed over as it came, the same runs in the same order.
+        QCOMPARE(streamed.size(), far->runs.size());
+        for (std::size_t i = 0; i < streamed.size(); ++i)
+            QCOMPARE(streamed[i], far->runs[i].root);
         auto local = Scanner::scan(m_far);
         QVERIFY(local);
         QCOMPARE(far->runs.size(), std::size_t(2));
