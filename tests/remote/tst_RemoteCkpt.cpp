@@ -184,6 +184,23 @@ private slots:
                  scan.error().message.c_str());
     }
 
+    // inspect and prune go through the generic run(): only results travel.
+    void otherCommandsAnswerInJson()
+    {
+        const auto inspect =
+            remote().run({QStringLiteral("inspect"),
+                          QString::fromStdString((m_run / "epochs" / "001").string())});
+        QVERIFY2(inspect.failure == RemoteFailure::None, inspect.message.c_str());
+        QCOMPARE(inspect.json["protocol"].get<int>(), kCliProtocol);
+        QVERIFY2(inspect.json.contains("file"), inspect.json.dump().c_str());
+        const auto prune =
+            remote().run({QStringLiteral("prune"), QString::fromStdString(m_run.string()),
+                          QStringLiteral("--keep-limit"), QStringLiteral("1")});
+        QVERIFY2(prune.failure == RemoteFailure::None, prune.message.c_str());
+        QVERIFY(prune.json["dry_run"].get<bool>());
+        QVERIFY(fs::exists(m_run / "epochs" / "001")); // a dry run changed nothing
+    }
+
     void verifyStreamsProgress()
     {
         int steps = 0;
