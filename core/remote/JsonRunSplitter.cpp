@@ -47,6 +47,8 @@ std::vector<std::string> JsonRunSplitter::feed(std::string_view chunk)
             if (m_depth == 2)
                 m_inRuns = false;
             --m_depth;
+            if (m_depth == 0)
+                m_closed = true;
             break;
         default:
             break;

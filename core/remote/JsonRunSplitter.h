@@ -16,6 +16,8 @@ class JsonRunSplitter
 public:
     // Appends `chunk`; returns the runs completed by it, as JSON texts.
     std::vector<std::string> feed(std::string_view chunk);
+    // Has the whole document been read (its outermost object closed)?
+    bool complete() const { return m_closed; }
 
 private:
     std::string m_run; // the run being read
@@ -25,6 +27,7 @@ private:
     bool m_inString = false;
     bool m_escape = false;
     bool m_inRuns = false; // inside the "runs" array (depth 2)
+    bool m_closed = false;
 };
 
 } // namespace ckpt

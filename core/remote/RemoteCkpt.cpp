@@ -155,6 +155,14 @@ RemoteCkpt::Outcome RemoteCkpt::run(const QStringList& arguments, const Progress
                                     bool exitOnEof,
                                     const std::function<void(const QByteArray&)>& onOutput) const
 {
+    return execute(arguments, progress, exitOnEof, onOutput, true);
+}
+
+RemoteCkpt::Outcome RemoteCkpt::execute(const QStringList& arguments, const Progress& progress,
+                                        bool exitOnEof,
+                                        const std::function<void(const QByteArray&)>& onOutput,
+                                        bool parseOutput) const
+{
     QStringList full = arguments;
     full << QStringLiteral("--json");
     if (exitOnEof)
@@ -233,6 +241,8 @@ RemoteCkpt::Outcome RemoteCkpt::run(const QStringList& arguments, const Progress
         o.message = "on " + m_target.display() + ": " + sshReason(errText);
         return o;
     }
+    if (!parseOutput)
+        return o;
     o.json = Json::parse(out.toStdString(), nullptr, false);
     if (o.json.is_discarded()) {
         // Half a document: the connection went away while it was printed.
@@ -264,20 +274,73 @@ Result<RemoteCkpt::Version> RemoteCkpt::probe() const
 Result<RunJsonReader::Scan> RemoteCkpt::scan(const std::string& path, const Progress& progress,
                                              const RunCallback& onRun) const
 {
+    // Parsed run by run as the far scan prints them (never the whole document
+    // at once): the first run reaches `onRun` while the others still travel.
     JsonRunSplitter splitter;
+    StreamedScan result;
+    std::string head; // the document's start, for its protocol
+    std::optional<std::string> problem;
+    bool checked = false;
     const auto onOutput = [&](const QByteArray& chunk) {
-        for (const std::string& text : splitter.feed(
-                 std::string_view(chunk.data(), static_cast<std::size_t>(chunk.size())))) {
-            const Json j = Json::parse(text, nullptr, false);
-            if (auto run = RunJsonReader::run(j))
-                onRun(*run, j.value("liveness", std::string()));
+        if (!checked) {
+            head.append(chunk.constData(), static_cast<std::size_t>(chunk.size()));
+            const auto runs = head.find("\"runs\"");
+            if (runs == std::string::npos && head.size() < 4096)
+                return; // the protocol is not in yet: feed the splitter once it is
+            checked = true;
+            const auto at = head.find("\"protocol\":");
+            result.scan.protocol = at < runs ? std::atoi(head.c_str() + at + 11) : 0;
+            problem = protocolProblem(m_target, Json{{"protocol", result.scan.protocol}});
+            if (problem)
+                return;
+            const std::string all = std::move(head);
+            for (std::string& text : splitter.feed(all))
+                deliver(text, result, onRun);
+            return;
         }
+        if (problem)
+            return;
+        for (std::string& text :
+             splitter.feed(std::string_view(chunk.data(), static_cast<std::size_t>(chunk.size()))))
+            deliver(text, result, onRun);
     };
-    Outcome o = run({QStringLiteral("scan"), QString::fromStdString(path)}, progress, true,
-                    onRun ? std::function<void(const QByteArray&)>(onOutput) : nullptr);
+    const Outcome o = execute({QStringLiteral("scan"), QString::fromStdString(path)}, progress,
+                              true, onOutput, false);
     if (o.failure != RemoteFailure::None)
         return error(o);
-    return RunJsonReader::scanDocument(o.json);
+    if (!checked) { // a short answer without "runs": an old or odd ckpt
+        const auto at = head.find("\"protocol\":");
+        result.scan.protocol = at != std::string::npos ? std::atoi(head.c_str() + at + 11) : 0;
+        problem = protocolProblem(m_target, Json{{"protocol", result.scan.protocol}});
+        if (!problem)
+            problem = "ckpt on " + m_target.display() + " answered the scan without runs.";
+    }
+    if (problem)
+        return Error{*problem, m_target.url()};
+    if (!result.error.empty())
+        return Error{result.error, m_target.url()};
+    if (!splitter.complete())
+        return Error{"The scan from " + m_target.display() +
+                         " was cut off (not complete JSON). Check the connection and try again.",
+                     m_target.url()};
+    return std::move(result.scan);
+}
+
+void RemoteCkpt::deliver(std::string& text, StreamedScan& into, const RunCallback& onRun)
+{
+    if (!into.error.empty())
+        return;
+    const Json j = Json::parse(text, nullptr, false);
+    auto run = RunJsonReader::run(j);
+    if (!run) {
+        into.error = run.error().message;
+        return;
+    }
+    std::string liveness = j.is_object() ? j.value("liveness", std::string()) : std::string();
+    if (onRun)
+        onRun(*run, liveness);
+    into.scan.runs.push_back(std::move(*run));
+    into.scan.liveness.push_back(std::move(liveness));
 }
 
 Result<Json> RemoteCkpt::history(const std::string& run) const

@@ -110,7 +110,16 @@ public:
                                                       const nlohmann::ordered_json& document);
 
 private:
+    struct StreamedScan
+    {
+        RunJsonReader::Scan scan;
+        std::string error; // the first run that could not be read
+    };
+    static void deliver(std::string& text, StreamedScan& into, const RunCallback& onRun);
     Error error(const Outcome& outcome) const;
+    // run() with the choice not to parse stdout (scan parses it run by run).
+    Outcome execute(const QStringList& arguments, const Progress& progress, bool exitOnEof,
+                    const std::function<void(const QByteArray&)>& onOutput, bool parseOutput) const;
 
     RemoteTarget m_target;
     RemoteOptions m_options;

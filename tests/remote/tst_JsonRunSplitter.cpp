@@ -36,6 +36,7 @@ private slots:
             runs.insert(runs.end(), done.begin(), done.end());
         }
         QCOMPARE(runs.size(), std::size_t(2));
+        QVERIFY(splitter.complete());
         QVERIFY(nlohmann::json::parse(runs[0]) == nlohmann::json::parse(runA));
         QVERIFY(nlohmann::json::parse(runs[1]) == nlohmann::json::parse(runB));
     }
@@ -45,6 +46,7 @@ private slots:
         JsonRunSplitter splitter;
         QVERIFY(splitter.feed("{\"protocol\": 1, \"runs\": [\n{\"root\": \"/a\"").empty());
         QCOMPARE(splitter.feed("},\n{\"root\": ").size(), std::size_t(1));
+        QVERIFY(!splitter.complete()); // cut off here, the document is not whole
         QCOMPARE(splitter.feed("\"/b\"}]}").size(), std::size_t(1));
     }
 };

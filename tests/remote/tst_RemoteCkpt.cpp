@@ -174,6 +174,11 @@ private slots:
         auto probe = client.probe();
         QVERIFY(!probe);
         QCOMPARE(probe.error().message, outcome.message);
+        // The scan (parsed as it streams) says the same.
+        auto scan = client.scan(m_far.string());
+        QVERIFY(!scan);
+        QVERIFY2(QString::fromStdString(scan.error().message).contains(needle),
+                 scan.error().message.c_str());
     }
 
     void aMissingFarFolderIsRefusedWithCkptsWords()
