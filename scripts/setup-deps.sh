@@ -16,6 +16,7 @@ packages=(
   clang-format
   help2man file dpkg-dev
   slurmctld slurmd slurm-client munge
+  openssh-server openssh-client patchelf
 )
 if [[ "${CKPT_WITH_FUZZ:-0}" == 1 ]]; then
   packages+=(clang clang-14 libclang-rt-14-dev)
@@ -32,4 +33,22 @@ if [[ $(id -u) -ne 0 ]]; then sudo="sudo"; fi
 export DEBIAN_FRONTEND=noninteractive
 echo "setup-deps: installing ${missing[*]}" >&2
 $sudo apt-get update -qq
+# Installing openssh-server (or slurmd) must not start or enable a system
+# daemon: the remote tests start their own sshd on a loopback port. Where no
+# policy-rc.d exists (a plain VM rather than a container), one that refuses
+# every start is put in place for the install and removed afterwards.
+policy=/usr/sbin/policy-rc.d
+added_policy=0
+if [[ ! -e $policy ]]; then
+  printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
+  $sudo chmod 755 "$policy"
+  added_policy=1
+fi
 $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+if [[ $added_policy == 1 ]]; then
+  $sudo rm -f "$policy"
+  # systemd hosts enable units at install regardless of policy-rc.d.
+  if command -v systemctl >/dev/null && [[ -d /run/systemd/system ]]; then
+    $sudo systemctl disable --now ssh.service ssh.socket >/dev/null 2>&1 || true
+  fi
+fi

@@ -29,5 +29,6 @@ int runRuns(const QStringList& arguments);
 int runStop(const QStringList& arguments);
 int runLaunch(const QStringList& arguments);
 int runLineage(const QStringList& arguments);
+int runVersion(const QStringList& arguments);
 
 } // namespace ckpt::cli

@@ -1,9 +1,13 @@
 #include "Console.h"
 
 #include "report/Format.h"
+#include "report/Protocol.h"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <thread>
 #include <unistd.h>
 
 namespace ckpt::cli {
@@ -30,15 +34,58 @@ void Console::err(const std::string& text)
     std::fflush(stderr);
 }
 
+namespace {
+
+nlohmann::ordered_json withProtocol(const nlohmann::ordered_json& value)
+{
+    nlohmann::ordered_json doc{{"protocol", kCliProtocol}};
+    for (const auto& [key, item] : value.items())
+        doc[key] = item;
+    return doc;
+}
+
+// Invalid UTF-8 in file names must not abort the dump: replace it.
+constexpr auto kReplace = nlohmann::ordered_json::error_handler_t::replace;
+
+} // namespace
+
 void Console::json(const nlohmann::ordered_json& value)
 {
-    // Invalid UTF-8 in file names must not abort the dump: replace it.
-    out(value.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+    out(withProtocol(value).dump(2, ' ', false, kReplace) + "\n");
+}
+
+void Console::jsonLine(const nlohmann::ordered_json& value)
+{
+    out(withProtocol(value).dump(-1, ' ', false, kReplace) + "\n");
+}
+
+void Console::jsonErrLine(const nlohmann::ordered_json& value)
+{
+    err(withProtocol(value).dump(-1, ' ', false, kReplace) + "\n");
+}
+
+std::string Console::jsonOpening()
+{
+    return "{\"protocol\": " + std::to_string(kCliProtocol) + ", ";
 }
 
 bool Console::stderrIsTerminal()
 {
     return ::isatty(STDERR_FILENO) == 1;
+}
+
+void Console::exitWhenStdinCloses()
+{
+    std::thread([] {
+        char buffer[256];
+        for (;;) {
+            const ssize_t n = ::read(STDIN_FILENO, buffer, sizeof buffer);
+            if (n == 0 || (n < 0 && errno != EINTR))
+                break;
+        }
+        std::fflush(stdout);
+        std::_Exit(2);
+    }).detach();
 }
 
 TerminalProgress::TerminalProgress(std::string label)
@@ -47,6 +94,27 @@ TerminalProgress::TerminalProgress(std::string label)
 {
     if (m_enabled)
         m_progress = Progress([this](const ProgressUpdate& u) { draw(u); });
+}
+
+void TerminalProgress::setJsonLines(bool on)
+{
+    m_enabled = on || Console::stderrIsTerminal();
+    if (on)
+        m_progress = Progress([this](const ProgressUpdate& u) { drawJson(u); });
+}
+
+void TerminalProgress::drawJson(const ProgressUpdate& update)
+{
+    const auto now = std::chrono::steady_clock::now();
+    const bool last = update.total > 0 && update.done >= update.total;
+    if (m_jsonDrawn && !last && now - m_lastDraw < std::chrono::milliseconds(100))
+        return;
+    m_lastDraw = now;
+    m_jsonDrawn = true;
+    Console::jsonErrLine({{"progress", m_label},
+                          {"done", update.done},
+                          {"total", update.total},
+                          {"unit", update.unit}});
 }
 
 TerminalProgress::~TerminalProgress()

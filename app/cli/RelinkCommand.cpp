@@ -100,7 +100,7 @@ int runRelink(const QStringList& arguments)
                 Console::out(describe(o, {}));
         }
         if (cl.json())
-            Console::json(list);
+            Console::json({{"repairs", list}});
         return ExitOk;
     }
     if (cl.isSet("undo")) {

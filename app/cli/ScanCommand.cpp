@@ -18,12 +18,16 @@ int runScan(const QStringList& arguments)
                                   "runs) and lists its epochs, links and problems.\nExit status "
                                   "1 when a run has problems."));
     cl.addOption({QStringLiteral("summary"), QStringLiteral("One line per run, no epoch table.")});
+    cl.addOption({QStringLiteral("exit-on-eof"),
+                  QStringLiteral("Stop when stdin closes (a client over ssh went away).")});
     if (auto exit = cl.parse(arguments, 1, -1))
         return *exit;
+    if (cl.isSet(QStringLiteral("exit-on-eof")))
+        Console::exitWhenStdinCloses();
 
     // JSON is streamed run by run, epoch by epoch: memory stays that of the runs.
     if (cl.json())
-        Console::out("{\"runs\": [");
+        Console::out(Console::jsonOpening() + "\"runs\": [");
     bool firstRun = true;
     bool problems = false;
     std::size_t found = 0;

@@ -54,14 +54,21 @@ std::string describe(const VerifyReport& report)
 int runVerify(const QStringList& arguments)
 {
     CommandLine cl(
-        QStringLiteral("verify"), QStringLiteral("DIR... [--epoch N] [--json]"),
+        QStringLiteral("verify"), QStringLiteral("DIR... [--epoch N] [--json] [--progress-json]"),
         QStringLiteral("Recomputes the CRC-32 of every model file below each DIR (CANDLE's "
                        "zlib checksum) on all cores and compares it with ckpt-info.json.\nExit "
                        "status 1 when a model is corrupt (mismatch), missing or unreadable."));
     cl.addOption({QStringLiteral("epoch"), QStringLiteral("Only epoch N of each run."),
                   QStringLiteral("N")});
+    cl.addOption({QStringLiteral("progress-json"),
+                  QStringLiteral("One JSON line per progress step on stderr (for programs "
+                                 "driving ckpt, e.g. over ssh).")});
+    cl.addOption({QStringLiteral("exit-on-eof"),
+                  QStringLiteral("Stop when stdin closes (a client over ssh went away).")});
     if (auto exit = cl.parse(arguments, 1, -1))
         return *exit;
+    if (cl.isSet(QStringLiteral("exit-on-eof")))
+        Console::exitWhenStdinCloses();
     std::optional<int> only;
     if (cl.isSet("epoch")) {
         only = cl.intValue(QStringLiteral("epoch"), 0);
@@ -93,6 +100,7 @@ int runVerify(const QStringList& arguments)
         return cl.fail("no run has epoch " + std::to_string(*only));
     }
     TerminalProgress progress("verifying");
+    progress.setJsonLines(cl.isSet(QStringLiteral("progress-json")));
     auto report = Verifier::verifyRuns(runs, Verifier::Options{}, progress.progress());
     if (!report) {
         return cl.fail(report.error().message);

@@ -55,8 +55,7 @@ public:
                 {"time", now.toStdString()}, {"event", event}, {"root", root.toStdString()}};
             if (fields.is_object())
                 line.update(fields);
-            Console::out(
-                line.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n");
+            Console::jsonLine(line);
         } else {
             Console::out(now.mid(11, 12).toStdString() + "  " + event + "  " + root.toStdString() +
                          (text.empty() ? "" : "  " + text) + "\n");
@@ -85,8 +84,12 @@ int runWatch(const QStringList& arguments)
                   QStringLiteral("Poll every MS milliseconds instead of inotify (for network "
                                  "file systems)."),
                   QStringLiteral("MS")});
+    cl.addOption({QStringLiteral("exit-on-eof"),
+                  QStringLiteral("Stop when stdin closes (a client over ssh went away).")});
     if (auto exit = cl.parse(arguments, 1, -1))
         return *exit;
+    if (cl.isSet(QStringLiteral("exit-on-eof")))
+        Console::exitWhenStdinCloses();
     RunWatcher::Options options;
     if (cl.isSet("poll")) {
         const auto ms = cl.intValue(QStringLiteral("poll"), 10);

@@ -11,7 +11,7 @@ namespace ckpt::cli {
 
 std::span<const Command> commands()
 {
-    static const std::array<Command, 13> kCommands{{
+    static const std::array<Command, 14> kCommands{{
         {"scan", "find every run below a folder and report its epochs, links and problems",
          &runScan},
         {"verify", "recompute model checksums (CRC-32) on all cores and compare", &runVerify},
@@ -35,6 +35,7 @@ std::span<const Command> commands()
         {"lineage", "a run's family tree: the forks it came from, its restarts and forks",
          &runLineage},
         {"stop", "stop a launched run (SIGTERM then SIGKILL, or scancel)", &runStop},
+        {"version", "the version of ckpt and of its JSON protocol", &runVersion},
     }};
     return kCommands;
 }
@@ -74,6 +75,8 @@ int main(int argc, char** argv)
         return args.isEmpty() ? ExitUsage : ExitOk;
     }
     if (args.first() == QLatin1String("--version")) {
+        if (args.contains(QLatin1String("--json")))
+            return runVersion({QStringLiteral("--json")});
         Console::out(QStringLiteral("ckpt %1\n").arg(QCoreApplication::applicationVersion()));
         return ExitOk;
     }

@@ -198,7 +198,7 @@ private slots:
 
         r = runCli({"relink", run, "--repair", "all", "--json"});
         QVERIFY2(r.exitCode == 0, r.err.constData());
-        QCOMPARE(r.json().size(), std::size_t(2));
+        QCOMPARE(r.json()["repairs"].size(), std::size_t(2));
         QCOMPARE(fs::read_symlink(copy / "ckpts/last").string(), std::string("epochs/003"));
         QCOMPARE(fs::read_symlink(copy / "ckpts/best").string(), std::string("epochs/003"));
         QVERIFY(fs::read_symlink(a.root() / "last").is_absolute()); // the original untouched

@@ -1,0 +1,128 @@
+#pragma once
+
+#include "common/Progress.h"
+#include "common/Result.h"
+#include "remote/RemoteTarget.h"
+#include "report/RunJsonReader.h"
+
+#include <QStringList>
+
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+namespace ckpt {
+
+// How to reach the far `ckpt`: the system ssh (so ProxyJump, ControlMaster,
+// keys and agents work as the user configured them; no password is ever
+// asked: BatchMode) and the far program's path.
+struct RemoteOptions
+{
+    QStringList ssh{QStringLiteral("ssh")}; // program and leading options ("-F", file)
+    std::string ckpt = "ckpt";              // on the far PATH, or a path there
+    int connectTimeoutSeconds = 15;
+};
+
+// What kind of failure a remote call met, for the caller to decide whether
+// trying again can help (a watch reconnects after Unreachable/Dropped only).
+enum class RemoteFailure
+{
+    None,
+    Unreachable,      // no connection (refused, unknown host, timeout)
+    Denied,           // ssh authentication or host key refused
+    CkptMissing,      // the far shell found no `ckpt` (exit 127) or cannot run it (126)
+    ProtocolMismatch, // `ckpt` too old or too new for this client
+    Dropped,          // the connection went away while the command ran
+    Refused,          // `ckpt` ran and said no (usage, missing folder, refused change)
+    Cancelled,
+};
+
+// One `ckpt ... --json` run on the far side through ssh. Synchronous: the
+// window calls it on a worker thread (it blocks on the ssh process); watch
+// streams are RemoteWatch. Every Error's message says what to do.
+class RemoteCkpt
+{
+public:
+    struct Version
+    {
+        std::string version;
+        int protocol = 0;
+    };
+    struct Outcome
+    {
+        RemoteFailure failure = RemoteFailure::None;
+        int exitCode = -1; // the far ckpt's, when it ran
+        nlohmann::ordered_json json;
+        std::string message; // when failed: what went wrong and what to do
+    };
+    // What a relink did; `confirmedByRescan` when the connection dropped and a
+    // second connection read the link back to find out.
+    struct RelinkResult
+    {
+        bool applied = false;
+        std::optional<int> epoch; // where the link points now
+        bool confirmedByRescan = false;
+        nlohmann::ordered_json json;
+    };
+
+    RemoteCkpt(RemoteTarget target, RemoteOptions options = {});
+
+    const RemoteTarget& target() const { return m_target; }
+    const RemoteOptions& options() const { return m_options; }
+
+    // `ckpt version --json`: reachable, installed and speaking our protocol.
+    Result<Version> probe() const;
+    // `onRun` (optional) gets each run as soon as the far scan has printed it,
+    // with its liveness, before the whole answer is in.
+    using RunCallback = std::function<void(const Run& run, const std::string& liveness)>;
+    Result<RunJsonReader::Scan> scan(const std::string& path, const Progress& progress = {},
+                                     const RunCallback& onRun = {}) const;
+    Result<nlohmann::ordered_json> history(const std::string& run) const;
+    // Progress comes from the far `verify --progress-json`; cancelling ends
+    // the ssh connection, and the far `ckpt` stops (--exit-on-eof).
+    Result<nlohmann::ordered_json> verify(const std::string& path, const Progress& progress) const;
+    // Points `link` of `run` at `epoch` (atomic on the far side). If the
+    // connection drops before the answer, the run is scanned again over a new
+    // connection: the result says whether it was applied.
+    Result<RelinkResult> relink(const std::string& run, const std::string& link, int epoch) const;
+    // Any other command (inspect, diff, prune, launch, lineage): `arguments`
+    // after `ckpt`, --json appended. Exit status 1 (problems found) is a result.
+    // `onOutput` (optional) sees stdout as it arrives.
+    Outcome run(const QStringList& arguments, const Progress& progress = {}, bool exitOnEof = false,
+                const std::function<void(const QByteArray&)>& onOutput = {}) const;
+
+    // The ssh program and arguments that run `arguments` on the far side.
+    QStringList sshCommand(const QStringList& arguments) const;
+    // The command line the far shell gets, every argument quoted.
+    std::string remoteCommandLine(const QStringList& arguments) const;
+    // A far path as a shell word: "~/x" keeps its ~ expandable.
+    static std::string quotePath(const std::string& path);
+
+    // The user's message for an ssh/ckpt failure: `exitCode` of ssh (255: ssh's
+    // own error; 127/126: the far shell's), `stderrText` what it printed.
+    static std::pair<RemoteFailure, std::string> classify(const RemoteTarget& target,
+                                                          const std::string& ckpt, int exitCode,
+                                                          const std::string& stderrText);
+    // Checks a document's "protocol": an Error telling what to update when it
+    // is outside what this client reads.
+    static std::optional<std::string> protocolProblem(const RemoteTarget& target,
+                                                      const nlohmann::ordered_json& document);
+
+private:
+    struct StreamedScan
+    {
+        RunJsonReader::Scan scan;
+        std::string error; // the first run that could not be read
+    };
+    static void deliver(std::string& text, StreamedScan& into, const RunCallback& onRun);
+    Error error(const Outcome& outcome) const;
+    // run() with the choice not to parse stdout (scan parses it run by run).
+    Outcome execute(const QStringList& arguments, const Progress& progress, bool exitOnEof,
+                    const std::function<void(const QByteArray&)>& onOutput, bool parseOutput) const;
+
+    RemoteTarget m_target;
+    RemoteOptions m_options;
+};
+
+} // namespace ckpt

@@ -1,0 +1,391 @@
+#include "CandleFixture.h"
+#include "DemoRun.h"
+#include "SshServer.h"
+#include "remote/RemoteCkpt.h"
+#include "remote/RemoteWatch.h"
+#include "report/Protocol.h"
+#include "report/RunJson.h"
+#include "scan/Scanner.h"
+
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <atomic>
+#include <filesystem>
+#include <memory>
+
+using namespace ckpt;
+using namespace ckpt::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Far `ckpt` processes whose command line names `needle` (each started by
+// sshd for this test).
+int farCkptCount(const std::string& command, const std::string& needle)
+{
+    int n = 0;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+        QFile in(QString::fromStdString((entry.path() / "cmdline").string()));
+        if (!in.open(QIODevice::ReadOnly))
+            continue;
+        std::string text = in.readAll().toStdString();
+        for (char& c : text)
+            if (c == '\0')
+                c = ' ';
+        if (text.find(CKPT_CLI_PATH " " + command) == 0 && text.find(needle) != std::string::npos)
+            ++n;
+    }
+    return n;
+}
+
+void writeScript(const fs::path& path, const std::string& text)
+{
+    CandleFixture::writeText(path, "#!/bin/sh\n" + text);
+    fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::others_read);
+}
+
+} // namespace
+
+// The remote client against a real sshd on loopback and the real `ckpt` of
+// this build on the "far side" (the same machine, reached only through ssh).
+class TestRemoteCkpt : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void initTestCase()
+    {
+        m_server = std::make_unique<SshServer>();
+        QVERIFY2(m_server->ok(), m_server->error().c_str());
+        QVERIFY(m_tmp.isValid());
+        // Spaces and quotes in the far path: every argument is quoted for the far shell.
+        m_far = fs::path(m_tmp.path().toStdString()) / "far side" / "it's \"demo\"";
+        for (const char* run : {"RUN000", "RUN001"})
+            trainDemoRun(QStringLiteral(CKPT_DEMO_TRAIN), m_far / "EXP000" / run,
+                         (m_far / "EXP000" / run / "config.ini").string(),
+                         "[Global_Params]\nepochs = 4\nlearning_rate = 0.01\n"
+                         "samples_per_class = 40\nckpt_checksum = True\n");
+        m_run = m_far / "EXP000" / "RUN000" / "ckpts";
+    }
+    void cleanupTestCase() { m_server.reset(); }
+
+    void probeNamesVersionAndProtocol()
+    {
+        auto v = remote().probe();
+        QVERIFY2(v, v ? "" : v.error().message.c_str());
+        QCOMPARE(v->protocol, kCliProtocol);
+        QVERIFY(!v->version.empty());
+    }
+
+    void openingADemoGivesTheLocalScan()
+    {
+        QElapsedTimer timer;
+        timer.start();
+        std::vector<std::string> streamed;
+        qint64 firstMs = -1;
+        auto far = remote().scan(m_far.string(), {}, [&](const Run& run, const std::string& live) {
+            if (firstMs < 0)
+                firstMs = timer.elapsed();
+            streamed.push_back(run.root);
+            QVERIFY(!live.empty());
+        });
+        QVERIFY2(far, far ? "" : far.error().message.c_str());
+        qInfo("remote scan of %zu runs: first run after %lld ms, all after %lld ms",
+              far->runs.size(), static_cast<long long>(firstMs),
+              static_cast<long long>(timer.elapsed()));
+        // Each run was handed over as it came, the same runs in the same order.
+        QCOMPARE(streamed.size(), far->runs.size());
+        for (std::size_t i = 0; i < streamed.size(); ++i)
+            QCOMPARE(streamed[i], far->runs[i].root);
+        auto local = Scanner::scan(m_far);
+        QVERIFY(local);
+        QCOMPARE(far->runs.size(), std::size_t(2));
+        QCOMPARE(far->runs.size(), local->runs.size());
+        for (std::size_t i = 0; i < local->runs.size(); ++i) {
+            QCOMPARE(far->runs[i].root, local->runs[i].root);
+            QCOMPARE(RunJson::toJson(far->runs[i]).dump(), RunJson::toJson(local->runs[i]).dump());
+            QVERIFY(!far->liveness[i].empty());
+        }
+        auto history = remote().history(m_run.string());
+        QVERIFY2(history, history ? "" : history.error().message.c_str());
+        QCOMPARE((*history)["rows"].size(), std::size_t(4));
+    }
+
+    void failuresSayWhatToDo_data()
+    {
+        QTest::addColumn<QString>("setup");
+        QTest::addColumn<int>("failure");
+        QTest::addColumn<QString>("needle");
+        QTest::newRow("wrong port (unreachable)")
+            << "port" << int(RemoteFailure::Unreachable) << "Cannot reach";
+        QTest::newRow("ckpt path wrong")
+            << "missing" << int(RemoteFailure::CkptMissing) << "install-remote.sh";
+        QTest::newRow("ckpt not executable")
+            << "noexec" << int(RemoteFailure::CkptMissing) << "cannot be run";
+        QTest::newRow("ckpt printing protocol 0")
+            << "old" << int(RemoteFailure::ProtocolMismatch) << "too old";
+        QTest::newRow("ckpt without a version command")
+            << "older" << int(RemoteFailure::ProtocolMismatch) << "too old";
+        QTest::newRow("ckpt of a newer protocol")
+            << "newer" << int(RemoteFailure::ProtocolMismatch) << "Update Ckpt Studio";
+        QTest::newRow("unknown user (permission denied)")
+            << "user" << int(RemoteFailure::Denied) << "refused the login";
+    }
+    void failuresSayWhatToDo()
+    {
+        QFETCH(QString, setup);
+        QFETCH(int, failure);
+        QFETCH(QString, needle);
+        RemoteTarget target = this->target();
+        RemoteOptions options = this->options();
+        const fs::path bin = fs::path(m_tmp.path().toStdString()) / "bin";
+        fs::create_directories(bin);
+        if (setup == QLatin1String("port")) {
+            // Straight to 127.0.0.1 on a port nobody listens on, past the config's Host.
+            target.host = "127.0.0.1";
+            target.port = SshServer::freePort();
+        } else if (setup == QLatin1String("missing")) {
+            options.ckpt = (bin / "no-such-ckpt").string();
+        } else if (setup == QLatin1String("noexec")) {
+            CandleFixture::writeText(bin / "noexec-ckpt", "not a program\n");
+            options.ckpt = (bin / "noexec-ckpt").string();
+        } else if (setup == QLatin1String("old")) {
+            writeScript(bin / "old-ckpt", "echo '{\"protocol\": 0, \"version\": \"0.9\"}'\n");
+            options.ckpt = (bin / "old-ckpt").string();
+        } else if (setup == QLatin1String("older")) {
+            writeScript(bin / "older-ckpt",
+                        "echo \"ckpt: unknown command '$1'. Try 'ckpt --help'.\" >&2\nexit 2\n");
+            options.ckpt = (bin / "older-ckpt").string();
+        } else if (setup == QLatin1String("newer")) {
+            writeScript(bin / "newer-ckpt", "echo '{\"protocol\": 99, \"version\": \"9.0\"}'\n");
+            options.ckpt = (bin / "newer-ckpt").string();
+        } else if (setup == QLatin1String("user")) {
+            target.user = "no-such-user-ckpt";
+        }
+        const RemoteCkpt client(target, options);
+        const auto outcome = client.run({QStringLiteral("version")});
+        QCOMPARE(int(outcome.failure), failure);
+        QVERIFY2(QString::fromStdString(outcome.message).contains(needle), outcome.message.c_str());
+        auto probe = client.probe();
+        QVERIFY(!probe);
+        QCOMPARE(probe.error().message, outcome.message);
+        // The scan (parsed as it streams) says the same.
+        auto scan = client.scan(m_far.string());
+        QVERIFY(!scan);
+        QVERIFY2(QString::fromStdString(scan.error().message).contains(needle),
+                 scan.error().message.c_str());
+    }
+
+    void aMissingFarFolderIsRefusedWithCkptsWords()
+    {
+        auto scan = remote().scan((m_far / "nope").string());
+        QVERIFY(!scan);
+        QVERIFY2(QString::fromStdString(scan.error().message).contains("nope"),
+                 scan.error().message.c_str());
+    }
+
+    // inspect and prune go through the generic run(): only results travel.
+    void otherCommandsAnswerInJson()
+    {
+        const auto inspect =
+            remote().run({QStringLiteral("inspect"),
+                          QString::fromStdString((m_run / "epochs" / "001").string())});
+        QVERIFY2(inspect.failure == RemoteFailure::None, inspect.message.c_str());
+        QCOMPARE(inspect.json["protocol"].get<int>(), kCliProtocol);
+        QVERIFY2(inspect.json.contains("file"), inspect.json.dump().c_str());
+        const auto prune =
+            remote().run({QStringLiteral("prune"), QString::fromStdString(m_run.string()),
+                          QStringLiteral("--keep-limit"), QStringLiteral("1")});
+        QVERIFY2(prune.failure == RemoteFailure::None, prune.message.c_str());
+        QVERIFY(prune.json["dry_run"].get<bool>());
+        QVERIFY(fs::exists(m_run / "epochs" / "001")); // a dry run changed nothing
+    }
+
+    void verifyStreamsProgress()
+    {
+        int steps = 0;
+        std::uint64_t lastDone = 0;
+        std::uint64_t total = 0;
+        const Progress progress([&](const ProgressUpdate& u) {
+            ++steps;
+            lastDone = u.done;
+            total = u.total;
+        });
+        auto report = remote().verify(m_far.string(), progress);
+        QVERIFY2(report, report ? "" : report.error().message.c_str());
+        QCOMPARE((*report)["protocol"].get<int>(), kCliProtocol);
+        QCOMPARE((*report)["totals"]["ok"].get<int>(), 8);
+        QVERIFY(steps >= 1);
+        QVERIFY(total > 0);
+        QCOMPARE(lastDone, total);
+    }
+
+    void cancellingVerifyStopsTheFarCkpt()
+    {
+        // Big enough that the far verify is still running when the first step arrives.
+        const fs::path big = fs::path(m_tmp.path().toStdString()) / "big run" / "ckpts";
+        CandleFixture a(big);
+        for (int e = 1; e <= 6; ++e)
+            a.addEpoch(e, 1.0 / e, std::size_t(48) << 20, e == 1);
+        std::atomic_bool cancel = false;
+        const Progress progress([&](const ProgressUpdate&) { cancel = true; }, &cancel);
+        auto report = remote().verify(big.string(), progress);
+        // (A far verify that finished before the cancel arrived is a result.)
+        qInfo("verify %s", report ? "finished before the cancel" : report.error().message.c_str());
+        if (!report)
+            QCOMPARE(report.error().message, std::string("cancelled"));
+        QTRY_COMPARE_WITH_TIMEOUT(farCkptCount("verify", "big run"), 0, 30000);
+    }
+
+    void relinkAppliesAndReadsBack()
+    {
+        auto r = remote().relink(m_run.string(), "last", 2);
+        QVERIFY2(r, r ? "" : r.error().message.c_str());
+        QVERIFY(r->applied);
+        QCOMPARE(r->epoch, std::optional<int>(2));
+        QVERIFY(!r->confirmedByRescan);
+        auto far = remote().scan(m_run.string());
+        QVERIFY(far);
+        QCOMPARE(far->runs.front().linkedEpoch("last"), std::optional<int>(2));
+        // A relink ckpt refuses (no such epoch) changes nothing and says why.
+        auto refused = remote().relink(m_run.string(), "last", 99);
+        QVERIFY(!refused);
+        QVERIFY2(QString::fromStdString(refused.error().message).contains("99"),
+                 refused.error().message.c_str());
+        QVERIFY(remote().relink(m_run.string(), "last", 4));
+    }
+
+    // The connection drops (the far sshd session killed) after, or before, the
+    // far relink ran: a second connection reads the link to learn the outcome.
+    void relinkWithADroppedConnectionReadsTheOutcomeBack_data()
+    {
+        QTest::addColumn<bool>("relinkFirst");
+        QTest::newRow("dropped after the relink") << true;
+        QTest::newRow("dropped before the relink") << false;
+    }
+    void relinkWithADroppedConnectionReadsTheOutcomeBack()
+    {
+        QFETCH(bool, relinkFirst);
+        const std::string killSession =
+            "p=$PPID\n"
+            "while [ \"$(cat /proc/$p/comm)\" != sshd ]; do p=$(cut -d' ' -f4 /proc/$p/stat); "
+            "done\n"
+            "kill -9 $p\nsleep 5\n";
+        const fs::path script = fs::path(m_tmp.path().toStdString()) / "bin" / "dropping-ckpt";
+        fs::create_directories(script.parent_path());
+        // Only relink drops; the read-back scan runs the real ckpt.
+        writeScript(script, std::string("if [ \"$1\" = relink ]; then\n") +
+                                (relinkFirst ? std::string(CKPT_CLI_PATH " \"$@\" >/dev/null\n")
+                                             : std::string()) +
+                                killSession + "fi\nexec " CKPT_CLI_PATH " \"$@\"\n");
+        RemoteOptions options = this->options();
+        options.ckpt = script.string();
+        const RemoteCkpt client(target(), options);
+        auto r = client.relink(m_run.string(), "last", 3);
+        QVERIFY2(r, r ? "" : r.error().message.c_str());
+        QVERIFY(r->confirmedByRescan);
+        QCOMPARE(r->applied, relinkFirst);
+        QCOMPARE(r->epoch, std::optional<int>(relinkFirst ? 3 : 4));
+        QVERIFY(remote().relink(m_run.string(), "last", 4));
+    }
+
+    void watchShowsANewEpochWithinASecond()
+    {
+        RemoteWatch watch(target(), options());
+        QSignalSpy states(&watch, &RemoteWatch::stateChanged);
+        QSignalSpy added(&watch, &RemoteWatch::epochAdded);
+        watch.start();
+        QTRY_COMPARE_WITH_TIMEOUT(watch.state(), RemoteWatch::State::Connected, 30000);
+        QCOMPARE(states.first().at(0).value<RemoteWatch::State>(), RemoteWatch::State::Connecting);
+
+        QElapsedTimer timer;
+        const qint64 ms = addEpochAtomically(5, timer);
+        QVERIFY(added.wait(10000));
+        qInfo("new far epoch seen after %lld ms", static_cast<long long>(timer.elapsed()));
+        QVERIFY2(timer.elapsed() < 1000, qPrintable(QString::number(timer.elapsed())));
+        Q_UNUSED(ms);
+        QCOMPARE(added.first().at(0).toString(), QString::fromStdString(m_run.string()));
+        QCOMPARE(added.first().at(1).value<Epoch>().number, 5);
+
+        watch.stop();
+        QCOMPARE(watch.state(), RemoteWatch::State::Idle);
+        // The far watch ends once its connection is gone (--exit-on-eof).
+        QTRY_COMPARE_WITH_TIMEOUT(farCkptCount("watch", m_far.filename().string()), 0, 30000);
+    }
+
+    void droppedWatchReconnectsAndCatchesUp()
+    {
+        RemoteWatch watch(target(), options());
+        watch.setBackoff(1500, 4000);
+        QSignalSpy resynced(&watch, &RemoteWatch::resynced);
+        QSignalSpy events(&watch, &RemoteWatch::event);
+        watch.start();
+        QTRY_COMPARE_WITH_TIMEOUT(watch.state(), RemoteWatch::State::Connected, 30000);
+        const int before = static_cast<int>(remote().scan(m_run.string())->runs[0].epochs.size());
+
+        QVERIFY(m_server->dropConnections() >= 1);
+        QTRY_COMPARE_WITH_TIMEOUT(watch.state(), RemoteWatch::State::Reconnecting, 30000);
+        QVERIFY2(watch.message().contains("dropped") || watch.message().contains("Trying again"),
+                 qPrintable(watch.message()));
+        // Written while nobody watches: the next connection must see it.
+        QElapsedTimer timer;
+        addEpochAtomically(before + 1, timer);
+        events.clear();
+        QVERIFY(resynced.wait(30000));
+        QCOMPARE(watch.state(), RemoteWatch::State::Connected);
+        bool caughtUp = false;
+        for (const auto& e : events) {
+            const auto j = nlohmann::json::parse(e.at(2).toByteArray().toStdString());
+            if (j["event"] == "run_found" && j["root"] == m_run.string())
+                caughtUp = j["epochs"].get<int>() == before + 1;
+        }
+        QVERIFY(caughtUp);
+        // The dropped connection's far watch has ended; only the new one runs.
+        QTRY_COMPARE_WITH_TIMEOUT(farCkptCount("watch", m_far.filename().string()), 1, 30000);
+    }
+
+private:
+    RemoteTarget target() const
+    {
+        RemoteTarget t;
+        t.host = m_server->host().toStdString();
+        t.path = m_far.string();
+        return t;
+    }
+    RemoteOptions options() const
+    {
+        RemoteOptions o;
+        o.ssh = m_server->sshCommand();
+        o.ckpt = CKPT_CLI_PATH;
+        return o;
+    }
+    RemoteCkpt remote() const { return RemoteCkpt(target(), options()); }
+
+    // Writes epoch `n` of the watched run elsewhere and renames it into
+    // epochs/ as CANDLE does; `timer` starts at the rename.
+    qint64 addEpochAtomically(int n, QElapsedTimer& timer)
+    {
+        const fs::path staging =
+            fs::path(m_tmp.path().toStdString()) / "staging" / std::to_string(n) / "ckpts";
+        CandleFixture s(staging);
+        s.addEpoch(n, 0.1, 1024, false);
+        char name[8];
+        std::snprintf(name, sizeof name, "%03d", n);
+        timer.start();
+        fs::rename(s.epochDir(n), m_run / "epochs" / name);
+        return timer.elapsed();
+    }
+
+    std::unique_ptr<SshServer> m_server;
+    QTemporaryDir m_tmp;
+    fs::path m_far;
+    fs::path m_run;
+};
+
+QTEST_GUILESS_MAIN(TestRemoteCkpt)
+#include "tst_RemoteCkpt.moc"
