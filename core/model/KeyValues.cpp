@@ -74,7 +74,8 @@ KeyValues::Block* KeyValues::writable(std::size_t bytes)
         return nullptr;
     const std::string_view now = packed();
     Block* fresh = Block::make(std::max(bytes, now.size() * 2));
-    std::memcpy(fresh->chars(), now.data(), now.size());
+    if (!now.empty()) // memcpy from the null data() of an empty view is undefined
+        std::memcpy(fresh->chars(), now.data(), now.size());
     fresh->size = static_cast<std::uint32_t>(now.size());
     return std::exchange(m_block, fresh);
 }
@@ -156,10 +157,12 @@ void KeyValues::set(std::string_view key, std::string_view value)
     KeyValues previous;
     previous.m_block = writable(at + key.size() + value.size() + 2);
     char* out = m_block->chars() + at;
-    std::memcpy(out, key.data(), key.size());
+    if (!key.empty())
+        std::memcpy(out, key.data(), key.size());
     out[key.size()] = '\0';
     out += key.size() + 1;
-    std::memcpy(out, value.data(), value.size());
+    if (!value.empty()) // a default string_view's data() is null
+        std::memcpy(out, value.data(), value.size());
     out[value.size()] = '\0';
     m_block->size = static_cast<std::uint32_t>(at + key.size() + value.size() + 2);
 }

@@ -17,6 +17,7 @@ private slots:
     void copiesShareUntilOneChanges();
     void setWithAViewIntoItself();
     void clearAndShrink();
+    void emptyValueIntoEmptyMap();
     void copiesAcrossThreads();
 };
 
@@ -84,6 +85,19 @@ void tst_KeyValues::setWithAViewIntoItself()
     const std::string_view key = kv.begin()->first;
     kv.set(key, "short");
     QCOMPARE(std::string(*kv.get("a")), std::string("short"));
+}
+
+// Found by fuzz_lightning_hparams (":: :"): the first set() copied the empty
+// buffer and a default string_view with memcpy from null, undefined behaviour
+// the ASan+UBSan suite reports here.
+void tst_KeyValues::emptyValueIntoEmptyMap()
+{
+    KeyValues kv;
+    kv.set("k", std::string_view{});
+    kv.set("", "v");
+    QCOMPARE(kv.size(), std::size_t(2));
+    QCOMPARE(std::string(*kv.get("k")), std::string());
+    QCOMPARE(joined(kv), std::string("k=;=v;"));
 }
 
 void tst_KeyValues::clearAndShrink()
