@@ -18,6 +18,7 @@ private slots:
     void setWithAViewIntoItself();
     void clearAndShrink();
     void emptyValueIntoEmptyMap();
+    void nulInKeyOrValue();
     void copiesAcrossThreads();
 };
 
@@ -98,6 +99,24 @@ void tst_KeyValues::emptyValueIntoEmptyMap()
     QCOMPARE(kv.size(), std::size_t(2));
     QCOMPARE(std::string(*kv.get("k")), std::string());
     QCOMPARE(joined(kv), std::string("k=;=v;"));
+}
+
+// Found by fuzz_lightning_hparams: a NUL byte in a key split the packed entry
+// and every later lookup looped forever.
+void tst_KeyValues::nulInKeyOrValue()
+{
+    using namespace std::string_view_literals;
+    KeyValues kv;
+    kv.set("a\0b"sv, "x\0"sv);
+    kv.set("c", "1");
+    kv.set("\0"sv, "\0\0"sv);
+    QCOMPARE(kv.size(), std::size_t(3));
+    QCOMPARE(std::string(*kv.get("a\xe2\x90\x80"
+                                 "b")),
+             std::string("x\xe2\x90\x80"));
+    QCOMPARE(std::string(*kv.get("c")), std::string("1"));
+    QVERIFY(kv.contains("\xe2\x90\x80"));
+    QVERIFY(!kv.contains("missing"));
 }
 
 void tst_KeyValues::clearAndShrink()
