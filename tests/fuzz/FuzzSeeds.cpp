@@ -28,8 +28,13 @@ void put(const std::string& target, const std::string& name, const std::string& 
 
 std::string readFile(const fs::path& p)
 {
+    // Sized read: istreambuf_iterator trips GCC 12's -Wnull-dereference at -O2.
+    std::error_code ec;
+    const auto size = fs::file_size(p, ec);
+    std::string bytes(ec ? 0 : static_cast<std::size_t>(size), '\0');
     std::ifstream in(p, std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
+    in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    return bytes;
 }
 
 void torch()
