@@ -41,8 +41,15 @@ function(ckpt_add_test name)
     if(NOT T_TIMEOUT)
         set(T_TIMEOUT 120)
     endif()
+    set(env "QT_QPA_PLATFORM=offscreen;CKPT_TEST_BINARY_DIR=${CMAKE_BINARY_DIR}")
+    if(CKPT_SANITIZE)
+        # Instrumented Debug code runs several times slower: more time, never a skip
+        # (Qt Test's own per-function limit, 5 minutes by default, included).
+        math(EXPR T_TIMEOUT "${T_TIMEOUT} * 4")
+        list(APPEND env "QTEST_FUNCTION_TIMEOUT=1800000")
+    endif()
     set_tests_properties(${name} PROPERTIES
         TIMEOUT ${T_TIMEOUT}
         LABELS "${T_LABELS}"
-        ENVIRONMENT "QT_QPA_PLATFORM=offscreen;CKPT_TEST_BINARY_DIR=${CMAKE_BINARY_DIR}")
+        ENVIRONMENT "${env}")
 endfunction()

@@ -7,6 +7,8 @@
 #     training.log, config.ini, and model.h5 files (Keras 2 HDF5)
 #   - Keras 3 weights files and torch.save / .keras zip archives built with h5py and
 #     zipfile, as the frameworks lay them out (formats.md section 2)
+#   - for the torch, MindSpore, Caffe2, Lightning, Keras/Synalinks and Orbax targets:
+#     files written by the tests' fixture writers (tests/fuzz/FuzzSeeds.cpp)
 #
 #   scripts/fuzz-seeds.sh DEST      uses ${CKPT_BUILD_DIR:-build} for ckpt-demo-train
 set -euo pipefail
@@ -15,7 +17,9 @@ dest="${1:?usage: fuzz-seeds.sh DEST}"
 mkdir -p "$dest"
 dest="$(cd "$dest" && pwd)"
 targets=(fuzz_ckpt_info fuzz_ini_config fuzz_hyper_value fuzz_training_log fuzz_ckpt_log
-         fuzz_history_txt fuzz_hdf5_inspect fuzz_model_sniff)
+         fuzz_history_txt fuzz_hdf5_inspect fuzz_model_sniff fuzz_torch_pickle fuzz_torch_zip
+         fuzz_mindspore fuzz_caffe2_minidb fuzz_lightning_metrics fuzz_lightning_hparams
+         fuzz_keras_template fuzz_synalinks_variables fuzz_orbax_metadata)
 for t in "${targets[@]}"; do
   mkdir -p "$dest/$t"
   if [[ -d "$here/tests/fuzz/seeds/$t" ]]; then cp "$here/tests/fuzz/seeds/$t/"* "$dest/$t/"; fi
@@ -48,6 +52,12 @@ collect fuzz_model_sniff model.h5 2
 # Every value of the demo configs is a Python literal: one seed per value.
 grep -h '=' "$dest"/fuzz_ini_config/* | sed 's/^[^=]*= *//' | sort -u | head -60 |
   awk -v d="$dest/fuzz_hyper_value" '{ f = sprintf("%s/demo-value-%02d", d, NR); printf "%s", $0 > f; close(f) }'
+
+# The fixture writers live in the normal build (make-demo.sh configured it).
+build="${CKPT_BUILD_DIR:-build}"
+[[ "$build" = /* ]] || build="$here/$build"
+cmake --build "$build" --target ckpt-fuzz-seeds --parallel "${CKPT_BUILD_JOBS:-2}" >/dev/null
+"$build/tests/fuzz/ckpt-fuzz-seeds" "$dest"
 
 # Debian's interpreter: h5py and numpy come from its packages (setup-deps.sh).
 py=/usr/bin/python3

@@ -302,9 +302,12 @@ std::vector<KerasTemplate> KerasTemplates::recover(const std::vector<std::string
             continue;
         const std::string_view stem = std::string_view(name).substr(0, name.size() - ext.size());
         Shape shape = shapeOf(stem);
+        // Each literal with its length: a separator byte could also be in a name
+        // and put shapes with different slot counts in one group (a heap
+        // overflow in templateOf, found by fuzz_keras_template).
         std::string key(ext);
         for (const auto& l : shape.literals)
-            key += '\x01' + l;
+            key += '/' + std::to_string(l.size()) + ':' + l;
         Group& g = groups[key];
         g.extension = std::string(ext);
         g.names.push_back(name);

@@ -10,6 +10,20 @@ namespace ckpt {
 
 using Json = nlohmann::json;
 
+// At namespace scope, not nested in SynalinksSax: clang 14 does not see a nested
+// struct with default member initialisers as default-constructible inside its
+// enclosing class (std::optional::emplace() does not compile).
+struct SynalinksSaxArray
+{
+    std::size_t depth = 0;
+    std::size_t objects = 0; // objects open inside the array: skipped
+    std::vector<std::uint64_t> counts;
+    std::vector<std::optional<std::uint64_t>> shape;
+    std::optional<std::size_t> leafDepth;
+    std::size_t start = 0;
+    bool numeric = true;
+};
+
 // Walks the state tree once and keeps the numbers only. Objects push a path
 // level; an array opened at a field collects its numbers while it stays
 // rectangular (every row of a level the same length, numbers only at the
@@ -99,17 +113,6 @@ public:
     }
 
 private:
-    struct Array
-    {
-        std::size_t depth = 0;
-        std::size_t objects = 0; // objects open inside the array: skipped
-        std::vector<std::uint64_t> counts;
-        std::vector<std::optional<std::uint64_t>> shape;
-        std::optional<std::size_t> leafDepth;
-        std::size_t start = 0;
-        bool numeric = true;
-    };
-
     std::string name() const
     {
         std::string out;
@@ -159,7 +162,7 @@ private:
 
     bool finishArray()
     {
-        Array a = std::move(*m_array);
+        SynalinksSaxArray a = std::move(*m_array);
         m_array.reset();
         std::vector<std::uint64_t> shape;
         std::uint64_t elements = 1;
@@ -201,7 +204,7 @@ private:
 
     SynalinksVariables& m_out;
     std::vector<std::string> m_path;
-    std::optional<Array> m_array;
+    std::optional<SynalinksSaxArray> m_array;
 };
 
 bool SynalinksVariables::sniff(std::string_view head, std::string_view fileName)

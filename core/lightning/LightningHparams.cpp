@@ -95,6 +95,10 @@ LightningHparams::Parsed LightningHparams::parse(const std::string& text, const 
             continue; // part of the nested value already noted
         }
         open = {};
+        if (line.find('\0') != std::string_view::npos) { // YAML allows no NUL
+            out.notes.push_back(where + "a NUL byte: not read");
+            continue;
+        }
         const auto colon = line.find(": ");
         const bool endsWithColon = line.back() == ':';
         if (colon == std::string_view::npos && !endsWithColon) {

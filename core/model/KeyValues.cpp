@@ -74,7 +74,8 @@ KeyValues::Block* KeyValues::writable(std::size_t bytes)
         return nullptr;
     const std::string_view now = packed();
     Block* fresh = Block::make(std::max(bytes, now.size() * 2));
-    std::memcpy(fresh->chars(), now.data(), now.size());
+    if (!now.empty()) // memcpy from the null data() of an empty view is undefined
+        std::memcpy(fresh->chars(), now.data(), now.size());
     fresh->size = static_cast<std::uint32_t>(now.size());
     return std::exchange(m_block, fresh);
 }
@@ -109,11 +110,16 @@ void KeyValues::const_iterator::load()
         m_pos = m_packed.size();
         return;
     }
-    const std::size_t keyEnd = m_packed.find('\0', m_pos);
-    const std::size_t valueEnd = m_packed.find('\0', keyEnd + 1);
+    // set() keeps NULs out of keys and values; should the buffer still end early,
+    // iteration stops at its end instead of wrapping around to the start.
+    const std::size_t keyEnd = std::min(m_packed.find('\0', m_pos), m_packed.size());
+    const std::size_t valueEnd = keyEnd < m_packed.size()
+                                     ? std::min(m_packed.find('\0', keyEnd + 1), m_packed.size())
+                                     : keyEnd;
     m_entry = {m_packed.substr(m_pos, keyEnd - m_pos),
-               m_packed.substr(keyEnd + 1, valueEnd - keyEnd - 1)};
-    m_next = valueEnd + 1;
+               keyEnd < m_packed.size() ? m_packed.substr(keyEnd + 1, valueEnd - keyEnd - 1)
+                                        : std::string_view()};
+    m_next = std::min(valueEnd + 1, m_packed.size());
 }
 
 KeyValues::const_iterator& KeyValues::const_iterator::operator++()
@@ -141,6 +147,18 @@ std::optional<std::string_view> KeyValues::get(std::string_view key) const
 
 void KeyValues::set(std::string_view key, std::string_view value)
 {
+    if (key.find('\0') != key.npos || value.find('\0') != value.npos) {
+        // Found by fuzz_lightning_hparams: a NUL split an entry in two and
+        // iteration never reached the end.
+        auto visible = [](std::string_view text) {
+            std::string out;
+            for (char c : text)
+                out += c == '\0' ? std::string_view("\xe2\x90\x80") : std::string_view(&c, 1);
+            return out;
+        };
+        set(visible(key), visible(value));
+        return;
+    }
     if (contains(key)) {
         std::string rebuilt;
         rebuilt.reserve(packed().size() + value.size());
@@ -156,10 +174,12 @@ void KeyValues::set(std::string_view key, std::string_view value)
     KeyValues previous;
     previous.m_block = writable(at + key.size() + value.size() + 2);
     char* out = m_block->chars() + at;
-    std::memcpy(out, key.data(), key.size());
+    if (!key.empty())
+        std::memcpy(out, key.data(), key.size());
     out[key.size()] = '\0';
     out += key.size() + 1;
-    std::memcpy(out, value.data(), value.size());
+    if (!value.empty()) // a default string_view's data() is null
+        std::memcpy(out, value.data(), value.size());
     out[value.size()] = '\0';
     m_block->size = static_cast<std::uint32_t>(at + key.size() + value.size() + 2);
 }

@@ -52,7 +52,9 @@ public:
         Entry m_entry;
     };
 
-    // Appends, or replaces the value of an existing key in place of order.
+    // Appends, or replaces the value of an existing key in place of order. A NUL
+    // in the key or value (a JSON "\u0000", a NUL byte in a YAML file) is stored
+    // as U+2400 (the packed buffer separates entries with NULs).
     void set(std::string_view key, std::string_view value);
     std::optional<std::string_view> get(std::string_view key) const;
     bool contains(std::string_view key) const { return get(key).has_value(); }

@@ -57,11 +57,29 @@ Ref make(auto&& x)
 
 constexpr std::size_t kMaxDepth = 64;
 constexpr std::size_t kMaxDims = 32;
+// Values visited when listing: memo GETs share values, so a small pickle can
+// describe a tree of 2^64 paths ([x, x] nested 64 deep) or a cycle; real
+// checkpoints stay far below this.
+constexpr std::size_t kMaxVisits = std::size_t{1} << 18;
 
 class Machine
 {
 public:
     Machine(std::string_view data, const std::string& where) : m_data(data), m_where(where) {}
+    // APPEND and SETITEM can put a list or dict inside itself (found by
+    // fuzz_torch_pickle): emptying every container that was added to breaks
+    // each such shared_ptr cycle, since only those can close one.
+    ~Machine()
+    {
+        for (const Ref& r : m_filled) {
+            if (auto* l = std::get_if<List>(&r->v))
+                l->clear();
+            else if (auto* d = std::get_if<Dict>(&r->v))
+                d->clear();
+        }
+    }
+    Machine(const Machine&) = delete;
+    Machine& operator=(const Machine&) = delete;
 
     Result<Ref> run();
 
@@ -113,6 +131,7 @@ private:
     std::size_t m_opPos = 0;
     std::vector<Ref> m_stack;
     std::map<std::uint64_t, Ref> m_memo;
+    std::vector<Ref> m_filled; // lists and dicts items were added to
 };
 
 std::optional<std::int64_t> asInt(const Ref& r)
@@ -252,6 +271,7 @@ Status Machine::setItems(const Ref& target, const std::vector<Ref>& kv)
         return fail("SETITEM on something that is not a dict");
     for (std::size_t i = 0; i < kv.size(); i += 2)
         d->emplace_back(kv[i], kv[i + 1]);
+    m_filled.push_back(target);
     return {};
 }
 
@@ -263,6 +283,7 @@ Status Machine::append(const Ref& target, const std::vector<Ref>& items)
     if (!l)
         return fail("APPEND on something that is not a list");
     l->insert(l->end(), items.begin(), items.end());
+    m_filled.push_back(target);
     return {};
 }
 
@@ -559,8 +580,17 @@ std::optional<std::string> scalarText(const Ref& v)
     return std::nullopt;
 }
 
-void flatten(const Ref& v, const std::string& path, std::size_t depth, TorchPickle::Parsed& out)
+void flatten(const Ref& v, const std::string& path, std::size_t depth, std::size_t& visits,
+             TorchPickle::Parsed& out)
 {
+    if (visits == 0)
+        return;
+    if (--visits == 0) {
+        out.notes.push_back((path.empty() ? "the top level" : path) + ": more than " +
+                            std::to_string(kMaxVisits) +
+                            " values (shared or self-referencing): the rest is not read");
+        return;
+    }
     if (auto* t = std::get_if<TorchTensorRef>(&v->v)) {
         TorchTensorRef copy = *t;
         copy.name = path.empty() ? "tensor" : path;
@@ -590,14 +620,14 @@ void flatten(const Ref& v, const std::string& path, std::size_t depth, TorchPick
             if (depth == 0)
                 if (auto s = scalarText(value))
                     out.scalars.emplace_back(k, *s);
-            flatten(value, child(k), depth + 1, out);
+            flatten(value, child(k), depth + 1, visits, out);
         }
     } else if (auto* l = std::get_if<List>(&v->v)) {
         for (std::size_t i = 0; i < l->size(); ++i)
-            flatten((*l)[i], child(std::to_string(i)), depth + 1, out);
+            flatten((*l)[i], child(std::to_string(i)), depth + 1, visits, out);
     } else if (auto* tu = std::get_if<Tuple>(&v->v)) {
         for (std::size_t i = 0; i < tu->items.size(); ++i)
-            flatten(tu->items[i], child(std::to_string(i)), depth + 1, out);
+            flatten(tu->items[i], child(std::to_string(i)), depth + 1, visits, out);
     }
 }
 
@@ -627,7 +657,8 @@ Result<TorchPickle::Parsed> TorchPickle::parse(std::string_view data, const std:
     if (!top)
         return top.error();
     Parsed out;
-    flatten(*top, {}, 0, out);
+    std::size_t visits = kMaxVisits;
+    flatten(*top, {}, 0, visits, out);
     return out;
 }
 

@@ -265,7 +265,10 @@ void tst_ModelCommands::diffRunEpochs()
     const QString root = QString::fromStdString(run.root().string());
     const CliResult same = runCli({"diff", root, "--epochs", "1", "2", "--json"});
     QCOMPARE(same.exitCode, 0);
-    for (const auto& t : same.json()["tensors"])
+    // Named: a range-for over a member of json()'s temporary read freed memory
+    // (heap-use-after-free under ASan).
+    const auto sameJson = same.json();
+    for (const auto& t : sameJson["tensors"])
         QCOMPARE(t["status"].get<std::string>(), std::string("same"));
     const CliResult changed = runCli({"diff", root, "--epochs", "1", "3", "--json"});
     QCOMPARE(changed.exitCode, 0);

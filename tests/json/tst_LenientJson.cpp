@@ -3,6 +3,7 @@
 #include <QElapsedTimer>
 #include <QTest>
 
+#include <Slowdown.h>
 #include <cmath>
 #include <iterator>
 
@@ -128,7 +129,8 @@ void tst_LenientJson::manyKeysStayLinear()
     QElapsedTimer timer;
     timer.start();
     auto r = LenientJson::parse(text, "f.json");
-    QVERIFY2(timer.elapsed() < 5000, "parsing must stay linear in the number of keys");
+    QVERIFY2(timer.elapsed() < 5000 * test::kSlowdown,
+             "parsing must stay linear in the number of keys");
     QVERIFY(r.ok());
     QCOMPARE(r->size(), std::size_t(300000));
     // Python's semantics after the index takes over: the last value, in first position.

@@ -68,6 +68,17 @@ class tst_KerasLayout : public QObject
     Q_OBJECT
 
 private slots:
+    // Found by fuzz_keras_template: a 0x01 byte in names (the old group-key
+    // separator) put a two-number and a one-number name in one group and
+    // templateOf read past the shorter one's numbers (heap overflow under ASan).
+    void separatorBytesInNames()
+    {
+        using namespace std::string_literals;
+        const Names list{"01-on1prog m_e\x01.variles.json"s, "1-on\x01prog m_e\x01.variles.json"s};
+        for (auto flavor : {KerasFlavor::Synalinks, KerasFlavor::Keras})
+            QVERIFY(KerasTemplates::recover(list, flavor).empty());
+    }
+
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
     void templates_data()

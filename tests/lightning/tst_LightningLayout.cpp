@@ -343,6 +343,20 @@ private slots:
         QVERIFY(!LightningHparams::read("/nonexistent/hparams.yaml").ok());
     }
 
+    // Found by fuzz_lightning_hparams: NUL bytes in keys (every later lookup
+    // looped forever) and a first key with an empty value (UB in KeyValues).
+    void hparamsWithNulBytes()
+    {
+        const std::string text{'\'', 0,   ':',  ' ', ':', '\n', 0,   ':', ':', ' ',
+                               ':',  ':', '\n', 'k', 0,   ':',  ' ', '1', '\n'};
+        const auto parsed = LightningHparams::parse(text + "lr: 0.1\n", "/r/hparams.yaml");
+        QCOMPARE(parsed.values.size(), std::size_t(1));
+        QCOMPARE(parsed.values.number("lr"), std::optional<double>(0.1));
+        QCOMPARE(parsed.lineOf("lr"), 4);
+        QCOMPARE(parsed.notes.size(), std::size_t(3));
+        QVERIFY(parsed.notes[2].starts_with("/r/hparams.yaml:3: a NUL byte"));
+    }
+
     void jsonSaysLightning()
     {
         QTemporaryDir tmp;

@@ -17,6 +17,8 @@ private slots:
     void copiesShareUntilOneChanges();
     void setWithAViewIntoItself();
     void clearAndShrink();
+    void emptyValueIntoEmptyMap();
+    void nulInKeyOrValue();
     void copiesAcrossThreads();
 };
 
@@ -84,6 +86,37 @@ void tst_KeyValues::setWithAViewIntoItself()
     const std::string_view key = kv.begin()->first;
     kv.set(key, "short");
     QCOMPARE(std::string(*kv.get("a")), std::string("short"));
+}
+
+// Found by fuzz_lightning_hparams (":: :"): the first set() copied the empty
+// buffer and a default string_view with memcpy from null, undefined behaviour
+// the ASan+UBSan suite reports here.
+void tst_KeyValues::emptyValueIntoEmptyMap()
+{
+    KeyValues kv;
+    kv.set("k", std::string_view{});
+    kv.set("", "v");
+    QCOMPARE(kv.size(), std::size_t(2));
+    QCOMPARE(std::string(*kv.get("k")), std::string());
+    QCOMPARE(joined(kv), std::string("k=;=v;"));
+}
+
+// Found by fuzz_lightning_hparams: a NUL byte in a key split the packed entry
+// and every later lookup looped forever.
+void tst_KeyValues::nulInKeyOrValue()
+{
+    using namespace std::string_view_literals;
+    KeyValues kv;
+    kv.set("a\0b"sv, "x\0"sv);
+    kv.set("c", "1");
+    kv.set("\0"sv, "\0\0"sv);
+    QCOMPARE(kv.size(), std::size_t(3));
+    QCOMPARE(std::string(*kv.get("a\xe2\x90\x80"
+                                 "b")),
+             std::string("x\xe2\x90\x80"));
+    QCOMPARE(std::string(*kv.get("c")), std::string("1"));
+    QVERIFY(kv.contains("\xe2\x90\x80"));
+    QVERIFY(!kv.contains("missing"));
 }
 
 void tst_KeyValues::clearAndShrink()
