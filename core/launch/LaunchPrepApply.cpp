@@ -267,9 +267,10 @@ std::string putRestartBack(const PreparedLaunch& p)
 //
 // The order makes a kill -9 at any point leave a run that reads well: `last`
 // is relinked first (to an epoch that stays), epochs go aside newest first
-// (like a prune), and `best`, when it lies past `from`, is relinked just before
-// its epoch goes. In between, a scan sees either state or, epoch by epoch, a
-// run cut short; running the same restart again finishes it.
+// (like a prune), and `best`, when it lies past `from`, is re-pointed before its
+// epoch goes at the best of those that stay then (so it always names the best
+// epoch present). In between, a scan sees either state or, epoch by epoch, a
+// run cut short with healthy links; running the same restart again finishes it.
 Status applyRestart(PreparedLaunch& p, int from)
 {
     const Layout* layout = layoutAt(p.parentRoot);
@@ -286,6 +287,7 @@ Status applyRestart(PreparedLaunch& p, int from)
     };
     std::vector<std::pair<int, fs::path>> later; // epoch, directory; newest first
     std::optional<int> bestNow;
+    Run before;
     {
         auto lock = RunLock::acquire(p.parentRoot);
         if (!lock)
@@ -302,6 +304,7 @@ Status applyRestart(PreparedLaunch& p, int from)
                   [](const auto& a, const auto& b) { return a.first > b.first; });
         if (const RunLink* best = run.link("best"))
             bestNow = best->epoch;
+        before = run;
         p.applied.supersededMade = !fs::exists(p.supersededDir, ec);
         fs::create_directories(p.supersededDir, ec);
         if (ec)
@@ -342,10 +345,23 @@ Status applyRestart(PreparedLaunch& p, int from)
     if (Status st = relinkTo("last", from); !st)
         return rollBack(st.error());
     if (p.bestTo) {
-        if (Status st = moveAside(std::max(from, bestNow.value_or(from))); !st)
+        int bestAt = std::max(from, bestNow.value_or(from));
+        if (Status st = moveAside(bestAt); !st)
             return rollBack(st.error());
-        if (Status st = relinkTo("best", *p.bestTo); !st)
-            return rollBack(st.error());
+        for (const auto& [number, dir] : later) { // newest first
+            if (number <= from || number > bestAt)
+                continue;
+            if (number == bestAt) { // best names this epoch: the best of those staying
+                bestAt = LaunchPrep::bestUpTo(before, number - 1).value_or(*p.bestTo);
+                if (Status st = relinkTo("best", bestAt); !st)
+                    return rollBack(st.error());
+            }
+            if (Status st = moveAside(number - 1); !st)
+                return rollBack(st.error());
+        }
+        if (bestAt != *p.bestTo)
+            if (Status st = relinkTo("best", *p.bestTo); !st)
+                return rollBack(st.error());
     }
     if (Status st = moveAside(from); !st)
         return rollBack(st.error());
