@@ -280,8 +280,15 @@ void tst_KillNine::killedAnywhere()
             for (int e : after.epochs)
                 QVERIFY2(now.epochs.count(e), where.constData());
         }
+        // One window is left: between re-pointing best at the best epoch that
+        // stays and moving the better one past it aside (the other order would
+        // leave best dangling), a scan rightly says best_not_at_best; the same
+        // restart run again (below) finishes it.
+        const bool bestStep = op == "restart-past-best" && !(now == before) && !(now == after);
         for (const std::string& kind : now.problems)
-            QVERIFY2(before.problems.count(kind) || after.problems.count(kind), where.constData());
+            QVERIFY2(before.problems.count(kind) || after.problems.count(kind) ||
+                         (bestStep && kind == "best_not_at_best"),
+                     where.constData());
 
         // The next command works on what was left: the operation run again ends
         // in the after state (a prune also removes what an interrupted one left).
