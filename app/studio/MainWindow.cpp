@@ -1,6 +1,7 @@
 #include "MainWindow.h"
 
 #include "CsvExport.h"
+#include "EpochActions.h"
 #include "ExperimentsController.h"
 #include "FolderDrop.h"
 #include "PlotSync.h"
@@ -11,15 +12,11 @@
 #include "common/ProgressStrip.h"
 #include "compare/CompareView.h"
 #include "dialogs/AboutDialog.h"
-#include "dialogs/PruneDialog.h"
-#include "dialogs/RollbackConfirmDialog.h"
-#include "layout/Layout.h"
 #include "model/ModelInspectorDialog.h"
 #include "models/CompareModel.h"
 #include "models/EpochTableModel.h"
 #include "models/ProblemsModel.h"
 #include "models/RunTreeModel.h"
-#include "ops/Relinker.h"
 #include "plot/MetricPlot.h"
 #include "plotpanel/PlotPanel.h"
 #include "problems/ProblemsPanel.h"
@@ -43,15 +40,6 @@
 #include <QUndoStack>
 
 namespace ckpt {
-
-namespace {
-enum VerifyScope
-{
-    VerifySelectedRuns,
-    VerifySelectedEpochs,
-    VerifyAll
-};
-} // namespace
 
 MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
     : QMainWindow(parent), m_workspace(workspace), m_compareModel(new CompareModel(this)),
@@ -90,6 +78,9 @@ MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
     statusBar()->addWidget(m_status, 1);
     statusBar()->addPermanentWidget(m_progress);
 
+    m_epochActions = new EpochActions({this, workspace, m_sidebar, m_table, m_problemsPanel,
+                                       m_compareModel, m_compareView, m_tabs, m_status},
+                                      this);
     createActions();
     m_experiments = new ExperimentsController(
         {this, workspace, m_sidebar, m_table, m_tabs, m_status, action("focusExperiments")});
@@ -124,17 +115,17 @@ void MainWindow::createActions()
              m_tabs->setCurrentWidget(m_table);
              m_table->filterEdit()->setFocus();
          }},
-        {"makeLast", [this] { rollback(QStringLiteral("last")); }},
-        {"makeBest", [this] { rollback(QStringLiteral("best")); }},
+        {"makeLast", [this] { m_epochActions->rollback(QStringLiteral("last")); }},
+        {"makeBest", [this] { m_epochActions->rollback(QStringLiteral("best")); }},
         {"restartFrom", [this] { m_experiments->launchFrom(LaunchPlan::Mode::Restart); }},
         {"forkFrom", [this] { m_experiments->launchFrom(LaunchPlan::Mode::Fork); }},
-        {"compare", [this] { compareSelected(); }},
-        {"inspectModel", [this] { inspectModel(); }},
-        {"verifyEpochs", [this] { verify(VerifySelectedEpochs); }},
-        {"verifyRuns", [this] { verify(VerifySelectedRuns); }},
-        {"verifyAll", [this] { verify(VerifyAll); }},
+        {"compare", [this] { m_epochActions->compareSelected(); }},
+        {"inspectModel", [this] { m_epochActions->inspectModel(); }},
+        {"verifyEpochs", [this] { m_epochActions->verify(EpochActions::VerifySelectedEpochs); }},
+        {"verifyRuns", [this] { m_epochActions->verify(EpochActions::VerifySelectedRuns); }},
+        {"verifyAll", [this] { m_epochActions->verify(EpochActions::VerifyAll); }},
         {"cancel", [this] { m_workspace->cancelVerify(); }},
-        {"prune", [this] { prune(); }},
+        {"prune", [this] { m_epochActions->prune(); }},
         {"focusRuns", [this] { m_sidebar->view()->setFocus(); }},
         {"focusTable",
          [this] {
@@ -191,7 +182,8 @@ void MainWindow::connectWorkspace()
             });
     connect(m_table, &EpochTableView::selectionChanged, this, &MainWindow::updateActions);
     connect(m_table, &EpochTableView::exportRequested, this, &MainWindow::exportCsv);
-    connect(m_problemsPanel, &ProblemsPanel::repairRequested, this, &MainWindow::repairProblem);
+    connect(m_problemsPanel, &ProblemsPanel::repairRequested, m_epochActions,
+            &EpochActions::repairProblem);
     connect(m_problemsPanel, &ProblemsPanel::repairAllRequested, this,
             [this](const QStringList& roots) {
                 for (const QString& root : roots)
@@ -273,111 +265,6 @@ void MainWindow::exportCsv()
 {
     CsvExport::askAndWrite(this, m_table->tableAsCsv(),
                            [this](const QString& message) { m_status->setText(message); });
-}
-
-void MainWindow::compareSelected()
-{
-    const auto selected = m_table->selectedEpochs();
-    if (selected.size() != 2)
-        return;
-    std::vector<CompareSide> sides;
-    QStringList modelPaths;
-    for (const EpochRef& ref : selected) {
-        const auto* state = m_workspace->state(ref.root);
-        auto side = state ? CompareSide::of(m_workspace->runName(ref.root), state->run,
-                                            state->history, ref.epoch)
-                          : std::nullopt;
-        if (!side)
-            return;
-        modelPaths << QString::fromStdString(state->run.modelPath(side->epoch));
-        sides.push_back(std::move(*side));
-    }
-    m_compareModel->setSides(sides[0], sides[1]);
-    auto label = [](const CompareSide& s) {
-        return tr("%1 epoch %2").arg(s.runName).arg(s.epoch.number);
-    };
-    m_compareView->setModelFiles(modelPaths[0], label(sides[0]), modelPaths[1], label(sides[1]));
-    m_tabs->setCurrentWidget(m_compareView);
-}
-
-void MainWindow::inspectModel()
-{
-    const auto selected = m_table->selectedEpochs();
-    if (selected.size() != 1)
-        return;
-    const auto* state = m_workspace->state(selected.first().root);
-    const Epoch* epoch = state ? state->run.findEpoch(selected.first().epoch) : nullptr;
-    if (!epoch || !epoch->hasModel()) {
-        m_status->setText(tr("This epoch has no model file."));
-        return;
-    }
-    ModelInspectorDialog::showFile(
-        QString::fromStdString(state->run.modelPath(*epoch)), this,
-        tr("%1 · epoch %2").arg(m_workspace->runName(selected.first().root)).arg(epoch->number));
-}
-
-void MainWindow::rollback(const QString& link)
-{
-    const auto selected = m_table->selectedEpochs();
-    const Run* run = selected.size() == 1 ? m_workspace->run(selected.first().root) : nullptr;
-    if (!run)
-        return;
-    const Layout* layout = layoutOf(*run);
-    if (!layout || !layout->linksMovable()) {
-        m_status->setText(
-            tr("%1 runs have no movable links.").arg(QString::fromStdString(run->layout)));
-        return;
-    }
-    const EpochRef ref = selected.first();
-    RollbackConfirmDialog dialog(
-        RollbackConfirmDialog::requestFor(*run, m_workspace->runName(ref.root), link, ref.epoch),
-        this);
-    if (dialog.exec() == QDialog::Accepted)
-        m_workspace->operations()->relink(ref.root, link, ref.epoch, true, dialog.force());
-}
-
-void MainWindow::verify(int scope)
-{
-    std::map<QString, std::vector<int>> what;
-    if (scope == VerifySelectedEpochs) {
-        for (const EpochRef& ref : m_table->selectedEpochs())
-            what[ref.root].push_back(ref.epoch);
-    } else {
-        const QStringList roots =
-            scope == VerifyAll ? m_workspace->runRoots() : m_sidebar->selectedRuns();
-        for (const QString& root : roots)
-            what[root] = {};
-    }
-    if (m_workspace->isVerifying())
-        m_status->setText(tr("A verification is already running."));
-    else
-        m_workspace->verify(what);
-}
-
-void MainWindow::prune()
-{
-    const QStringList runs = m_sidebar->selectedRuns();
-    const Run* run = runs.size() == 1 ? m_workspace->run(runs.first()) : nullptr;
-    if (!run || run->epochs.empty())
-        return;
-    if (const Layout* layout = layoutOf(*run); !layout || !layout->canDeleteEpochs()) {
-        m_status->setText(tr("%1 runs cannot be pruned.").arg(QString::fromStdString(run->layout)));
-        return;
-    }
-    // The dialog shows Pruner::plan itself: the rule lives in core/ops only.
-    PruneDialog dialog(m_workspace->runName(runs.first()), *run, this);
-    if (dialog.exec() == QDialog::Accepted)
-        m_workspace->operations()->prune(*run, dialog.policy());
-}
-
-void MainWindow::repairProblem(int row)
-{
-    const Problem* problem = m_workspace->problems()->problemAt(row);
-    if (!problem)
-        return;
-    const QString root = m_workspace->problems()->rootAt(row);
-    m_workspace->operations()->repair(root,
-                                      QFileInfo(QString::fromStdString(problem->path)).fileName());
 }
 
 void MainWindow::onOperationFinished(const QString& root, const QString& action,

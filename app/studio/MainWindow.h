@@ -13,6 +13,7 @@ namespace ckpt {
 
 class CompareModel;
 class CompareView;
+class EpochActions;
 class EpochTableView;
 class ExperimentsController;
 class PlotPanel;
@@ -63,12 +64,6 @@ private:
 
     void openDialog();
     void exportCsv();
-    void compareSelected();
-    void inspectModel();
-    void rollback(const QString& link);
-    void verify(int scope);
-    void prune();
-    void repairProblem(int row);
     void onOperationFinished(const QString& root, const QString& action, const QString& error);
     void showAbout();
 
@@ -88,6 +83,7 @@ private:
     PlotSync* m_plotSync;
     StudioActions* m_actions = nullptr;
     ExperimentsController* m_experiments = nullptr;
+    EpochActions* m_epochActions = nullptr;
 };
 
 } // namespace ckpt

@@ -1,0 +1,134 @@
+#include "EpochActions.h"
+
+#include "compare/CompareView.h"
+#include "dialogs/PruneDialog.h"
+#include "dialogs/RollbackConfirmDialog.h"
+#include "layout/Layout.h"
+#include "model/ModelInspectorDialog.h"
+#include "models/CompareModel.h"
+#include "models/ProblemsModel.h"
+#include "session/RunOperations.h"
+#include "session/Workspace.h"
+#include "sidebar/RunSidebar.h"
+#include "table/EpochTableView.h"
+
+#include <QFileInfo>
+#include <QLabel>
+#include <QTabWidget>
+
+#include <map>
+
+namespace ckpt {
+
+EpochActions::EpochActions(const Parts& parts, QObject* parent) : QObject(parent), m_parts(parts) {}
+
+void EpochActions::compareSelected()
+{
+    const auto selected = m_parts.table->selectedEpochs();
+    if (selected.size() != 2)
+        return;
+    std::vector<CompareSide> sides;
+    QStringList modelPaths;
+    for (const EpochRef& ref : selected) {
+        const auto* state = m_parts.workspace->state(ref.root);
+        auto side = state ? CompareSide::of(m_parts.workspace->runName(ref.root), state->run,
+                                            state->history, ref.epoch)
+                          : std::nullopt;
+        if (!side)
+            return;
+        modelPaths << QString::fromStdString(state->run.modelPath(side->epoch));
+        sides.push_back(std::move(*side));
+    }
+    m_parts.compareModel->setSides(sides[0], sides[1]);
+    auto label = [](const CompareSide& s) {
+        return tr("%1 epoch %2").arg(s.runName).arg(s.epoch.number);
+    };
+    m_parts.compareView->setModelFiles(modelPaths[0], label(sides[0]), modelPaths[1],
+                                       label(sides[1]));
+    m_parts.tabs->setCurrentWidget(m_parts.compareView);
+}
+
+void EpochActions::inspectModel()
+{
+    const auto selected = m_parts.table->selectedEpochs();
+    if (selected.size() != 1)
+        return;
+    const auto* state = m_parts.workspace->state(selected.first().root);
+    const Epoch* epoch = state ? state->run.findEpoch(selected.first().epoch) : nullptr;
+    if (!epoch || !epoch->hasModel()) {
+        m_parts.status->setText(tr("This epoch has no model file."));
+        return;
+    }
+    ModelInspectorDialog::showFile(QString::fromStdString(state->run.modelPath(*epoch)),
+                                   m_parts.window,
+                                   tr("%1 · epoch %2")
+                                       .arg(m_parts.workspace->runName(selected.first().root))
+                                       .arg(epoch->number));
+}
+
+void EpochActions::rollback(const QString& link)
+{
+    const auto selected = m_parts.table->selectedEpochs();
+    const Run* run = selected.size() == 1 ? m_parts.workspace->run(selected.first().root) : nullptr;
+    if (!run)
+        return;
+    const Layout* layout = layoutOf(*run);
+    if (!layout || !layout->linksMovable()) {
+        m_parts.status->setText(
+            tr("%1 runs have no movable links.").arg(QString::fromStdString(run->layout)));
+        return;
+    }
+    const EpochRef ref = selected.first();
+    RollbackConfirmDialog dialog(RollbackConfirmDialog::requestFor(
+                                     *run, m_parts.workspace->runName(ref.root), link, ref.epoch),
+                                 m_parts.window);
+    if (dialog.exec() == QDialog::Accepted)
+        m_parts.workspace->operations()->relink(ref.root, link, ref.epoch, true, dialog.force());
+}
+
+void EpochActions::verify(VerifyScope scope)
+{
+    std::map<QString, std::vector<int>> what;
+    if (scope == VerifySelectedEpochs) {
+        for (const EpochRef& ref : m_parts.table->selectedEpochs())
+            what[ref.root].push_back(ref.epoch);
+    } else {
+        const QStringList roots =
+            scope == VerifyAll ? m_parts.workspace->runRoots() : m_parts.sidebar->selectedRuns();
+        for (const QString& root : roots)
+            what[root] = {};
+    }
+    if (m_parts.workspace->isVerifying())
+        m_parts.status->setText(tr("A verification is already running."));
+    else
+        m_parts.workspace->verify(what);
+}
+
+void EpochActions::prune()
+{
+    const QStringList runs = m_parts.sidebar->selectedRuns();
+    const Run* run = runs.size() == 1 ? m_parts.workspace->run(runs.first()) : nullptr;
+    if (!run || run->epochs.empty())
+        return;
+    if (const Layout* layout = layoutOf(*run); !layout || !layout->canDeleteEpochs()) {
+        m_parts.status->setText(
+            tr("%1 runs cannot be pruned.").arg(QString::fromStdString(run->layout)));
+        return;
+    }
+    // The dialog shows Pruner::plan itself: the rule lives in core/ops only.
+    PruneDialog dialog(m_parts.workspace->runName(runs.first()), *run, m_parts.window);
+    if (dialog.exec() == QDialog::Accepted)
+        m_parts.workspace->operations()->prune(*run, dialog.policy());
+}
+
+void EpochActions::repairProblem(int row)
+{
+    const Problem* problem = m_parts.workspace->problems()->problemAt(row);
+    if (!problem)
+        return;
+    const QString root = m_parts.workspace->problems()->rootAt(row);
+    m_parts.workspace->operations()->repair(
+        root, QFileInfo(QString::fromStdString(problem->path)).fileName());
+}
+
+} // namespace ckpt
