@@ -49,16 +49,22 @@ std::string RemoteCkpt::quotePath(const std::string& path)
 {
     if (path == "~")
         return path;
-    if (path.starts_with("~/"))
-        return "~/" + (path.size() > 2 ? shellQuote(path.substr(2)) : std::string());
+    if (path.starts_with("~/")) {
+        std::string quoted = "~/";
+        if (path.size() > 2)
+            quoted += shellQuote(path.substr(2));
+        return quoted;
+    }
     return shellQuote(path);
 }
 
 std::string RemoteCkpt::remoteCommandLine(const QStringList& arguments) const
 {
     std::string line = quotePath(m_options.ckpt);
-    for (const QString& a : arguments)
-        line += " " + quotePath(a.toStdString());
+    for (const QString& a : arguments) {
+        line += ' ';
+        line += quotePath(a.toStdString());
+    }
     return line;
 }
 

@@ -42,7 +42,7 @@ void torch()
     using W = TorchZipWriter;
     // A transposed (strided) view and a view at a storage offset sharing one storage.
     W::Tensor base = W::floats({1, 2, 3, 4, 5, 6}, {2, 3});
-    base.key = "0";
+    base.key.assign(1, '0');
     W::Tensor transposed = base;
     transposed.shape = {3, 2};
     transposed.stride = {1, 3};

@@ -32,12 +32,18 @@ std::vector<Pill> pillsFor(const QModelIndex& index)
         return pills;
     // Pills that do not fit are dropped from the end: an alarm (MISMATCH,
     // unreadable, missing) goes first so that it is the last to go.
-    const Pill pill{checksumStateLabel(checksum), Badges::checksumColor(checksum)};
-    if (checksum >= ChecksumState::Missing)
-        pills.insert(pills.begin(), pill);
-    else
-        pills.push_back(pill);
-    return pills;
+    Pill pill{checksumStateLabel(checksum), Badges::checksumColor(checksum)};
+    if (checksum < ChecksumState::Missing) {
+        pills.push_back(std::move(pill));
+        return pills;
+    }
+    // Built anew rather than insert(begin()): GCC 12 at -O3 warns falsely on that.
+    std::vector<Pill> alarmFirst;
+    alarmFirst.reserve(pills.size() + 1);
+    alarmFirst.push_back(std::move(pill));
+    for (Pill& p : pills)
+        alarmFirst.push_back(std::move(p));
+    return alarmFirst;
 }
 } // namespace
 
