@@ -79,7 +79,7 @@ QT_QPA_PLATFORM=offscreen /usr/bin/ckpt-studio --screenshot "$shot" "$demo"
 zcat /usr/share/man/man1/ckpt.1.gz | grep -q '^\.SS "ckpt verify"' ||
   fail "ckpt(1) lacks the verify command's section"
 words="$(bash -c 'source /usr/share/bash-completion/completions/ckpt
-  COMP_WORDS=(ckpt ver); COMP_CWORD=1; _ckpt; echo "${COMPREPLY[*]}"
+  COMP_WORDS=(ckpt veri); COMP_CWORD=1; _ckpt; echo "${COMPREPLY[*]}"
   COMP_WORDS=(ckpt verify --ep); COMP_CWORD=2; _ckpt; echo "${COMPREPLY[*]}"')"
 [[ "$words" == $'verify\n--epoch' ]] || fail "bash completion gave: $words"
 consumer /usr
