@@ -26,6 +26,7 @@ std::vector<LaunchEvents::Event> LaunchEvents::read(const std::filesystem::path&
         e.type = j.value("event", std::string());
         e.time = j.value("time", std::int64_t{0});
         e.pid = j.value("pid", std::int64_t{0});
+        e.supervisor = j.value("supervisor", std::int64_t{0});
         e.host = j.value("host", std::string());
         e.restart = j.value("restart", 0);
         e.status = j.value("status", 0);
@@ -84,6 +85,10 @@ bool LaunchEvents::apply(const std::vector<Event>& events, LaunchAttempt& attemp
                 current = &attempt.segments.back();
                 current->restart = e.restart;
                 current->state = RunState::Running;
+                changed = true;
+            }
+            if (e.supervisor && current->supervisorPid != e.supervisor) {
+                current->supervisorPid = e.supervisor;
                 changed = true;
             }
             if (current->pid != e.pid || current->host != e.host || current->started.empty()) {

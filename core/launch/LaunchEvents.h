@@ -24,6 +24,7 @@ public:
         std::string type;
         std::int64_t time = 0;
         std::int64_t pid = 0;
+        std::int64_t supervisor = 0; // the process that writes the exit event (local runs)
         std::string host;
         int restart = 0;
         int status = 0;

@@ -34,7 +34,8 @@ constexpr const char* kSupervisor = R"sh(ev=$1; shift
   trap : TERM
   "$@" </dev/null &
   child=$!
-  printf '{"event":"start","time":%s,"pid":%s,"host":"%s","restart":0}\n' "$(date +%s)" "$child" "$(uname -n)" >> "$ev"
+  read -r self _ </proc/self/stat
+  printf '{"event":"start","time":%s,"pid":%s,"supervisor":%s,"host":"%s","restart":0}\n' "$(date +%s)" "$child" "$self" "$(uname -n)" >> "$ev"
   while :; do
     wait "$child"; st=$?
     kill -0 "$child" 2>/dev/null || break

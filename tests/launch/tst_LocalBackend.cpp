@@ -34,6 +34,7 @@ private slots:
     void foundAgainByAFreshRegistry();
     void lostWhenProcessVanishes();
     void reusedPidIsNotOurs();
+    void trainerEndingAtOnceIsNotLost();
     void missingProgramLaunchesNothing();
     void secondLaunchAppendsAnAttempt();
     void logTailFollowsTruncation();
@@ -219,14 +220,35 @@ void tst_LocalBackend::reusedPidIsNotOurs()
     LaunchSegment& s = rec.attempts.back().segments.back();
     const std::int64_t real = s.pid;
     const std::int64_t supervisor = s.supervisorPid;
-    // The pid now belongs to another process (its start time differs), and
-    // no supervisor is known: the run is not ours to call running.
+    QVERIFY(supervisor > 0); // reported in the start event
+    // As after a reboot: our supervisor is gone (without an exit event) and the
+    // pid now belongs to another process (its start time differs): the run is
+    // not ours to call running.
+    ::kill(static_cast<pid_t>(supervisor), SIGKILL);
+    QTRY_VERIFY(!ProcessProbe::alive(supervisor));
     s.pidStartTime += 1;
-    s.supervisorPid = 0;
     QVERIFY(rec.save());
     QCOMPARE(stateOf(rec.runRoot), RunState::Lost);
     ::kill(static_cast<pid_t>(real), SIGKILL);
-    QTRY_VERIFY(!ProcessProbe::alive(supervisor));
+}
+
+void tst_LocalBackend::trainerEndingAtOnceIsNotLost()
+{
+    // A trainer gone before its pid could be probed: the supervisor (named in
+    // the start event) still writes the exit, so the run completes, never "lost".
+    for (int i = 0; i < 20; ++i) {
+        const std::string name = "instant" + std::to_string(i);
+        auto record = launcher().launch(shellPlan(name, "exit 0"));
+        QVERIFY(record);
+        QVERIFY(record->attempts.back().segments.back().supervisorPid > 0);
+        for (;;) {
+            const RunState state = stateOf(record->runRoot);
+            QVERIFY2(state != RunState::Lost, name.c_str());
+            if (state == RunState::Completed)
+                break;
+            QTest::qWait(5);
+        }
+    }
 }
 
 void tst_LocalBackend::missingProgramLaunchesNothing()
