@@ -2,10 +2,9 @@
 // RunWatcher.cpp: several runs may share one folder (Layout::runRoots, MindSpore's
 // `<prefix>_N` reruns), and the folder's one watch then stands for all of them.
 #include "watch/RunWatcher.h"
+#include "watch/WatchPaths.h"
 #include "watch/WatchSet.h"
 #include "watch/WatchTree.h"
-
-#include <QFile>
 
 #include <algorithm>
 
@@ -44,8 +43,7 @@ bool RunWatcher::syncFolderRuns(const DirListing& listing)
         TrackedRun& t = it->second;
         t.generation = m_generation;
         if (t.layout->refreshInProgress(t.run, listing))
-            emit saveInProgress(QFile::decodeName(QByteArray::fromStdString(root)),
-                                t.saveInProgress());
+            emit saveInProgress(qpath(root), t.saveInProgress());
         finishEpochChanges(root, t.syncAllEpochs());
     }
     return false;

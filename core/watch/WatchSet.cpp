@@ -1,20 +1,12 @@
 #include "watch/WatchSet.h"
 
 #include "watch/InotifyNotifier.h"
+#include "watch/WatchPaths.h"
 
 #include <QFile>
 #include <QFileSystemWatcher>
 
 namespace ckpt {
-
-namespace {
-
-QString qpath(const std::string& path)
-{
-    return QFile::decodeName(QByteArray::fromStdString(path));
-}
-
-} // namespace
 
 WatchSet::WatchSet(bool polling, Callbacks callbacks, QObject* parent)
     : QObject(parent), m_polling(polling), m_callbacks(std::move(callbacks))
