@@ -66,6 +66,9 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
 export LSAN_OPTIONS="${LSAN_OPTIONS:-suppressions=$here/tests/fuzz/lsan.supp:print_suppressions=0}"
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}"
 mkdir -p "$build/fuzz-artifacts" "$build/fuzz-logs"
+# CI fuzzes with a fixed seed so a red run can be replayed; by hand, a fresh one each time.
+seed=()
+[[ $ci == 1 ]] && seed=(-seed="${CKPT_FUZZ_SEED:-20261124}")
 failed=()
 total_runs=0
 for t in "${targets[@]}"; do
@@ -74,7 +77,7 @@ for t in "${targets[@]}"; do
   log="$build/fuzz-logs/$t.log"
   # One input over 10 s is a hang; over 2 GiB of memory an OOM; either fails the run.
   if "$build/tests/fuzz/$t" "$corpus" "$seeds/$t" -max_total_time="$seconds" \
-      -max_len="$(max_len "$t")" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
+      -max_len="$(max_len "$t")" "${seed[@]}" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
       -print_final_stats=1 -artifact_prefix="$build/fuzz-artifacts/$t-" >"$log" 2>&1; then
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     total_runs=$((total_runs + ${runs:-0}))

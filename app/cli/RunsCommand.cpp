@@ -8,6 +8,8 @@
 #include <QDateTime>
 #include <QDir>
 
+#include <algorithm>
+
 namespace ckpt::cli {
 
 namespace {
@@ -79,18 +81,49 @@ Json runJson(const Launcher::Listed& l)
     return j;
 }
 
+int forget(const CommandLine& cl)
+{
+    if (!cl.positional().isEmpty())
+        return cl.usageError(QStringLiteral("--forget takes no DIR"));
+    const std::string root =
+        QDir::cleanPath(QDir(cl.value(QStringLiteral("forget"))).absolutePath()).toStdString();
+    const LaunchRegistry registry;
+    auto launched = registry.launched();
+    if (!launched)
+        return cl.fail(launched.error().message);
+    const bool listed = std::any_of(launched->begin(), launched->end(),
+                                    [&](const auto& entry) { return entry.runRoot == root; });
+    if (!listed)
+        return cl.fail(root + " is not in the registry of launched runs (" +
+                       registry.file().string() + ")");
+    if (auto done = registry.forget(root); !done)
+        return cl.fail(done.error().message);
+    if (cl.json())
+        Console::json({{"forgotten", root}, {"registry", registry.file().string()}});
+    else
+        Console::out("forgot " + root + " (its files are untouched)\n");
+    return ExitOk;
+}
+
 } // namespace
 
 int runRuns(const QStringList& arguments)
 {
-    CommandLine cl(QStringLiteral("runs"), QStringLiteral("[DIR] [--json]"),
+    CommandLine cl(QStringLiteral("runs"), QStringLiteral("[DIR] [--json] | --forget RUN"),
                    QStringLiteral("Runs launched by Ckpt Studio (the per-user registry), "
                                   "optionally only those below DIR, each brought up to date: "
                                   "state, backend, Slurm job id or pid, parent, start, "
-                                  "duration.\nExit status 1 when a run's record or its Slurm "
-                                  "state could not be read."));
+                                  "duration.\n--forget RUN takes a run off the registry; its "
+                                  "folder, epochs and launch record are not touched.\nExit "
+                                  "status 1 when a run's record or its Slurm state could not "
+                                  "be read."));
+    cl.addOption({QStringLiteral("forget"),
+                  QStringLiteral("Take RUN off the registry (files stay)."),
+                  QStringLiteral("RUN")});
     if (auto exit = cl.parse(arguments, 0, 1))
         return *exit;
+    if (cl.isSet(QStringLiteral("forget")))
+        return forget(cl);
     std::filesystem::path under;
     if (!cl.positional().isEmpty())
         under = QDir(cl.positional().first()).absolutePath().toStdString();

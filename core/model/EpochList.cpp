@@ -1,56 +1,36 @@
 #include "model/EpochList.h"
 
-#include <atomic>
-#include <cstdint>
-
 namespace ckpt {
 
-struct EpochList::Block
+struct EpochList::Block : SharedCount
 {
-    std::atomic<std::uint32_t> refs{1};
     Vector epochs;
+
+    static void destroy(Block* block) { delete block; }
 };
 
 namespace {
 const EpochList::Vector kNoEpochs;
 } // namespace
 
+EpochList::EpochList() noexcept = default;
+EpochList::EpochList(const EpochList& other) noexcept = default;
+EpochList::EpochList(EpochList&& other) noexcept = default;
+EpochList& EpochList::operator=(const EpochList& other) noexcept = default;
+EpochList& EpochList::operator=(EpochList&& other) noexcept = default;
+EpochList::~EpochList() = default;
+
+void EpochList::clear()
+{
+    m_block.reset();
+}
+
 EpochList::EpochList(Vector epochs)
 {
-    if (!epochs.empty())
-        m_block = new Block{{1}, std::move(epochs)};
-}
-
-EpochList::EpochList(const EpochList& other) noexcept : m_block(other.m_block)
-{
-    if (m_block)
-        m_block->refs.fetch_add(1, std::memory_order_relaxed);
-}
-
-EpochList& EpochList::operator=(const EpochList& other) noexcept
-{
-    Block* shared = other.m_block; // read first: `other` may be this object
-    if (shared)
-        shared->refs.fetch_add(1, std::memory_order_relaxed);
-    release();
-    m_block = shared;
-    return *this;
-}
-
-EpochList& EpochList::operator=(EpochList&& other) noexcept
-{
-    if (this != &other) {
-        release();
-        m_block = std::exchange(other.m_block, nullptr);
+    if (!epochs.empty()) {
+        m_block.reset(new Block);
+        m_block->epochs = std::move(epochs);
     }
-    return *this;
-}
-
-void EpochList::release() noexcept
-{
-    Block* block = std::exchange(m_block, nullptr);
-    if (block && block->refs.fetch_sub(1, std::memory_order_acq_rel) == 1)
-        delete block;
 }
 
 const EpochList::Vector& EpochList::items() const
@@ -61,11 +41,11 @@ const EpochList::Vector& EpochList::items() const
 EpochList::Vector& EpochList::edit()
 {
     if (!m_block) {
-        m_block = new Block;
-    } else if (m_block->refs.load(std::memory_order_acquire) != 1) {
-        auto* own = new Block{{1}, m_block->epochs};
-        release();
-        m_block = own;
+        m_block.reset(new Block);
+    } else if (!m_block.unique()) {
+        auto* own = new Block;
+        own->epochs = m_block->epochs;
+        m_block.reset(own);
     }
     return m_block->epochs;
 }

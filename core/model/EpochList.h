@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/SharedBlock.h"
 #include "model/Epoch.h"
 
 #include <cstddef>
@@ -32,15 +33,15 @@ public:
     using reverse_iterator = Vector::reverse_iterator;
     using const_reverse_iterator = Vector::const_reverse_iterator;
 
-    EpochList() noexcept = default;
+    EpochList() noexcept;
     // Implicit on purpose: `run.epochs = {...}`, a vector built by a layout.
     EpochList(Vector epochs);
     EpochList(std::initializer_list<Epoch> epochs) : EpochList(Vector(epochs)) {}
     EpochList(const EpochList& other) noexcept;
-    EpochList(EpochList&& other) noexcept : m_block(std::exchange(other.m_block, nullptr)) {}
+    EpochList(EpochList&& other) noexcept;
     EpochList& operator=(const EpochList& other) noexcept;
     EpochList& operator=(EpochList&& other) noexcept;
-    ~EpochList() { release(); }
+    ~EpochList();
 
     // Read access: never copies.
     const Vector& items() const;
@@ -68,7 +69,7 @@ public:
     Epoch& back() { return edit().back(); }
     void reserve(size_type n) { edit().reserve(n); }
     void shrink_to_fit();
-    void clear() { release(); }
+    void clear();
     void push_back(const Epoch& epoch) { edit().push_back(epoch); }
     void push_back(Epoch&& epoch) { edit().push_back(std::move(epoch)); }
     template <typename... Args> Epoch& emplace_back(Args&&... args)
@@ -84,14 +85,13 @@ public:
     template <typename Pred> size_type eraseIf(Pred pred) { return std::erase_if(edit(), pred); }
 
     // Both lists read the same buffer (tests, diagnostics).
-    bool sharesWith(const EpochList& other) const { return m_block && m_block == other.m_block; }
+    bool sharesWith(const EpochList& other) const { return m_block.sameBlock(other.m_block); }
 
 private:
     struct Block;
-    void release() noexcept;
     difference_type indexOf(const_iterator pos) const { return pos - items().begin(); }
 
-    Block* m_block = nullptr;
+    SharedBlock<Block> m_block;
 };
 
 } // namespace ckpt

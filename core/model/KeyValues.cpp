@@ -1,7 +1,6 @@
 #include "model/KeyValues.h"
 
 #include <algorithm>
-#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <cstdint>
@@ -12,14 +11,14 @@
 
 namespace ckpt {
 
-struct KeyValues::Block
+struct KeyValues::Block : SharedCount
 {
-    std::atomic<std::uint32_t> refs{1};
     std::uint32_t size = 0;
     std::uint32_t capacity = 0;
 
     char* chars() { return reinterpret_cast<char*>(this + 1); }
 
+    // One allocation: the header, then `capacity` characters.
     static Block* make(std::size_t capacity)
     {
         void* memory = ::operator new(sizeof(Block) + capacity);
@@ -27,40 +26,23 @@ struct KeyValues::Block
         block->capacity = static_cast<std::uint32_t>(capacity);
         return block;
     }
-};
-
-KeyValues::KeyValues(const KeyValues& other) noexcept : m_block(other.m_block)
-{
-    if (m_block)
-        m_block->refs.fetch_add(1, std::memory_order_relaxed);
-}
-
-KeyValues& KeyValues::operator=(const KeyValues& other) noexcept
-{
-    Block* shared = other.m_block; // read first: `other` may be this object
-    if (shared)
-        shared->refs.fetch_add(1, std::memory_order_relaxed);
-    release();
-    m_block = shared;
-    return *this;
-}
-
-KeyValues& KeyValues::operator=(KeyValues&& other) noexcept
-{
-    if (this != &other) {
-        release();
-        m_block = std::exchange(other.m_block, nullptr);
-    }
-    return *this;
-}
-
-void KeyValues::release() noexcept
-{
-    Block* block = std::exchange(m_block, nullptr);
-    if (block && block->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+    static void destroy(Block* block)
+    {
         block->~Block();
         ::operator delete(block);
     }
+};
+
+KeyValues::KeyValues() noexcept = default;
+KeyValues::KeyValues(const KeyValues& other) noexcept = default;
+KeyValues::KeyValues(KeyValues&& other) noexcept = default;
+KeyValues& KeyValues::operator=(const KeyValues& other) noexcept = default;
+KeyValues& KeyValues::operator=(KeyValues&& other) noexcept = default;
+KeyValues::~KeyValues() = default;
+
+void KeyValues::clear()
+{
+    m_block.reset();
 }
 
 std::string_view KeyValues::packed() const
@@ -68,24 +50,26 @@ std::string_view KeyValues::packed() const
     return m_block ? std::string_view(m_block->chars(), m_block->size) : std::string_view();
 }
 
-KeyValues::Block* KeyValues::writable(std::size_t bytes)
+SharedBlock<KeyValues::Block> KeyValues::writable(std::size_t bytes)
 {
-    if (m_block && m_block->refs.load(std::memory_order_acquire) == 1 && m_block->capacity >= bytes)
-        return nullptr;
+    if (m_block.unique() && m_block->capacity >= bytes)
+        return {};
     const std::string_view now = packed();
     Block* fresh = Block::make(std::max(bytes, now.size() * 2));
     if (!now.empty()) // memcpy from the null data() of an empty view is undefined
         std::memcpy(fresh->chars(), now.data(), now.size());
     fresh->size = static_cast<std::uint32_t>(now.size());
-    return std::exchange(m_block, fresh);
+    SharedBlock<Block> previous(fresh);
+    m_block.swap(previous);
+    return previous;
 }
 
 void KeyValues::assign(std::string_view text)
 {
-    release();
+    m_block.reset();
     if (text.empty())
         return;
-    m_block = Block::make(text.size());
+    m_block.reset(Block::make(text.size()));
     std::memcpy(m_block->chars(), text.data(), text.size());
     m_block->size = static_cast<std::uint32_t>(text.size());
 }
@@ -171,8 +155,7 @@ void KeyValues::set(std::string_view key, std::string_view value)
     }
     const std::size_t at = packed().size();
     // The old buffer lives until the end: key or value may point into it.
-    KeyValues previous;
-    previous.m_block = writable(at + key.size() + value.size() + 2);
+    const SharedBlock<Block> previous = writable(at + key.size() + value.size() + 2);
     char* out = m_block->chars() + at;
     if (!key.empty())
         std::memcpy(out, key.data(), key.size());

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/SharedBlock.h"
+
 #include <cstddef>
 #include <iterator>
 #include <optional>
@@ -19,12 +21,12 @@ namespace ckpt {
 class KeyValues
 {
 public:
-    KeyValues() = default;
+    KeyValues() noexcept;
     KeyValues(const KeyValues& other) noexcept;
-    KeyValues(KeyValues&& other) noexcept : m_block(std::exchange(other.m_block, nullptr)) {}
+    KeyValues(KeyValues&& other) noexcept;
     KeyValues& operator=(const KeyValues& other) noexcept;
     KeyValues& operator=(KeyValues&& other) noexcept;
-    ~KeyValues() { release(); }
+    ~KeyValues();
 
     using Entry = std::pair<std::string_view, std::string_view>;
 
@@ -60,7 +62,7 @@ public:
     bool contains(std::string_view key) const { return get(key).has_value(); }
     bool empty() const { return packed().empty(); }
     std::size_t size() const;
-    void clear() { release(); }
+    void clear();
     void shrinkToFit();
 
     // Decoded helpers for values written as JSON: the string value without quotes
@@ -76,14 +78,13 @@ public:
 private:
     struct Block;
     std::string_view packed() const;
-    void release() noexcept;
     // Makes the buffer this object's own with room for `bytes`, keeping its
-    // text; returns the buffer it let go of (nullptr when it kept its own),
-    // still referenced for the caller to release.
-    Block* writable(std::size_t bytes);
+    // text; returns the buffer it let go of (empty when it kept its own),
+    // for the caller to hold while it may still read from it.
+    SharedBlock<Block> writable(std::size_t bytes);
     void assign(std::string_view text);
 
-    Block* m_block = nullptr;
+    SharedBlock<Block> m_block;
 };
 
 } // namespace ckpt

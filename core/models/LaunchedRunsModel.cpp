@@ -241,6 +241,14 @@ const LaunchRecord* LaunchedRunsModel::recordAt(int row) const
     return &*m_runs[std::size_t(row)].record;
 }
 
+QString LaunchedRunsModel::forget(const QString& root)
+{
+    if (auto done = registry().forget(root.toStdString()); !done)
+        return QString::fromStdString(done.error().message);
+    refresh();
+    return {};
+}
+
 RunState LaunchedRunsModel::stateAt(int row) const
 {
     const LaunchRecord* r = recordAt(row);

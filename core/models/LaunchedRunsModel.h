@@ -67,6 +67,9 @@ public:
     // off this thread; stopFinished() follows, then a refresh.
     void stop(const QString& root, std::chrono::milliseconds grace);
     bool isStopping(const QString& root) const { return m_stopping.contains(root); }
+    // Takes `root` off the registry (its files and launch record stay), then
+    // refreshes; an error message when the registry could not be changed.
+    QString forget(const QString& root);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

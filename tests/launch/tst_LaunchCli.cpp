@@ -172,6 +172,18 @@ void tst_LaunchCli::runsListsAndStopStops()
     const CliResult again = runCli({QStringLiteral("stop"), QString::fromStdString(plan.runRoot)});
     QCOMPARE(again.exitCode, 1);
     QVERIFY(again.err.contains("nothing to stop"));
+
+    // Forgetting takes it off the list, not off the disk.
+    const QString root = QString::fromStdString(plan.runRoot);
+    const CliResult forgot = runCli(
+        {QStringLiteral("runs"), QStringLiteral("--forget"), root, QStringLiteral("--json")});
+    QCOMPARE(forgot.exitCode, 0);
+    QCOMPARE(forgot.json()["forgotten"].get<std::string>(), plan.runRoot);
+    QVERIFY(runCli({QStringLiteral("runs")}).out.contains("no launched runs"));
+    QVERIFY(std::filesystem::exists(LaunchRecord::pathFor(plan.runRoot)));
+    const CliResult twice = runCli({QStringLiteral("runs"), QStringLiteral("--forget"), root});
+    QCOMPARE(twice.exitCode, 2);
+    QVERIFY2(twice.err.contains("is not in the registry"), twice.err.constData());
 }
 
 QTEST_GUILESS_MAIN(tst_LaunchCli)

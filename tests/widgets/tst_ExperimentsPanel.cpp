@@ -35,6 +35,7 @@ private slots:
     void aRunJustLaunchedIsSelectedAndFollowed();
     void forkEdgeIsLabelledAndItsNodeSelectsTheRun();
     void columnWidthsAndFollowAreRemembered();
+    void finishedRunIsForgottenAfterConfirmationFilesStay();
 
 private:
     // Clicks the row of `root` in the panel's table.
@@ -226,6 +227,60 @@ void tst_ExperimentsPanel::columnWidthsAndFollowAreRemembered()
     QVERIFY(!again.followBox()->isChecked());
     again.restoreState(QByteArray("garbage")); // ignored
     QCOMPARE(again.table()->horizontalHeader()->sectionSize(LaunchedRunsModel::ParentColumn), 333);
+}
+
+void tst_ExperimentsPanel::finishedRunIsForgottenAfterConfirmationFilesStay()
+{
+    auto done = m_runs->launch("RUN000", 1, 0.0);
+    QVERIFY(done);
+    auto running = m_runs->launch("RUN001", 200, 0.2);
+    QVERIFY(running);
+    const QString doneRoot = QString::fromStdString(*done);
+    const QString runningRoot = QString::fromStdString(*running);
+    LaunchedRunsModel model(m_runs->registry());
+    model.setIntervals(150, 1000);
+    ExperimentsPanel panel(&model);
+    panel.resize(1000, 600);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    QTRY_COMPARE_WITH_TIMEOUT(stateText(panel, doneRoot), QStringLiteral("completed"), 30000);
+    QTRY_COMPARE_WITH_TIMEOUT(stateText(panel, runningRoot), QStringLiteral("running"), 10000);
+
+    // A run still going cannot be forgotten: it is stopped first.
+    clickRow(panel, runningRoot);
+    QVERIFY(!panel.forgetButton()->isEnabled());
+    QTest::keyClick(panel.table(), Qt::Key_Delete, Qt::ShiftModifier);
+    QVERIFY(!panel.findChild<QMessageBox*>(QStringLiteral("forgetConfirmation")));
+
+    clickRow(panel, doneRoot);
+    QTRY_VERIFY(panel.forgetButton()->isEnabled());
+    const auto forgetBox = [&] {
+        return panel.findChild<QMessageBox*>(QStringLiteral("forgetConfirmation"));
+    };
+    // Esc keeps it listed.
+    QTest::keyClick(panel.table(), Qt::Key_Delete, Qt::ShiftModifier);
+    QTRY_VERIFY(forgetBox());
+    QVERIFY(forgetBox()->informativeText().contains(QLatin1String("Nothing on disk changes")));
+    QTest::keyClick(forgetBox(), Qt::Key_Escape);
+    QTRY_VERIFY(!forgetBox());
+    QVERIFY(model.rowOf(doneRoot) >= 0);
+
+    QTest::mouseClick(panel.forgetButton(), Qt::LeftButton);
+    QTRY_VERIFY(forgetBox());
+    QTest::mouseClick(forgetBox()->button(QMessageBox::Yes), Qt::LeftButton);
+    QTRY_COMPARE(model.rowOf(doneRoot), -1);
+    QVERIFY(model.rowOf(runningRoot) >= 0);
+    // Off the registry, not off the disk.
+    auto listed = m_runs->registry().launched();
+    QVERIFY(listed);
+    QCOMPARE(int(listed->size()), 1);
+    QCOMPARE(QString::fromStdString(listed->front().runRoot), runningRoot);
+    QVERIFY(fs::is_directory(done->c_str()));
+    QVERIFY(fs::exists(LaunchRecord::pathFor(*done)));
+
+    QSignalSpy finished(&model, &LaunchedRunsModel::stopFinished);
+    model.stop(runningRoot, 1s);
+    QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 15000);
 }
 
 QTEST_MAIN(tst_ExperimentsPanel)

@@ -76,7 +76,8 @@ ExperimentsPanel::ExperimentsPanel(LaunchedRunsModel* model, QWidget* parent)
       m_logTitle(new QLabel(this)), m_status(new QLabel(this)),
       m_follow(new QCheckBox(tr("Fo&llow"), this)), m_stop(new QPushButton(tr("&Stop…"), this)),
       m_show(new QPushButton(tr("Show in &Browser"), this)),
-      m_refresh(new QPushButton(tr("Refres&h"), this)), m_lineage(new LineageView(this)),
+      m_refresh(new QPushButton(tr("Refres&h"), this)),
+      m_forget(new QPushButton(tr("&Forget…"), this)), m_lineage(new LineageView(this)),
       m_split(new QSplitter(Qt::Vertical, this)), m_bottom(new QSplitter(Qt::Horizontal, this))
 {
     build();
@@ -123,11 +124,14 @@ void ExperimentsPanel::build()
                           "scancel for Slurm (Del)"));
     m_show->setToolTip(tr("Open the run's folder in the browser and select it (Return)"));
     m_refresh->setToolTip(tr("Read the records and ask the processes and Slurm now (F5)"));
+    m_forget->setToolTip(tr("Take a finished run off this list; its folder, epochs and launch "
+                            "record are not touched (Shift+Del)"));
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(m_stop);
     buttons->addWidget(m_show);
     buttons->addWidget(m_refresh);
+    buttons->addWidget(m_forget);
     buttons->addWidget(m_status, 1);
 
     auto* logBox = new QWidget(this);
@@ -182,6 +186,7 @@ void ExperimentsPanel::build()
     connect(m_lineage, &LineageView::runClicked, this, &ExperimentsPanel::selectRun);
     connect(m_stop, &QPushButton::clicked, this, &ExperimentsPanel::confirmStop);
     connect(m_refresh, &QPushButton::clicked, m_model, &LaunchedRunsModel::refresh);
+    connect(m_forget, &QPushButton::clicked, this, &ExperimentsPanel::confirmForget);
     connect(m_show, &QPushButton::clicked, this, [this] {
         if (const QString root = selectedRun(); !root.isEmpty())
             emit showInBrowserRequested(root);
@@ -197,6 +202,7 @@ void ExperimentsPanel::build()
     };
     shortcut(QKeySequence::Delete, m_stop);
     shortcut(QKeySequence(Qt::Key_F5), m_refresh);
+    shortcut(QKeySequence(Qt::SHIFT | Qt::Key_Delete), m_forget);
     updateButtons();
 }
 
@@ -328,6 +334,34 @@ void ExperimentsPanel::confirmStop()
     box->open();
 }
 
+void ExperimentsPanel::confirmForget()
+{
+    const QString root = selectedRun();
+    const int row = m_model->rowOf(root);
+    if (row < 0 || !m_forget->isEnabled())
+        return;
+    auto* box =
+        new QMessageBox(QMessageBox::Question, tr("Forget run"),
+                        tr("Take %1 off the list of launched runs?").arg(m_model->nameOf(root)),
+                        QMessageBox::Yes | QMessageBox::Cancel, this);
+    box->setObjectName(QStringLiteral("forgetConfirmation"));
+    box->setInformativeText(tr("Nothing on disk changes: the run's folder, epochs and launch "
+                               "record stay in %1. `ckpt runs` stops listing it too.")
+                                .arg(root));
+    box->button(QMessageBox::Yes)->setText(tr("&Forget"));
+    box->setDefaultButton(QMessageBox::Cancel);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    connect(box, &QMessageBox::finished, this, [this, root, box](int) {
+        if (box->clickedButton() != box->button(QMessageBox::Yes))
+            return;
+        const QString name = m_model->nameOf(root);
+        const QString error = m_model->forget(root);
+        m_status->setText(error.isEmpty() ? tr("%1 is no longer listed.").arg(name)
+                                          : tr("Could not forget %1: %2").arg(name, error));
+    });
+    box->open();
+}
+
 void ExperimentsPanel::updateButtons()
 {
     const QString root = selectedRun();
@@ -335,6 +369,10 @@ void ExperimentsPanel::updateButtons()
     const RunState state = m_model->stateAt(row);
     m_stop->setEnabled(row >= 0 && !isFinished(state) && !m_model->isStopping(root));
     m_show->setEnabled(row >= 0);
+    // A run still going is stopped first: forgetting it would lose sight of a live process.
+    const LaunchRecord* record = m_model->recordAt(row);
+    m_forget->setEnabled(row >= 0 && (!record || !record->latest() || isFinished(state)) &&
+                         !m_model->isStopping(root));
 }
 
 QByteArray ExperimentsPanel::saveState() const

@@ -22,7 +22,8 @@ class LogFollower;
 // colours, backend, job id or pid, parent, start, live duration), the log of
 // the selected run streamed as the trainer writes it (the last 512 kB of a
 // long log, at most 20,000 lines kept), Stop with a confirmation, "Show in
-// Browser", and the lineage graph. Keys: Del stops, F5 refreshes, Return
+// Browser", Forget (a finished run leaves the list; its files stay) and the
+// lineage graph. Keys: Del stops, Shift+Del forgets, F5 refreshes, Return
 // shows the run in the browser, Alt+L toggles following the log.
 //
 // This header names no launch types: the studio's window includes it next to
@@ -43,6 +44,7 @@ public:
     LineageView* lineage() const { return m_lineage; }
     QPushButton* stopButton() const { return m_stop; }
     QPushButton* showButton() const { return m_show; }
+    QPushButton* forgetButton() const { return m_forget; }
     QCheckBox* followBox() const { return m_follow; }
 
     QString selectedRun() const;
@@ -67,6 +69,7 @@ private:
     void follow(const QString& root, const QString& logPath);
     void append(const QString& text);
     void confirmStop();
+    void confirmForget();
     void updateButtons();
 
     LaunchedRunsModel* m_model;
@@ -79,6 +82,7 @@ private:
     QPushButton* m_stop;
     QPushButton* m_show;
     QPushButton* m_refresh;
+    QPushButton* m_forget;
     LineageView* m_lineage;
     QSplitter* m_split;
     QSplitter* m_bottom;
