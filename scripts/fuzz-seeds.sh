@@ -27,7 +27,8 @@ done
 
 demo="$dest/.demo"
 if [[ ! -d "$demo/EXP000" ]]; then
-  if ! log=$(bash "$here/scripts/make-demo.sh" "$demo" 2>&1); then
+  # Its launches go to a registry of its own, never the user's Experiments tab.
+  if ! log=$(XDG_DATA_HOME="$dest/.xdg-data" bash "$here/scripts/make-demo.sh" "$demo" 2>&1); then
     printf '%s\n' "$log" >&2
     echo "fuzz-seeds: scripts/make-demo.sh failed" >&2
     exit 1
