@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Plot benchmark, all in one run on the offscreen platform: replot with 1e6
-# points against replot with 1e4 points (goal <= 3x), and appending one point
+# Plot benchmark, all in one run on the offscreen platform: new data to painted
+# frame (the history handed over, reduced to the pixels, painted) with 1e6 points
+# against 8e3 points drawn raw (below the reduction threshold) (goal <= 3x), replot
+# with 1e6 points against replot with 1e4 points (goal <= 3x), and appending one point
 # then replotting against a plain replot (goal <= 1.2x); with smoothing off and
 # on (on draws the faint raw curve too). The data is synthetic, made in-process.
 set -euo pipefail
