@@ -115,6 +115,23 @@ template <typename Change> Status LaunchRegistry::modify(Change&& change) const
     return writeFileAtomically(m_file, doc.dump(2) + "\n");
 }
 
+Status LaunchRegistry::checkWritable() const
+{
+    std::error_code ec;
+    fs::create_directories(m_file.parent_path(), ec);
+    if (ec)
+        return Error::at(m_file.parent_path().string(),
+                         "cannot create the folder: " + ec.message());
+    const fs::path lockPath = m_file.string() + ".lock";
+    const int fd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return Error{osError(lockPath, errno), lockPath.string()};
+    ::close(fd);
+    if (::faccessat(AT_FDCWD, m_file.parent_path().c_str(), W_OK | X_OK, AT_EACCESS) != 0)
+        return Error{"cannot write " + osError(m_file, errno), m_file.string()};
+    return {};
+}
+
 Result<std::vector<LaunchRegistry::Launched>> LaunchRegistry::launched() const
 {
     auto content = read();

@@ -85,13 +85,15 @@ LaunchAttempt attemptAfter(const LaunchRecord& record, const LaunchPlan& plan)
     return attempt;
 }
 
-void removeAttemptFiles(const LaunchAttempt& attempt)
+// `dirMade`: the launch folder did not exist before this attempt.
+void removeAttemptFiles(const LaunchAttempt& attempt, bool dirMade)
 {
     std::error_code ec;
     for (const std::string& f : {attempt.logPath, attempt.eventsPath, attempt.scriptPath})
         if (!f.empty())
             fs::remove(f, ec);
-    fs::remove(fs::path(attempt.logPath).parent_path(), ec); // only when empty
+    if (dirMade)
+        fs::remove(fs::path(attempt.logPath).parent_path(), ec); // only when empty
 }
 
 std::string arrayOutput(const LaunchPlan& first)
@@ -145,14 +147,17 @@ Result<LaunchRecord> Launcher::launch(const LaunchPlan& planIn) const
     auto opened = openRecord(plan);
     if (!opened)
         return opened.error();
+    if (Status st = m_registry.checkWritable(); !st)
+        return st.error();
     LaunchRecord& record = *opened;
     LaunchAttempt attempt = attemptAfter(record, plan);
     attempt.submitted = isoNow();
+    const bool dirMade = !fs::exists(LaunchRecord::launchDir(plan.runRoot), ec);
     const Status started = plan.backend == LaunchPlan::Backend::Slurm
                                ? SlurmBackend::submit(plan, attempt)
                                : LocalBackend::start(plan, attempt);
     if (!started && attempt.segments.empty() && attempt.jobId.empty()) {
-        removeAttemptFiles(attempt); // nothing ran: nothing of it is kept
+        removeAttemptFiles(attempt, dirMade); // nothing ran: nothing of it is kept
         return started.error();
     }
     if (!started) {
@@ -184,6 +189,7 @@ Result<std::vector<LaunchRecord>> Launcher::launchArray(const std::vector<Launch
     std::vector<LaunchRecord> records;
     std::vector<LaunchAttempt> attempts;
     std::vector<RunLock> locks;
+    std::vector<bool> dirsMade;
     std::error_code ec;
     for (const LaunchPlan& p : plansIn) {
         auto plan = normalized(p);
@@ -202,14 +208,17 @@ Result<std::vector<LaunchRecord>> Launcher::launchArray(const std::vector<Launch
         if (!record)
             return record.error();
         attempts.push_back(attemptAfter(*record, *plan));
+        dirsMade.push_back(!fs::exists(LaunchRecord::launchDir(plan->runRoot), ec));
         attempts.back().submitted = isoNow();
         records.push_back(std::move(*record));
         plans.push_back(std::move(*plan));
     }
+    if (Status st = m_registry.checkWritable(); !st)
+        return st.error();
     auto jobId = SlurmBackend::submitArray(plans, attempts, parallel, arrayOutput(plans.front()));
     if (!jobId) {
-        for (const LaunchAttempt& a : attempts)
-            removeAttemptFiles(a);
+        for (std::size_t i = 0; i < attempts.size(); ++i)
+            removeAttemptFiles(attempts[i], dirsMade[i]);
         return jobId.error();
     }
     for (std::size_t i = 0; i < plans.size(); ++i) {
