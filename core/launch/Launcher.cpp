@@ -153,10 +153,43 @@ Result<LaunchRecord> Launcher::launch(const LaunchPlan& planIn) const
     LaunchAttempt attempt = attemptAfter(record, plan);
     attempt.submitted = isoNow();
     const bool dirMade = !fs::exists(LaunchRecord::launchDir(plan.runRoot), ec);
+    // A local trainer is written down (record and registry) before it starts:
+    // this process killed while it waits for the supervisor's start event
+    // leaves a listed attempt whose events the supervisor fills in (refresh
+    // reads them), never a trainer no record names.
+    const bool local = plan.backend == LaunchPlan::Backend::Local;
+    const bool recordExisted = fs::exists(LaunchRecord::pathFor(plan.runRoot), ec);
+    bool listed = false;
+    if (auto known = m_registry.launched())
+        for (const LaunchRegistry::Launched& l : *known)
+            listed = listed || fs::path(l.runRoot).lexically_normal() ==
+                                   fs::path(plan.runRoot).lexically_normal();
+    const auto unrecord = [&]() {
+        if (recordExisted)
+            (void)record.save();
+        else
+            fs::remove(LaunchRecord::pathFor(plan.runRoot), ec);
+        if (!listed)
+            (void)m_registry.forget(plan.runRoot);
+    };
+    if (local) {
+        LaunchRecord pending = record;
+        pending.attempts.push_back(attempt);
+        Status st = pending.save();
+        if (st)
+            st = m_registry.addLaunched({plan.runRoot, plan.name, {}});
+        if (!st) {
+            unrecord();
+            removeAttemptFiles(attempt, dirMade);
+            return st.error();
+        }
+    }
     const Status started = plan.backend == LaunchPlan::Backend::Slurm
                                ? SlurmBackend::submit(plan, attempt)
                                : LocalBackend::start(plan, attempt);
     if (!started && attempt.segments.empty() && attempt.jobId.empty()) {
+        if (local)
+            unrecord();
         removeAttemptFiles(attempt, dirMade); // nothing ran: nothing of it is kept
         return started.error();
     }
