@@ -164,25 +164,28 @@ Result<LaunchRecord> Launcher::launch(const LaunchPlan& planIn) const
         for (const LaunchRegistry::Launched& l : *known)
             listed = listed || fs::path(l.runRoot).lexically_normal() ==
                                    fs::path(plan.runRoot).lexically_normal();
+    bool added = false;
     const auto unrecord = [&]() {
         if (recordExisted)
             (void)record.save();
         else
             fs::remove(LaunchRecord::pathFor(plan.runRoot), ec);
-        if (!listed)
+        if (added && !listed)
             (void)m_registry.forget(plan.runRoot);
     };
     if (local) {
         LaunchRecord pending = record;
         pending.attempts.push_back(attempt);
-        Status st = pending.save();
-        if (st)
-            st = m_registry.addLaunched({plan.runRoot, plan.name, {}});
-        if (!st) {
+        if (Status st = pending.save(); !st) { // nothing written (atomic)
+            removeAttemptFiles(attempt, dirMade);
+            return st.error();
+        }
+        if (Status st = m_registry.addLaunched({plan.runRoot, plan.name, {}}); !st) {
             unrecord();
             removeAttemptFiles(attempt, dirMade);
             return st.error();
         }
+        added = true;
     }
     const Status started = plan.backend == LaunchPlan::Backend::Slurm
                                ? SlurmBackend::submit(plan, attempt)
