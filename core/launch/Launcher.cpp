@@ -61,6 +61,10 @@ Result<LaunchRecord> openRecord(const LaunchPlan& plan)
         if (!loaded)
             return loaded.error();
         record = std::move(loaded.value());
+        // (A local attempt whose launcher was killed before it started settles as lost.)
+        if (!record.attempts.empty() &&
+            record.attempts.back().plan.backend == LaunchPlan::Backend::Local)
+            LocalBackend::refresh(record.attempts.back());
         if (const LaunchAttempt* last = record.latest();
             last && !isFinished(last->state) && last->state != RunState::Requeued)
             return Error::at(plan.runRoot, std::string("the run's last launch is still ") +
