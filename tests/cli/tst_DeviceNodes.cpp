@@ -13,10 +13,16 @@
 #include "TorchZipWriter.h"
 #include "caffe2/Caffe2MiniDb.h"
 #include "mindspore/MindSporeCheckpoint.h"
+#include "models/ChecksumState.h"
+#include "models/ProblemsModel.h"
+#include "models/RunTreeModel.h"
+#include "session/Workspace.h"
 #include "torch/TorchZipSource.h"
 
 #include <QElapsedTimer>
 #include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -54,6 +60,7 @@ private slots:
     }
     void cleanup() { m_tmp.reset(); }
     void candleRun();
+    void window();
     void tensorFormats_data();
     void tensorFormats();
 
@@ -147,6 +154,52 @@ void tst_DeviceNodes::candleRun()
     QVERIFY(p.waitForFinished(5000));
     QCOMPARE(p.exitStatus(), QProcess::NormalExit);
     QCOMPARE(p.exitCode(), 0);
+}
+
+// The window's controller on the same devices: the run loads with its four
+// epochs, the device record is a problem naming it, verify says `error`.
+void tst_DeviceNodes::window()
+{
+    if (::geteuid() != 0)
+        QSKIP(kNoRoot);
+    QStandardPaths::setTestModeEnabled(true); // the verify cache of the test, not the user's
+    CandleFixture f(m_base / "RUN" / "ckpts");
+    for (int e = 1; e <= 4; ++e)
+        f.addEpoch(e, 1.0 / e, 4096, e == 1);
+    f.linkAbsolute("last", 4);
+    const fs::path info = f.epochDir(2) / "ckpt-info.json";
+    const fs::path model = f.epochDir(3) / "model.h5";
+    fs::remove(info);
+    fs::remove(model);
+    QCOMPARE(SpecialFiles::device(info, "/dev/zero"), 0);
+    QCOMPARE(SpecialFiles::device(model, "/dev/zero"), 0);
+    QCOMPARE(SpecialFiles::device(f.root() / "training.log", "/dev/zero"), 0);
+    const QString root = QString::fromStdString(f.root().string());
+
+    ckpt::Workspace ws;
+    QSignalSpy scanned(&ws, &ckpt::Workspace::allScansFinished);
+    ws.openFolders({m_tmp->path()});
+    QVERIFY(scanned.wait(kTimeoutMs));
+    QTRY_VERIFY(ws.isIdle());
+    ws.flushWatcher();
+    QVERIFY(ws.runTree()->summary(root));
+    QCOMPARE(ws.runTree()->summary(root)->epochs, 4);
+    bool named = false;
+    const ckpt::ProblemsModel* problems = ws.problems();
+    for (int row = 0; row < problems->rowCount(); ++row)
+        if (const ckpt::Problem* p = problems->problemAt(row))
+            named = named || (p->kind == ckpt::ProblemKind::BadInfo &&
+                              p->message.find(info.string() + " is a character device") !=
+                                  std::string::npos);
+    QVERIFY(named);
+
+    ws.showRuns({root}); // the history reads training.log: a device, not read
+    QSignalSpy verified(&ws, &ckpt::Workspace::verifyFinished);
+    ws.verify({{root, {}}});
+    QVERIFY(verified.wait(kTimeoutMs));
+    QTRY_VERIFY(ws.isIdle());
+    QCOMPARE(ws.state(root)->checks.at(3).state, ckpt::ChecksumState::Error);
+    QCOMPARE(ws.state(root)->checks.at(1).state, ckpt::ChecksumState::Ok);
 }
 
 void tst_DeviceNodes::tensorFormats_data()
