@@ -150,8 +150,13 @@ Result<fs::path> ConfigWriter::writeNew(const ParamSet& original,
         original.origin().empty() ? fs::path("params.ini") : fs::path(original.origin());
 
     const fs::path aside = dir / ("." + stem + ext + ".new");
-    if (Status st = writeFileAtomically(aside, *text); !st)
-        return st.error();
+    if (Status st = writeFileAtomically(aside, *text); !st) {
+        // Named as the file the user will look for, not our name aside.
+        std::string message = st.error().message;
+        if (const auto at = message.find(aside.string()); at != std::string::npos)
+            message.replace(at, aside.string().size(), first.string());
+        return Error{message, first.string()};
+    }
     for (int n = 1; n < 1000; ++n) {
         const fs::path target = dir / (n == 1 ? stem + ext : stem + "-" + std::to_string(n) + ext);
         if (::link(aside.c_str(), target.c_str()) == 0) {

@@ -65,6 +65,7 @@ struct PreparedLaunch
         std::string config;                                     // the edited config written
         std::vector<std::pair<std::string, std::string>> moved; // epoch folder -> aside
         bool supersededMade = false;
+        bool configsDirMade = false;         // the config's folder did not exist before
         std::vector<std::string> journalIds; // the relinks made (journal entries), in order
         bool forkFolderMade = false;         // false: the fork's folder existed (empty)
     };

@@ -101,11 +101,13 @@ Status writeConfig(PreparedLaunch& p, const fs::path& root, const fs::path& stag
         return staging.empty() ? x : staging / x.lexically_relative(p.runFolder);
     };
     const fs::path dir = aside(ConfigWriter::configsDir(root));
+    std::error_code ec;
+    p.applied.configsDirMade = !fs::exists(dir, ec);
     // The name the plan showed (the argv and batch script preview hold it).
     auto made = ConfigWriter::writeNew(p.original, p.edits, dir, aside(plan.configFile));
     if (!made) {
-        std::error_code ec;
-        fs::remove(dir, ec); // only when empty: made by this attempt
+        if (p.applied.configsDirMade)
+            fs::remove(dir, ec); // only when empty: made by this attempt
         return made.error();
     }
     p.applied.config =
@@ -226,7 +228,7 @@ std::string putRestartBack(const PreparedLaunch& p)
         problems += (problems.empty() ? "" : "; ") + m;
     };
     std::error_code ec;
-    {
+    if (!p.applied.moved.empty()) {
         auto lock = RunLock::acquire(p.parentRoot);
         if (!lock)
             return lock.error().message;
@@ -249,14 +251,15 @@ std::string putRestartBack(const PreparedLaunch& p)
             note("could not put " + (*next)->link + " back: " + undone.error().message);
     }
     // Folders this apply made, and the config it wrote (ours: fs::remove takes
-    // only empty folders).
-    if (p.applied.supersededMade) {
+    // only empty folders). An epoch that could not be moved back stays aside.
+    if (p.applied.supersededMade && problems.empty()) {
         fs::remove_all(p.supersededDir, ec);
         fs::remove(p.supersededDir.parent_path(), ec);
     }
     if (!p.applied.config.empty()) {
         fs::remove(p.applied.config, ec);
-        fs::remove(fs::path(p.applied.config).parent_path(), ec);
+        if (p.applied.configsDirMade)
+            fs::remove(fs::path(p.applied.config).parent_path(), ec);
     }
     return problems;
 }

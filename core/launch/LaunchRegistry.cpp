@@ -115,6 +115,31 @@ template <typename Change> Status LaunchRegistry::modify(Change&& change) const
     return writeFileAtomically(m_file, doc.dump(2) + "\n");
 }
 
+Status LaunchRegistry::checkWritable() const
+{
+    // Messages appended piece by piece: GCC 12 at -O3 warns falsely on
+    // "literal" + temporary.
+    const fs::path dir = m_file.parent_path();
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) {
+        std::string message = "cannot create the folder: ";
+        message += ec.message();
+        return Error::at(dir.string(), message);
+    }
+    const fs::path lockPath = m_file.string() + ".lock";
+    const int fd = ::open(lockPath.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0)
+        return Error{osError(lockPath, errno), lockPath.string()};
+    ::close(fd);
+    if (::faccessat(AT_FDCWD, dir.c_str(), W_OK | X_OK, AT_EACCESS) != 0) {
+        std::string message = "cannot write ";
+        message += osError(m_file, errno);
+        return Error{message, m_file.string()};
+    }
+    return {};
+}
+
 Result<std::vector<LaunchRegistry::Launched>> LaunchRegistry::launched() const
 {
     auto content = read();

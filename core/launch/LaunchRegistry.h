@@ -41,6 +41,11 @@ public:
     // Adds the run or updates its name; entries stay in the order first added.
     Status addLaunched(const Launched& entry) const;
     Status forget(const std::string& runRoot) const;
+    // Could addLaunched() write now (folder made, lock file opened, the folder
+    // writable for the file renamed in)? Asked before a launch starts anything,
+    // so a registry the user may not write refuses the launch instead of
+    // leaving a started run that is not listed.
+    Status checkWritable() const;
 
     Result<std::optional<External>> external(const std::string& runRoot) const;
     // Sets the config file and/or command of a run (empty fields keep theirs).

@@ -61,6 +61,10 @@ Result<LaunchRecord> openRecord(const LaunchPlan& plan)
         if (!loaded)
             return loaded.error();
         record = std::move(loaded.value());
+        // (A local attempt whose launcher was killed before it started settles as lost.)
+        if (!record.attempts.empty() &&
+            record.attempts.back().plan.backend == LaunchPlan::Backend::Local)
+            LocalBackend::refresh(record.attempts.back());
         if (const LaunchAttempt* last = record.latest();
             last && !isFinished(last->state) && last->state != RunState::Requeued)
             return Error::at(plan.runRoot, std::string("the run's last launch is still ") +
@@ -85,13 +89,15 @@ LaunchAttempt attemptAfter(const LaunchRecord& record, const LaunchPlan& plan)
     return attempt;
 }
 
-void removeAttemptFiles(const LaunchAttempt& attempt)
+// `dirMade`: the launch folder did not exist before this attempt.
+void removeAttemptFiles(const LaunchAttempt& attempt, bool dirMade)
 {
     std::error_code ec;
     for (const std::string& f : {attempt.logPath, attempt.eventsPath, attempt.scriptPath})
         if (!f.empty())
             fs::remove(f, ec);
-    fs::remove(fs::path(attempt.logPath).parent_path(), ec); // only when empty
+    if (dirMade)
+        fs::remove(fs::path(attempt.logPath).parent_path(), ec); // only when empty
 }
 
 std::string arrayOutput(const LaunchPlan& first)
@@ -145,14 +151,53 @@ Result<LaunchRecord> Launcher::launch(const LaunchPlan& planIn) const
     auto opened = openRecord(plan);
     if (!opened)
         return opened.error();
+    if (Status st = m_registry.checkWritable(); !st)
+        return st.error();
     LaunchRecord& record = *opened;
     LaunchAttempt attempt = attemptAfter(record, plan);
     attempt.submitted = isoNow();
+    const bool dirMade = !fs::exists(LaunchRecord::launchDir(plan.runRoot), ec);
+    // A local trainer is written down (record and registry) before it starts:
+    // this process killed while it waits for the supervisor's start event
+    // leaves a listed attempt whose events the supervisor fills in (refresh
+    // reads them), never a trainer no record names.
+    const bool local = plan.backend == LaunchPlan::Backend::Local;
+    const bool recordExisted = fs::exists(LaunchRecord::pathFor(plan.runRoot), ec);
+    bool listed = false;
+    if (auto known = m_registry.launched())
+        for (const LaunchRegistry::Launched& l : *known)
+            listed = listed || fs::path(l.runRoot).lexically_normal() ==
+                                   fs::path(plan.runRoot).lexically_normal();
+    bool added = false;
+    const auto unrecord = [&]() {
+        if (recordExisted)
+            (void)record.save();
+        else
+            fs::remove(LaunchRecord::pathFor(plan.runRoot), ec);
+        if (added && !listed)
+            (void)m_registry.forget(plan.runRoot);
+    };
+    if (local) {
+        LaunchRecord pending = record;
+        pending.attempts.push_back(attempt);
+        if (Status st = pending.save(); !st) { // nothing written (atomic)
+            removeAttemptFiles(attempt, dirMade);
+            return st.error();
+        }
+        if (Status st = m_registry.addLaunched({plan.runRoot, plan.name, {}}); !st) {
+            unrecord();
+            removeAttemptFiles(attempt, dirMade);
+            return st.error();
+        }
+        added = true;
+    }
     const Status started = plan.backend == LaunchPlan::Backend::Slurm
                                ? SlurmBackend::submit(plan, attempt)
                                : LocalBackend::start(plan, attempt);
     if (!started && attempt.segments.empty() && attempt.jobId.empty()) {
-        removeAttemptFiles(attempt); // nothing ran: nothing of it is kept
+        if (local)
+            unrecord();
+        removeAttemptFiles(attempt, dirMade); // nothing ran: nothing of it is kept
         return started.error();
     }
     if (!started) {
@@ -184,6 +229,7 @@ Result<std::vector<LaunchRecord>> Launcher::launchArray(const std::vector<Launch
     std::vector<LaunchRecord> records;
     std::vector<LaunchAttempt> attempts;
     std::vector<RunLock> locks;
+    std::vector<bool> dirsMade;
     std::error_code ec;
     for (const LaunchPlan& p : plansIn) {
         auto plan = normalized(p);
@@ -202,14 +248,17 @@ Result<std::vector<LaunchRecord>> Launcher::launchArray(const std::vector<Launch
         if (!record)
             return record.error();
         attempts.push_back(attemptAfter(*record, *plan));
+        dirsMade.push_back(!fs::exists(LaunchRecord::launchDir(plan->runRoot), ec));
         attempts.back().submitted = isoNow();
         records.push_back(std::move(*record));
         plans.push_back(std::move(*plan));
     }
+    if (Status st = m_registry.checkWritable(); !st)
+        return st.error();
     auto jobId = SlurmBackend::submitArray(plans, attempts, parallel, arrayOutput(plans.front()));
     if (!jobId) {
-        for (const LaunchAttempt& a : attempts)
-            removeAttemptFiles(a);
+        for (std::size_t i = 0; i < attempts.size(); ++i)
+            removeAttemptFiles(attempts[i], dirsMade[i]);
         return jobId.error();
     }
     for (std::size_t i = 0; i < plans.size(); ++i) {

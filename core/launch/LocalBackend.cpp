@@ -4,6 +4,8 @@
 #include "launch/LaunchEvents.h"
 #include "launch/ProcessProbe.h"
 
+#include <QDateTime>
+
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -23,6 +25,20 @@ namespace fs = std::filesystem;
 using namespace std::chrono_literals;
 
 namespace {
+
+// An attempt written down before its supervisor started (Launcher records
+// first) that has no start event long after: the launching process died
+// before it started anything (kill -9). start() gives up after 10 s itself.
+bool neverStarted(const LaunchAttempt& attempt)
+{
+    if (!attempt.segments.empty() ||
+        (attempt.state != RunState::Pending && attempt.state != RunState::Lost))
+        return false;
+    const QDateTime submitted =
+        QDateTime::fromString(QString::fromStdString(attempt.submitted), Qt::ISODate);
+    return submitted.isValid() && submitted.secsTo(QDateTime::currentDateTimeUtc()) > 60 &&
+           LaunchEvents::read(attempt.eventsPath).empty();
+}
 
 // $1 = events file, the rest = the trainer's argv. The outer shell returns at
 // once; the background subshell (reparented, in our new session) supervises.
@@ -218,13 +234,17 @@ bool LocalBackend::refresh(LaunchAttempt& attempt)
             changed = true;
         }
     }
-    const RunState state =
-        attempt.segments.empty() ? RunState::Pending : attempt.segments.back().state;
+    const bool abandoned = neverStarted(attempt);
+    const RunState state = attempt.segments.empty()
+                               ? (abandoned ? RunState::Lost : RunState::Pending)
+                               : attempt.segments.back().state;
     if (state != attempt.state) {
         attempt.state = state;
         changed = true;
     }
-    const std::string ended = isFinished(state) ? attempt.segments.back().ended : std::string();
+    const std::string ended = !isFinished(state)         ? std::string()
+                              : attempt.segments.empty() ? attempt.submitted
+                                                         : attempt.segments.back().ended;
     if (ended != attempt.ended) {
         attempt.ended = ended;
         changed = true;

@@ -31,6 +31,7 @@ Json PreparedLaunches::toJson(const PreparedLaunch& p)
                 {"config", p.applied.config},
                 {"moved", moved},
                 {"superseded_made", p.applied.supersededMade},
+                {"configs_dir_made", p.applied.configsDirMade},
                 {"journal_ids", p.applied.journalIds},
                 {"fork_folder_made", p.applied.forkFolderMade}};
 }
@@ -55,6 +56,7 @@ Result<PreparedLaunch> PreparedLaunches::fromJson(const Json& j)
         for (const auto& m : j.at("moved"))
             p.applied.moved.emplace_back(m.at(0).get<std::string>(), m.at(1).get<std::string>());
         p.applied.supersededMade = j.at("superseded_made").get<bool>();
+        p.applied.configsDirMade = j.value("configs_dir_made", false);
         p.applied.journalIds = j.at("journal_ids").get<std::vector<std::string>>();
         p.applied.forkFolderMade = j.at("fork_folder_made").get<bool>();
         return p;

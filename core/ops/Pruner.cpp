@@ -15,6 +15,7 @@
 #include <set>
 #include <sys/stat.h>
 #include <system_error>
+#include <unistd.h>
 
 namespace ckpt {
 
@@ -252,6 +253,16 @@ Result<PruneOutcome> Pruner::execute(const Run& run, const PrunePlan& plan,
     auto lock = RunLock::acquire(root);
     if (!lock)
         return lock.error();
+    // Epochs go by renaming them in their folder: a folder the user may not
+    // write is said once, before anything is logged or deleted.
+    if (::faccessat(AT_FDCWD, epochsDir.c_str(), W_OK | X_OK, AT_EACCESS) != 0) {
+        const int err = errno;
+        // Appended piece by piece: GCC 12 at -O3 warns falsely on "literal" + temporary.
+        std::string message = "cannot delete epochs in ";
+        message += osError(epochsDir, err);
+        message += " (nothing was deleted)";
+        return Error{message, epochsDir.string()};
+    }
     const AuditLog audit(*layout, root);
     if (Status st = audit.checkWritable(); !st)
         return Error{st.error().message + " (nothing was deleted)", st.error().path};

@@ -1,6 +1,7 @@
 #include "CliRunner.h"
 
 #include <ProcessRunner.h>
+#include <unistd.h>
 
 namespace ckpt::test {
 
@@ -9,9 +10,10 @@ QString cliPath()
     return QStringLiteral(CKPT_CLI_PATH);
 }
 
-CliResult runCli(const QStringList& arguments, int timeoutMs)
+namespace {
+
+CliResult resultOf(const ProcessResult& p)
 {
-    const ProcessResult p = runProcess(cliPath(), arguments, timeoutMs);
     CliResult r;
     if (!p.finished) {
         r.err = "ckpt did not finish: " + p.errorString.toUtf8();
@@ -21,6 +23,22 @@ CliResult runCli(const QStringList& arguments, int timeoutMs)
     r.out = p.out;
     r.err = p.err;
     return r;
+}
+
+} // namespace
+
+CliResult runCli(const QStringList& arguments, int timeoutMs)
+{
+    return resultOf(runProcess(cliPath(), arguments, timeoutMs));
+}
+
+CliResult runCliAsNobody(const QStringList& arguments, int timeoutMs)
+{
+    if (::geteuid() != 0)
+        return runCli(arguments, timeoutMs);
+    const QStringList prefix{"--reuid=nobody", "--regid=nogroup", "--clear-groups", "--",
+                             cliPath()};
+    return resultOf(runProcess(QStringLiteral("setpriv"), prefix + arguments, timeoutMs));
 }
 
 } // namespace ckpt::test

@@ -21,5 +21,9 @@ struct CliResult
 // the result says so (exitCode -1).
 CliResult runCli(const QStringList& arguments, int timeoutMs = 60000);
 QString cliPath();
+// The same, as user nobody when the test runs as root (`setpriv --reuid=nobody
+// --regid=nogroup --clear-groups`: the child's real and effective ids are
+// nobody's, so permission bits deny it); else as the test's own user.
+CliResult runCliAsNobody(const QStringList& arguments, int timeoutMs = 60000);
 
 } // namespace ckpt::test

@@ -6,6 +6,7 @@
 // exactly as it was; once space is back, the same command works.
 #include "CandleFixture.h"
 #include "CliRunner.h"
+#include "FileTree.h"
 #include "candle/CandleLayout.h"
 #include "checksum/Verifier.h"
 #include "checksum/VerifyStore.h"
@@ -26,70 +27,6 @@ using namespace ckpt::test;
 namespace fs = std::filesystem;
 
 namespace {
-
-// Everything below `dir` but the filler: path -> what it is (link text, file
-// size and content for small files, "dir").
-using Tree = std::map<std::string, std::string>;
-
-Tree treeOf(const fs::path& dir)
-{
-    Tree t;
-    for (auto it = fs::recursive_directory_iterator(dir); it != fs::recursive_directory_iterator();
-         ++it) {
-        const fs::path& p = it->path();
-        const std::string rel = p.lexically_relative(dir).string();
-        if (rel.starts_with("filler")) {
-            it.disable_recursion_pending();
-            continue;
-        }
-        if (it->is_symlink())
-            t[rel] = "-> " + fs::read_symlink(p).string();
-        else if (it->is_directory())
-            t[rel] = "dir";
-        else
-            t[rel] = std::to_string(it->file_size()) + ":" +
-                     (it->file_size() < 65536 ? CandleFixture::readText(p) : std::string());
-    }
-    return t;
-}
-
-QByteArray diffOf(const Tree& a, const Tree& b)
-{
-    QByteArray out;
-    for (const auto& [k, v] : a)
-        if (!b.count(k) || b.at(k) != v)
-            out += "  changed or gone: " + QByteArray::fromStdString(k) + "\n";
-    for (const auto& [k, v] : b)
-        if (!a.count(k))
-            out += "  new: " + QByteArray::fromStdString(k) + "\n";
-    return out;
-}
-
-// Is `after` the same tree as `before` but for the run lock, the folder that
-// holds it, and journal lines recording the attempt (whole lines only: an
-// aborted change is written down, never torn)?
-bool sameButBookkeeping(const Tree& before, const Tree& after)
-{
-    for (const auto& [k, v] : before)
-        if (!after.count(k))
-            return false;
-    for (const auto& [k, v] : after) {
-        const bool journal = k.ends_with(".ckpt-studio/journal.jsonl");
-        if (before.count(k) && before.at(k) == v)
-            continue;
-        if (k.ends_with(".ckpt-studio") || k.ends_with(".ckpt-studio/lock"))
-            continue;
-        if (journal) {
-            const std::string old =
-                before.count(k) ? before.at(k).substr(before.at(k).find(':') + 1) : std::string();
-            const std::string now = v.substr(v.find(':') + 1);
-            if (now.starts_with(old) && now.ends_with('\n'))
-                continue;
-        }
-        return false;
-    }
-    return true;
-}
 
 enum class Fault
 {
@@ -255,9 +192,9 @@ void tst_FullDisk::writesFailCleanly()
     }
 
     fill(Fault(fault));
-    const Tree before = treeOf(m_mount);
+    const FileTree before = treeOf(m_mount);
     const CliResult result = runCli(commands.at(op));
-    const Tree after = treeOf(m_mount);
+    const FileTree after = treeOf(m_mount);
     const QByteArray what = "exit " + QByteArray::number(result.exitCode) +
                             "\nstderr: " + result.err + "\n" + diffOf(before, after);
     if (result.exitCode == 0) {
@@ -297,14 +234,14 @@ void tst_FullDisk::restartPutsBackWhatItMoved()
     const fs::path config = base / "RUN" / "run.ini";
     CandleFixture::writeText(config, "[Global_Params]\nlearning_rate = 0.01\nepochs = 5\n");
     fs::create_directories(root / ".ckpt-studio" / "journal.jsonl");
-    const Tree before = treeOf(base);
+    const FileTree before = treeOf(base);
     const CliResult r = runCli({"launch", QString::fromStdString(root.string()), "--from", "3",
                                 "--config", QString::fromStdString(config.string()), "--detach",
                                 "--", "/bin/true", "{config}"});
     QVERIFY(r.exitCode != 0);
     QVERIFY2(r.err.contains("journal.jsonl") && r.err.contains("the restart was not prepared"),
              r.err.constData());
-    const Tree after = treeOf(base);
+    const FileTree after = treeOf(base);
     QVERIFY2(sameButBookkeeping(before, after), (r.err + "\n" + diffOf(before, after)).constData());
 }
 
@@ -339,7 +276,7 @@ void tst_FullDisk::verifyCacheFailsCleanly()
     for (int i = 1; i < 3; ++i)
         store.record(run, *run.findEpoch(i + 1), verdicts[std::size_t(i)]);
     fill(Fault(fault));
-    const Tree before = treeOf(m_mount);
+    const FileTree before = treeOf(m_mount);
     const ckpt::Status st = store.save(cache);
     QVERIFY(!st);
     const QString message = QString::fromStdString(st.error().message);

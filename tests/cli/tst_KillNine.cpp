@@ -4,7 +4,8 @@
 // duration, many times. Afterwards the run must be in the state before or the state after (each
 // link at its old or its new epoch, each epoch whole or gone), a later `ckpt scan` must find no
 // problem that neither state has, and the next command must work (an interrupted journal entry
-// recovers or rolls back).
+// recovers or rolls back). `ckpt launch --detach` killed likewise while it writes the run's
+// launch record and the registry: `ckpt runs --json` still parses, no record is torn.
 #include "CandleFixture.h"
 #include "CliRunner.h"
 
@@ -103,6 +104,8 @@ private slots:
     void initTestCase();
     void killedAnywhere_data();
     void killedAnywhere();
+    void launchKilledAnywhere_data();
+    void launchKilledAnywhere();
 
 private:
     QTemporaryDir m_dir;
@@ -116,6 +119,11 @@ void tst_KillNine::initTestCase()
     const QByteArray seed = qgetenv("CKPT_KILL_SEED");
     m_seed = seed.isEmpty() ? 20261123u : seed.toUInt();
     qInfo("seed %u (CKPT_KILL_SEED repeats a run)", m_seed);
+    // Launches (and the command templates they remember) go to a registry of
+    // this test's own, never the user's.
+    const QByteArray xdg = QByteArray::fromStdString(m_dir.path().toStdString() + "/xdg");
+    for (const char* var : {"XDG_DATA_HOME", "XDG_CONFIG_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"})
+        qputenv(var, xdg);
     // Eight epochs with 256 KiB models, CANDLE's absolute links: last at 8, best at 6.
     m_template = fs::path(m_dir.path().toStdString()) / "template" / "ckpts";
     CandleFixture f(m_template);
@@ -310,6 +318,142 @@ void tst_KillNine::killedAnywhere()
           "start-up %lld us); left as before %d, as after %d, part-way (epoch by epoch) %d",
           qPrintable(op), killedMidway, iterations, static_cast<long long>(fullUs),
           static_cast<long long>(startupUs), endedBefore, endedAfter, endedBetween);
+    QVERIFY(killedMidway > 0);
+}
+
+void tst_KillNine::launchKilledAnywhere_data()
+{
+    QTest::addColumn<bool>("fork");
+    QTest::newRow("restart") << false;
+    QTest::newRow("fork") << true;
+}
+
+// `ckpt launch --detach` (local backend, a trainer that exits at once) killed
+// anywhere: while it prepares, starts the supervisor, writes the run's
+// record.json or adds the run to the registry.
+void tst_KillNine::launchKilledAnywhere()
+{
+    QFETCH(bool, fork);
+    const fs::path base = fs::path(m_dir.path().toStdString());
+    const fs::path registry = base / "xdg" / "ckpt-studio" / "launched-runs.json";
+    int made = 0;
+    const auto fresh = [&]() {
+        const fs::path root =
+            base / ((fork ? "launch-fork-" : "launch-restart-") + std::to_string(made++)) / "ckpts";
+        fs::create_directories(root.parent_path());
+        fs::copy(m_template, root, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+        CandleFixture::writeText(root.parent_path() / "run.ini",
+                                 "[Global_Params]\nlearning_rate = 0.01\nepochs = 8\n");
+        return root;
+    };
+    const auto argsFor = [&](const fs::path& root) {
+        QStringList args{"launch", QString::fromStdString(root.string()), "--from",
+                         fork ? "3" : "6"};
+        if (fork)
+            args << "--fork";
+        return args +
+               QStringList{
+                   "--config",  QString::fromStdString((root.parent_path() / "run.ini").string()),
+                   "--set",     "learning_rate=0.002",
+                   "--detach",  "--",
+                   "/bin/true", "{config}"};
+    };
+    const auto watched = [&](const fs::path& root) {
+        return fork ? root.parent_path().parent_path() /
+                          (root.parent_path().filename().string() + "-fork-e003") / "ckpts"
+                    : root;
+    };
+    const auto parses = [](const fs::path& file) {
+        std::error_code ec;
+        return !fs::exists(file, ec) ||
+               !nlohmann::json::parse(CandleFixture::readText(file), nullptr, false).is_discarded();
+    };
+
+    const RunState before = stateOf(watched(fresh()));
+    const fs::path afterRoot = fresh();
+    QElapsedTimer clock;
+    clock.start();
+    const CliResult full = runCli(argsFor(afterRoot));
+    const qint64 fullUs = clock.nsecsElapsed() / 1000;
+    QVERIFY2(full.exitCode == 0, full.err.constData());
+    const RunState after = stateOf(watched(afterRoot));
+    std::vector<qint64> startups;
+    for (int i = 0; i < 3; ++i) {
+        clock.restart();
+        (void)runCli({"--version"});
+        startups.push_back(clock.nsecsElapsed() / 1000);
+    }
+    std::sort(startups.begin(), startups.end());
+    const qint64 lo = std::min(startups[1], fullUs) * 4 / 5;
+    const qint64 hi = std::max(lo + 1000, fullUs * 6 / 5);
+
+    std::mt19937 rng(m_seed ^ (fork ? 0x5f0u : 0x5e5u));
+    const int iterations = qEnvironmentVariableIntValue("CKPT_KILL_ITERATIONS") > 0
+                               ? qEnvironmentVariableIntValue("CKPT_KILL_ITERATIONS")
+                               : 25;
+    int killedMidway = 0, listed = 0;
+    for (int i = 0; i < iterations; ++i) {
+        const fs::path root = fresh();
+        QProcess p;
+        p.setProgram(cliPath());
+        p.setArguments(argsFor(root));
+        p.setStandardOutputFile(QProcess::nullDevice());
+        p.setStandardErrorFile(QProcess::nullDevice());
+        // Every other kill aims at the last part, where the record and the
+        // registry are written.
+        const qint64 from = i % 2 ? std::max(lo, fullUs * 7 / 10) : lo;
+        const qint64 waitUs = std::uniform_int_distribution<qint64>(from, hi)(rng);
+        p.start();
+        QVERIFY(p.waitForStarted());
+        QThread::usleep(static_cast<unsigned long>(waitUs));
+        const bool wasRunning = p.state() == QProcess::Running;
+        p.kill();
+        QVERIFY(p.waitForFinished(10000));
+        killedMidway += wasRunning && p.exitStatus() == QProcess::CrashExit;
+
+        const fs::path run = watched(root);
+        const fs::path record = run / ".ckpt-studio" / "launch" / "record.json";
+        const RunState now = stateOf(run);
+        const QByteArray where =
+            QByteArray("iteration ") + QByteArray::number(i) + ", killed after " +
+            QByteArray::number(waitUs) + " us: " + describe(now).c_str() +
+            "\n  before: " + describe(before).c_str() + "\n  after:  " + describe(after).c_str();
+        // Written whole or not at all: the registry and the record parse.
+        QVERIFY2(parses(registry), (where + "\n  torn registry").constData());
+        QVERIFY2(parses(record), (where + "\n  torn record").constData());
+        const CliResult runs = runCli({"runs", "--json"});
+        QVERIFY2(runs.exitCode == 0 || runs.exitCode == 1, (where + "\n" + runs.err).constData());
+        const nlohmann::json j = nlohmann::json::parse(runs.out.toStdString(), nullptr, false);
+        QVERIFY2(!j.is_discarded(), (where + "\n" + runs.out).constData());
+        for (const auto& r : j["runs"]) {
+            if (r["run"].get<std::string>() != run.string())
+                continue;
+            ++listed; // listed only once recorded: the record is there and read
+            QVERIFY2(fs::exists(record) && r["error"].is_null(),
+                     (where + "\n" + QByteArray::fromStdString(r.dump())).constData());
+        }
+        // A trainer that started is listed (its supervisor wrote the start
+        // event): never one that no record names.
+        const fs::path events = run / ".ckpt-studio" / "launch" / "attempt-1.events";
+        std::error_code ec;
+        if (fs::file_size(events, ec) > 0 && !ec)
+            QVERIFY2(runs.out.contains(QByteArray::fromStdString("\"" + run.string() + "\"")),
+                     (where + "\n  a started trainer is not listed:\n" + runs.out).constData());
+        // The run as it was or as launched (a restart: epoch by epoch between).
+        if (fork)
+            QVERIFY2(now == before || now == after, where.constData());
+        for (const auto& [name, epoch] : now.links)
+            QVERIFY2((before.links.count(name) && before.links.at(name) == epoch) ||
+                         (after.links.count(name) && after.links.at(name) == epoch),
+                     where.constData());
+        for (int e : after.epochs)
+            QVERIFY2(fork || now.epochs.count(e), where.constData());
+        for (const std::string& kind : now.problems)
+            QVERIFY2(before.problems.count(kind) || after.problems.count(kind), where.constData());
+    }
+    qInfo("launch %s: %d of %d kills landed while ckpt ran (%lld us in all), %d runs listed",
+          fork ? "fork" : "restart", killedMidway, iterations, static_cast<long long>(fullUs),
+          listed);
     QVERIFY(killedMidway > 0);
 }
 

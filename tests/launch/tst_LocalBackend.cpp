@@ -7,6 +7,7 @@
 #include "launch/LogTail.h"
 #include "launch/ProcessProbe.h"
 
+#include <QDateTime>
 #include <QElapsedTimer>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -37,6 +38,7 @@ private slots:
     void trainerEndingAtOnceIsNotLost();
     void missingProgramLaunchesNothing();
     void secondLaunchAppendsAnAttempt();
+    void launchKilledBeforeItStartedSettlesAsLost();
     void logTailFollowsTruncation();
     void followerShowsOnlyTheBacklogOfALongLog();
 
@@ -286,6 +288,45 @@ void tst_LocalBackend::secondLaunchAppendsAnAttempt()
     QVERIFY(second->attempts[1].logPath != second->attempts[0].logPath);
     QTRY_VERIFY_WITH_TIMEOUT(stateOf(plan.runRoot) == RunState::Completed, 10000);
     QCOMPARE(LaunchRegistry(m_registry).launched()->size(), std::size_t{2});
+}
+
+// What `ckpt launch` killed between writing its attempt down and starting the
+// supervisor leaves (written here by hand, as tst_KillNine cannot aim a kill
+// that precisely): an attempt with no segment and an empty events file. Long
+// after, it is lost (nothing ran), and the run can be launched again.
+void tst_LocalBackend::launchKilledBeforeItStartedSettlesAsLost()
+{
+    LaunchPlan plan = shellPlan("abandoned", "echo one");
+    QVERIFY(launcher().launch(plan));
+    QTRY_VERIFY_WITH_TIMEOUT(stateOf(plan.runRoot) == RunState::Completed, 10000);
+    auto record = LaunchRecord::load(LaunchRecord::pathFor(plan.runRoot));
+    QVERIFY(record);
+    LaunchAttempt abandoned;
+    abandoned.index = 2;
+    abandoned.plan = record->attempts.front().plan;
+    const fs::path dir = LaunchRecord::launchDir(plan.runRoot);
+    abandoned.logPath = (dir / "attempt-2.log").string();
+    abandoned.eventsPath = (dir / "attempt-2.events").string();
+    QVERIFY(writeFileAtomically(abandoned.logPath, ""));
+    QVERIFY(writeFileAtomically(abandoned.eventsPath, ""));
+    abandoned.submitted = isoFromUnix(QDateTime::currentSecsSinceEpoch() - 3600);
+    record->attempts.push_back(abandoned);
+    QVERIFY(record->save());
+
+    QCOMPARE(stateOf(plan.runRoot), RunState::Lost);
+    auto again = launcher().launch(plan);
+    QVERIFY2(again, again ? "" : again.error().message.c_str());
+    QCOMPARE(again->attempts.size(), std::size_t{3});
+    QCOMPARE(again->attempts[1].state, RunState::Lost);
+    QTRY_VERIFY_WITH_TIMEOUT(stateOf(plan.runRoot) == RunState::Completed, 10000);
+
+    // A fresh one (its launcher may still be waiting for the start event) is pending.
+    record = LaunchRecord::load(LaunchRecord::pathFor(plan.runRoot));
+    abandoned.index = 4;
+    abandoned.submitted = isoNow();
+    record->attempts.push_back(abandoned);
+    QVERIFY(record->save());
+    QCOMPARE(stateOf(plan.runRoot), RunState::Pending);
 }
 
 void tst_LocalBackend::logTailFollowsTruncation()

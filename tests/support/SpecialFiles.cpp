@@ -3,6 +3,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cerrno>
 #include <fcntl.h>
 #include <string>
 #include <sys/socket.h>
@@ -29,6 +30,14 @@ void SpecialFiles::socket(const std::filesystem::path& path)
     const int bound = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr);
     ::close(fd);
     QCOMPARE(bound, 0);
+}
+
+int SpecialFiles::device(const std::filesystem::path& path, const std::filesystem::path& like)
+{
+    struct stat st = {};
+    if (::stat(like.c_str(), &st) != 0 || !S_ISCHR(st.st_mode))
+        return ENODEV;
+    return ::mknod(path.c_str(), S_IFCHR | 0644, st.st_rdev) == 0 ? 0 : errno;
 }
 
 void SpecialFiles::sparse(const std::filesystem::path& path, std::uint64_t bytes)

@@ -17,36 +17,38 @@ std::string failure(const std::string& what)
 
 } // namespace
 
+std::string UnprivilegedScope::handToNobody(const std::filesystem::path& tree)
+{
+    const passwd* user = ::getpwnam("nobody");
+    const group* grp = ::getgrnam("nogroup");
+    if (!user || !grp)
+        return "no user nobody or no group nogroup to run the denied part as";
+    const uid_t uid = user->pw_uid;
+    const gid_t gid = grp->gr_gid;
+    std::error_code ec;
+    if (::lchown(tree.c_str(), uid, gid) != 0)
+        return failure("chown " + tree.string());
+    for (std::filesystem::recursive_directory_iterator it(tree, ec), end; !ec && it != end;
+         it.increment(ec)) {
+        if (::lchown(it->path().c_str(), uid, gid) != 0)
+            return failure("chown " + it->path().string());
+    }
+    if (ec)
+        return "walking " + tree.string() + ": " + ec.message();
+    return {};
+}
+
 UnprivilegedScope::UnprivilegedScope(const std::filesystem::path& tree)
 {
     if (::geteuid() != 0)
         return;
-    const passwd* user = ::getpwnam("nobody");
-    const group* grp = ::getgrnam("nogroup");
-    if (!user || !grp) {
-        m_error = "no user nobody or no group nogroup to run the denied part as";
-        return;
-    }
-    const uid_t uid = user->pw_uid;
-    const gid_t gid = grp->gr_gid;
     // Hand the fixture to nobody: a QTemporaryDir is 0700, and the permission
     // bits the test sets must be the owner's to deny anything.
-    std::error_code ec;
-    if (::lchown(tree.c_str(), uid, gid) != 0) {
-        m_error = failure("chown " + tree.string());
+    m_error = handToNobody(tree);
+    if (!m_error.empty())
         return;
-    }
-    for (std::filesystem::recursive_directory_iterator it(tree, ec), end; !ec && it != end;
-         it.increment(ec)) {
-        if (::lchown(it->path().c_str(), uid, gid) != 0) {
-            m_error = failure("chown " + it->path().string());
-            return;
-        }
-    }
-    if (ec) {
-        m_error = "walking " + tree.string() + ": " + ec.message();
-        return;
-    }
+    const uid_t uid = ::getpwnam("nobody")->pw_uid;
+    const gid_t gid = ::getgrnam("nogroup")->gr_gid;
     const int count = ::getgroups(0, nullptr);
     m_groups.resize(static_cast<std::size_t>(count > 0 ? count : 0));
     if (count > 0 && ::getgroups(count, m_groups.data()) < 0) {

@@ -28,6 +28,10 @@ public:
     UnprivilegedScope(const UnprivilegedScope&) = delete;
     UnprivilegedScope& operator=(const UnprivilegedScope&) = delete;
 
+    // Gives `tree` (recursively, symlinks not followed) to nobody:nogroup, for a
+    // test that runs a child process as nobody (setpriv); the error, or empty.
+    static std::string handToNobody(const std::filesystem::path& tree);
+
     bool ok() const { return m_error.empty(); }
     // Why the switch failed (the test must fail, not skip); empty when ok().
     const std::string& error() const { return m_error; }
