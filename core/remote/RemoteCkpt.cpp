@@ -1,6 +1,7 @@
 #include "remote/RemoteCkpt.h"
 
 #include "remote/JsonRunSplitter.h"
+#include "remote/SshMultiplex.h"
 #include "report/Protocol.h"
 
 #include <QProcess>
@@ -78,9 +79,10 @@ QStringList RemoteCkpt::sshCommand(const QStringList& arguments) const
         << QStringLiteral("ConnectTimeout=%1").arg(m_options.connectTimeoutSeconds)
         << QStringLiteral("-o") << QStringLiteral("ServerAliveInterval=5") << QStringLiteral("-o")
         << QStringLiteral("ServerAliveCountMax=3");
-    if (m_target.port)
-        cmd << QStringLiteral("-p") << QString::number(*m_target.port);
-    cmd << QStringLiteral("--") << QString::fromStdString(m_target.destination())
+    if (m_options.shareConnection)
+        cmd << SshMultiplex::optionsFor(m_options.ssh, m_target,
+                                        SshMultiplex::plan(m_options.ssh, m_target));
+    cmd << SshMultiplex::destinationArgs(m_target)
         << QString::fromStdString(remoteCommandLine(arguments));
     return cmd;
 }

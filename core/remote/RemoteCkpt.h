@@ -22,6 +22,9 @@ struct RemoteOptions
     QStringList ssh{QStringLiteral("ssh")}; // program and leading options ("-F", file)
     std::string ckpt = "ckpt";              // on the far PATH, or a path there
     int connectTimeoutSeconds = 15;
+    // One shared connection per host (SshMultiplex) unless the user's ssh
+    // config sets up its own; false: every call connects anew.
+    bool shareConnection = true;
 };
 
 // What kind of failure a remote call met, for the caller to decide whether
@@ -93,6 +96,9 @@ public:
                 const std::function<void(const QByteArray&)>& onOutput = {}) const;
 
     // The ssh program and arguments that run `arguments` on the far side.
+    // With shareConnection, the first call for a host asks `ssh -G` once, and
+    // a call finding our master's socket asks it `-O check` (at most 2 s: a
+    // hung master is bypassed).
     QStringList sshCommand(const QStringList& arguments) const;
     // The command line the far shell gets, every argument quoted.
     std::string remoteCommandLine(const QStringList& arguments) const;

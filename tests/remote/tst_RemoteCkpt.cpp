@@ -3,10 +3,12 @@
 #include "SshServer.h"
 #include "remote/RemoteCkpt.h"
 #include "remote/RemoteWatch.h"
+#include "remote/SshMultiplex.h"
 #include "report/Protocol.h"
 #include "report/RunJson.h"
 #include "scan/Scanner.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
@@ -14,6 +16,7 @@
 #include <QTest>
 
 #include <atomic>
+#include <csignal>
 #include <filesystem>
 #include <memory>
 
@@ -60,6 +63,9 @@ class TestRemoteCkpt : public QObject
 private slots:
     void initTestCase()
     {
+        // Our master sockets go here (a private, short runtime folder).
+        QVERIFY(m_runtime.isValid());
+        qputenv("XDG_RUNTIME_DIR", QFile::encodeName(m_runtime.path()));
         m_server = std::make_unique<SshServer>();
         QVERIFY2(m_server->ok(), m_server->error().c_str());
         QVERIFY(m_tmp.isValid());
@@ -72,7 +78,11 @@ private slots:
                          "samples_per_class = 40\nckpt_checksum = True\n");
         m_run = m_far / "EXP000" / "RUN000" / "ckpts";
     }
-    void cleanupTestCase() { m_server.reset(); }
+    void cleanupTestCase()
+    {
+        stopMaster(SshMultiplex::plan(options().ssh, target()));
+        m_server.reset();
+    }
 
     void probeNamesVersionAndProtocol()
     {
@@ -114,6 +124,109 @@ private slots:
         auto history = remote().history(m_run.string());
         QVERIFY2(history, history ? "" : history.error().message.c_str());
         QCOMPARE((*history)["rows"].size(), std::size_t(4));
+    }
+
+    // Calls share one master connection: the sshd sees one connection for
+    // several calls, and `ssh -O check` answers.
+    void callsShareOneConnection()
+    {
+        const SshMultiplex::Plan plan = SshMultiplex::plan(options().ssh, target());
+        QVERIFY2(!plan.controlPath.isEmpty(), qPrintable(plan.reason));
+        QVERIFY(plan.controlPath.startsWith(m_runtime.path()));
+        stopMaster(plan);
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->connectionPids().size(), std::size_t(0), 30000);
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(remote().probe());
+        QVERIFY(remote().scan(m_run.string()));
+        QCOMPARE(m_server->connectionPids().size(), std::size_t(1));
+        QVERIFY(SshMultiplex::masterPid(options().ssh, target(), plan) > 0);
+        QCOMPARE(SshMultiplex::check(options().ssh, target(), plan, 5000),
+                 SshMultiplex::Master::Alive);
+        // The watch runs over it too.
+        RemoteWatch watch(target(), options());
+        watch.start();
+        QTRY_COMPARE_WITH_TIMEOUT(watch.state(), RemoteWatch::State::Connected, 30000);
+        QVERIFY(remote().probe());
+        QCOMPARE(m_server->connectionPids().size(), std::size_t(1));
+    }
+
+    // A master killed (SIGKILL leaves its socket behind) or hung (SIGSTOP: the
+    // socket takes connections but never answers) costs the next call a new
+    // connection, never a failure or a hang.
+    void aDeadOrHungMasterIsBypassed_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("killed") << int(SIGKILL);
+        QTest::newRow("hung") << int(SIGSTOP);
+    }
+    void aDeadOrHungMasterIsBypassed()
+    {
+        QFETCH(int, signal);
+        const SshMultiplex::Plan plan = SshMultiplex::plan(options().ssh, target());
+        QVERIFY(remote().probe());
+        const int master = SshMultiplex::masterPid(options().ssh, target(), plan);
+        QVERIFY(master > 0);
+        QCOMPARE(::kill(master, signal), 0);
+        QVERIFY(fs::exists(plan.controlPath.toStdString()));
+        QElapsedTimer timer;
+        timer.start();
+        auto v = remote().probe();
+        QVERIFY2(v, v ? "" : v.error().message.c_str());
+        qInfo("call after the master was %s: %lld ms", signal == SIGKILL ? "killed" : "stopped",
+              static_cast<long long>(timer.elapsed()));
+        QVERIFY(remote().scan(m_run.string()));
+        // A new master serves the calls after it.
+        QTRY_VERIFY_WITH_TIMEOUT(SshMultiplex::masterPid(options().ssh, target(), plan) > 0, 10000);
+        QVERIFY(SshMultiplex::masterPid(options().ssh, target(), plan) != master);
+        if (signal == SIGSTOP)
+            ::kill(master, SIGKILL);
+    }
+
+    // The user's ssh config decides: ControlMaster no means no master; their
+    // own ControlPath is the one used; nothing set means ours.
+    void theUsersMultiplexingIsRespected_data()
+    {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<QString>("socket"); // the socket a call leaves, "" none
+        QTest::newRow("ControlMaster no") << "  ControlMaster no\n"
+                                          << "";
+        QTest::newRow("their own master")
+            << "  ControlMaster auto\n  ControlPath %1/theirs-%C\n  ControlPersist 30\n"
+            << "theirs";
+        QTest::newRow("in an included file") << "  Include %1/included.conf\n"
+                                             << "";
+    }
+    void theUsersMultiplexingIsRespected()
+    {
+        QFETCH(QString, config);
+        QFETCH(QString, socket);
+        const QString dir = m_runtime.path() + QStringLiteral("/user");
+        QDir().mkpath(dir);
+        QFile in(m_server->configFile());
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        // The lines go into the test server's Host block.
+        const QString text =
+            QString::fromUtf8(in.readAll()) + (config.contains("%1") ? config.arg(dir) : config);
+        CandleFixture::writeText((dir + "/ssh_config").toStdString(), text.toStdString());
+        CandleFixture::writeText((dir + "/included.conf").toStdString(),
+                                 "Host ckpt-test\n  ControlMaster=no\n");
+        RemoteOptions options = this->options();
+        options.ssh = {QStringLiteral("ssh"), QStringLiteral("-F"), dir + "/ssh_config"};
+        const SshMultiplex::Plan plan = SshMultiplex::plan(options.ssh, target());
+        QVERIFY2(plan.options.isEmpty(), qPrintable(plan.options.join(' ')));
+        QVERIFY(!plan.reason.isEmpty());
+        const RemoteCkpt client(target(), options);
+        QVERIFY(!client.sshCommand({}).join(' ').contains("ckpt-ssh-"));
+        QVERIFY(client.probe());
+        QVERIFY(client.probe());
+        const QStringList left = QDir(dir).entryList(QDir::System);
+        if (socket.isEmpty()) {
+            QVERIFY2(left.isEmpty(), qPrintable(left.join(' ')));
+        } else {
+            QCOMPARE(left.size(), 1);
+            QVERIFY(left.first().startsWith(socket));
+            QProcess::execute("ssh", options.ssh.mid(1) + QStringList{"-O", "exit", "ckpt-test"});
+        }
     }
 
     void failuresSayWhatToDo_data()
@@ -365,6 +478,15 @@ private:
         return o;
     }
     RemoteCkpt remote() const { return RemoteCkpt(target(), options()); }
+    void stopMaster(const SshMultiplex::Plan& plan)
+    {
+        if (plan.controlPath.isEmpty())
+            return;
+        QProcess::execute(QStringLiteral("ssh"),
+                          options().ssh.mid(1) +
+                              QStringList{"-o", "ControlPath=" + plan.controlPath, "-O", "exit"} +
+                              SshMultiplex::destinationArgs(target()));
+    }
 
     // Writes epoch `n` of the watched run elsewhere and renames it into
     // epochs/ as CANDLE does; `timer` starts at the rename.
@@ -382,6 +504,7 @@ private:
     }
 
     std::unique_ptr<SshServer> m_server;
+    QTemporaryDir m_runtime;
     QTemporaryDir m_tmp;
     fs::path m_far;
     fs::path m_run;
