@@ -30,6 +30,7 @@ int runScan(const QStringList& arguments)
         Console::out(Console::jsonOpening() + "\"runs\": [");
     bool firstRun = true;
     bool problems = false;
+    Problems walkProblems;
     std::size_t found = 0;
     for (const QString& dir : cl.positional()) {
         const std::filesystem::path path = QDir(dir).absolutePath().toStdString();
@@ -43,6 +44,8 @@ int runScan(const QStringList& arguments)
             if (!cl.json())
                 Console::err("warning: " + p.message + "\n");
         }
+        walkProblems.insert(walkProblems.end(), outcome->walkProblems.begin(),
+                            outcome->walkProblems.end());
         found += outcome->runs.size();
         for (Run& run : outcome->runs) {
             // Assessed once more at print time, with the problems made to agree.
@@ -65,7 +68,10 @@ int runScan(const QStringList& arguments)
                          knownLayoutsText() + ")\n");
     }
     if (cl.json())
-        Console::out("\n]}\n");
+        Console::out("\n],\n\"walk_problems\": " +
+                     RunJson::toJson(walkProblems)
+                         .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
+                     "}\n");
     else if (found > 1)
         Console::out(std::to_string(found) + " runs\n");
     return problems ? ExitProblems : ExitOk;

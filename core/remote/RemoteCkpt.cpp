@@ -331,6 +331,10 @@ Result<RunJsonReader::Scan> RemoteCkpt::scan(const std::string& path, const Prog
         return Error{"The scan from " + m_target.display() +
                          " was cut off (not complete JSON). Check the connection and try again.",
                      m_target.url()};
+    const Json rest = Json::parse(splitter.rest(), nullptr, false);
+    if (rest.is_object())
+        if (auto walk = RunJsonReader::problems(rest.value("walk_problems", Json())))
+            result.scan.walkProblems = std::move(*walk);
     return std::move(result.scan);
 }
 
