@@ -171,10 +171,14 @@ RemoteCkpt::Outcome RemoteCkpt::execute(const QStringList& arguments, const Prog
                                         const std::function<void(const QByteArray&)>& onOutput,
                                         bool parseOutput) const
 {
+    // Our options go before a "--" (launch's command template follows it).
     QStringList full = arguments;
-    full << QStringLiteral("--json");
+    qsizetype at = full.indexOf(QStringLiteral("--"));
+    if (at < 0)
+        at = full.size();
+    full.insert(at, QStringLiteral("--json"));
     if (exitOnEof)
-        full << QStringLiteral("--exit-on-eof");
+        full.insert(at + 1, QStringLiteral("--exit-on-eof"));
     const QStringList cmd = sshCommand(full);
     Outcome o;
     QProcess p;

@@ -2,6 +2,8 @@
 
 #include "common/Progress.h"
 #include "common/Result.h"
+#include "hdf5/TensorDiff.h"
+#include "remote/RemoteRecords.h"
 #include "remote/RemoteTarget.h"
 #include "report/RunJsonReader.h"
 
@@ -89,6 +91,25 @@ public:
     // connection drops before the answer, the run is scanned again over a new
     // connection: the result says whether it was applied.
     Result<RelinkResult> relink(const std::string& run, const std::string& link, int epoch) const;
+
+    // The experiment manager on the far side (RemoteCkptLaunch.cpp): the
+    // run's parameters, a restart or fork launched there (detached: the far
+    // supervisor or Slurm keeps it), the launched runs, stop, the family tree.
+    // `config`: the parameter file of a run Ckpt Studio did not launch.
+    Result<RemoteParams> params(const std::string& run, const std::string& config = {}) const;
+    Result<RemoteLaunched> launch(const RemoteLaunchRequest& request) const;
+    Result<std::vector<RemoteLaunchedRun>> runs(const std::string& under = {}) const;
+    Result<RemoteStopped> stop(const std::string& run, int graceSeconds = 10) const;
+    Result<RemoteLineage> lineage(const std::string& run) const;
+    // Model files read next to the data: only the results travel.
+    Result<RemoteInspect> inspect(const std::string& modelOrEpoch) const;
+    // Weights of two models (files or epoch folders) compared on the far side.
+    Result<ModelDiff> diff(const std::string& a, const std::string& b) const;
+    // The same for two epochs of one run.
+    Result<ModelDiff> diffEpochs(const std::string& run, int a, int b) const;
+    // The command line `launch` sends (after `ckpt`), for logs and tests.
+    static QStringList launchArguments(const RemoteLaunchRequest& request);
+
     // Any other command (inspect, diff, prune, launch, lineage): `arguments`
     // after `ckpt`, --json appended. Exit status 1 (problems found) is a result.
     // `onOutput` (optional) sees stdout as it arrives.
@@ -123,6 +144,8 @@ private:
     };
     static void deliver(std::string& text, StreamedScan& into, const RunCallback& onRun);
     Error error(const Outcome& outcome) const;
+    // run() whose answer must be a document holding `member` (when given).
+    Result<nlohmann::ordered_json> document(const QStringList& arguments, const char* member) const;
     // run() with the choice not to parse stdout (scan parses it run by run).
     Outcome execute(const QStringList& arguments, const Progress& progress, bool exitOnEof,
                     const std::function<void(const QByteArray&)>& onOutput, bool parseOutput) const;

@@ -319,6 +319,171 @@ private slots:
         QVERIFY(fs::exists(m_run / "epochs" / "001")); // a dry run changed nothing
     }
 
+    // The experiment manager over ssh, the local backend on the far side: the
+    // parameters read there, a dry run, a restart and a fork of a demo run
+    // launched there (detached), both seen through `runs` and `lineage`, a
+    // long run stopped, and refusals with the far ckpt's reason.
+    void launchesRestartAndForkOnTheFarSide()
+    {
+        const fs::path tmp(m_tmp.path().toStdString());
+        // The far launches keep their registry in a folder of this test.
+        const fs::path wrapper = tmp / "bin" / "ckpt-with-registry";
+        fs::create_directories(wrapper.parent_path());
+        writeScript(wrapper, "XDG_DATA_HOME='" + (tmp / "far-data").string() +
+                                 "' exec " CKPT_CLI_PATH " \"$@\"\n");
+        RemoteOptions options = this->options();
+        options.ckpt = wrapper.string();
+        const RemoteCkpt client(target(), options);
+        const fs::path parentDir = m_far / "EXP000" / "RUN001";
+        const std::string run = (parentDir / "ckpts").string();
+
+        // Not launched by Ckpt Studio: its parameter file is named once.
+        auto unnamed = client.params(run);
+        QVERIFY(!unnamed);
+        QVERIFY2(QString::fromStdString(unnamed.error().message).contains("--config"),
+                 unnamed.error().message.c_str());
+        auto params = client.params(run, (parentDir / "config.ini").string());
+        QVERIFY2(params, params ? "" : params.error().message.c_str());
+        QCOMPARE(params->file, (parentDir / "config.ini").string());
+        const auto lr = std::find_if(params->parameters.begin(), params->parameters.end(),
+                                     [](const RemoteParam& p) { return p.key == "learning_rate"; });
+        QVERIFY(lr != params->parameters.end());
+        QCOMPARE(lr->literal, std::string("0.01"));
+        QCOMPARE(lr->section, std::string("Global_Params"));
+
+        RemoteLaunchRequest request;
+        request.run = run;
+        request.from = 2;
+        request.config = (parentDir / "config.ini").string();
+        request.sets = {"learning_rate=0.001"};
+        for (const QString& word : demoLaunchTemplate(QStringLiteral(CKPT_DEMO_TRAIN)).mid(1))
+            request.commandTemplate.push_back(word.toStdString());
+        request.dryRun = true;
+        auto planned = client.launch(request);
+        QVERIFY2(planned, planned ? "" : planned.error().message.c_str());
+        QCOMPARE(planned->state, std::string("planned"));
+        QVERIFY(fs::exists(parentDir / "ckpts" / "epochs" / "004")); // nothing changed
+
+        request.dryRun = false;
+        auto restarted = client.launch(request);
+        QVERIFY2(restarted, restarted ? "" : restarted.error().message.c_str());
+        QCOMPARE(restarted->mode, std::string("restart"));
+        QCOMPARE(restarted->from, 2);
+        QVERIFY(!restarted->supersededDir.empty());
+        QVERIFY(fs::exists(restarted->supersededDir));
+
+        RemoteLaunchRequest fork = request;
+        fork.mode = LaunchPlan::Mode::Fork;
+        fork.sets = {"learning_rate=0.02"};
+        auto forked = client.launch(fork);
+        QVERIFY2(forked, forked ? "" : forked.error().message.c_str());
+        QCOMPARE(forked->mode, std::string("fork"));
+        QVERIFY(forked->run != restarted->run);
+
+        // Both run to completion on the far side and are listed there.
+        const auto stateOf = [&](const std::string& root) {
+            auto listed = client.runs(m_far.string());
+            if (!listed)
+                return listed.error().message;
+            for (const RemoteLaunchedRun& r : *listed)
+                if (r.run == root)
+                    return r.state;
+            return std::string("not listed");
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(restarted->run), std::string("completed"), 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(forked->run), std::string("completed"), 60000);
+        auto listed = client.runs(m_far.string());
+        QVERIFY(listed);
+        for (const RemoteLaunchedRun& r : *listed)
+            if (r.run == forked->run) {
+                QCOMPARE(r.mode, std::string("fork"));
+                QCOMPARE(r.backend, std::string("local"));
+                QCOMPARE(r.parentEpoch, std::optional<int>(2));
+            }
+        // The restarted run trained epochs 3 and 4 again; the fork has them too.
+        auto far = client.scan(m_far.string());
+        QVERIFY(far);
+        QCOMPARE(far->runs.size(), std::size_t(3));
+
+        auto tree = client.lineage(run);
+        QVERIFY2(tree, tree ? "" : tree.error().message.c_str());
+        bool forkShown = false;
+        for (const RemoteLineageEdge& e : tree->descendants)
+            if (e.child == forked->run) {
+                forkShown = true;
+                QCOMPARE(e.epoch, 2);
+                QCOMPARE(e.mode, std::string("fork"));
+                QVERIFY(!e.changes.empty());
+                QCOMPARE(e.changes.front().key, std::string("learning_rate"));
+                QCOMPARE(e.changes.front().to, std::string("0.02"));
+            }
+        QVERIFY2(forkShown, tree->json.dump().c_str());
+
+        // A long run, stopped from here.
+        RemoteLaunchRequest slow = fork;
+        slow.into = (m_far / "EXP000" / "RUN001-slow").string();
+        slow.sets = {"epochs=1000", "epoch_delay=2"};
+        auto started = client.launch(slow);
+        QVERIFY2(started, started ? "" : started.error().message.c_str());
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(started->run), std::string("running"), 30000);
+        auto stopped = client.stop(started->run, 2);
+        QVERIFY2(stopped, stopped ? "" : stopped.error().message.c_str());
+        QCOMPARE(stopped->run, started->run);
+        QVERIFY2(stopped->state != "running", stopped->state.c_str());
+        // Refusals carry the far ckpt's reason.
+        auto again = client.stop(started->run, 2);
+        QVERIFY(!again);
+        QVERIFY2(QString::fromStdString(again.error().message).contains("nothing to stop"),
+                 again.error().message.c_str());
+        RemoteLaunchRequest bad = request;
+        bad.from = 99;
+        auto refused = client.launch(bad);
+        QVERIFY(!refused);
+        QVERIFY2(QString::fromStdString(refused.error().message).contains("99"),
+                 refused.error().message.c_str());
+        RemoteLaunchRequest badSlurm = request;
+        badSlurm.backend = LaunchPlan::Backend::Slurm;
+        badSlurm.slurm.time = "1:2:3:4";
+        auto badTime = client.launch(badSlurm);
+        QVERIFY(!badTime);
+        QVERIFY2(QString::fromStdString(badTime.error().message).contains("1:2:3:4"),
+                 badTime.error().message.c_str());
+    }
+
+    // inspect and diff run next to the data: typed results, the weights never travel.
+    void inspectsAndDiffsOnTheFarSide()
+    {
+        const fs::path run = m_far / "EXP000" / "RUN000" / "ckpts";
+        auto model = remote().inspect((run / "epochs" / "001").string());
+        QVERIFY2(model, model ? "" : model.error().message.c_str());
+        QCOMPARE(model->file, (run / "epochs" / "001" / "model.h5").string());
+        QCOMPARE(model->format, std::string("hdf5"));
+        QCOMPARE(model->bytes, std::uint64_t(fs::file_size(model->file)));
+
+        auto d = remote().diffEpochs(run.string(), 1, 2);
+        QVERIFY2(d, d ? "" : d.error().message.c_str());
+        QVERIFY(!d->tensors.empty());
+        QVERIFY(!d->layers.empty());
+        int changed = 0;
+        for (const TensorDiffEntry& t : d->tensors)
+            changed += t.status == TensorDiffEntry::Status::Changed;
+        QVERIFY(changed > 0);
+        // The same as a diff of the two files given by path, and as the local diff.
+        auto files = remote().diff((run / "epochs" / "001" / "model.h5").string(),
+                                   (run / "epochs" / "002" / "model.h5").string());
+        QVERIFY2(files, files ? "" : files.error().message.c_str());
+        QCOMPARE(files->tensors.size(), d->tensors.size());
+        for (std::size_t i = 0; i < d->tensors.size(); ++i) {
+            QCOMPARE(files->tensors[i].key, d->tensors[i].key);
+            QCOMPARE(files->tensors[i].l2Diff, d->tensors[i].l2Diff);
+            QCOMPARE(files->tensors[i].dtypeA.kind, d->tensors[i].dtypeA.kind);
+        }
+        auto missing = remote().diff((run / "nope.h5").string(), (run / "nope2.h5").string());
+        QVERIFY(!missing);
+        QVERIFY2(QString::fromStdString(missing.error().message).contains("nope"),
+                 missing.error().message.c_str());
+    }
+
     void verifyStreamsProgress()
     {
         int steps = 0;
