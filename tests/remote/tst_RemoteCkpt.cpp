@@ -334,7 +334,13 @@ private slots:
         RemoteOptions options = this->options();
         options.ckpt = wrapper.string();
         const RemoteCkpt client(target(), options);
-        const fs::path parentDir = m_far / "EXP000" / "RUN001";
+        // A far folder of its own: the launches add runs.
+        const fs::path far = tmp / "launch side";
+        const fs::path parentDir = far / "EXP000" / "RUN001";
+        trainDemoRun(QStringLiteral(CKPT_DEMO_TRAIN), parentDir,
+                     (parentDir / "config.ini").string(),
+                     "[Global_Params]\nepochs = 4\nlearning_rate = 0.01\n"
+                     "samples_per_class = 40\nckpt_checksum = True\n");
         const std::string run = (parentDir / "ckpts").string();
 
         // Not launched by Ckpt Studio: its parameter file is named once.
@@ -382,7 +388,7 @@ private slots:
 
         // Both run to completion on the far side and are listed there.
         const auto stateOf = [&](const std::string& root) {
-            auto listed = client.runs(m_far.string());
+            auto listed = client.runs(far.string());
             if (!listed)
                 return listed.error().message;
             for (const RemoteLaunchedRun& r : *listed)
@@ -392,7 +398,7 @@ private slots:
         };
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(restarted->run), std::string("completed"), 60000);
         QTRY_COMPARE_WITH_TIMEOUT(stateOf(forked->run), std::string("completed"), 60000);
-        auto listed = client.runs(m_far.string());
+        auto listed = client.runs(far.string());
         QVERIFY(listed);
         for (const RemoteLaunchedRun& r : *listed)
             if (r.run == forked->run) {
@@ -400,10 +406,11 @@ private slots:
                 QCOMPARE(r.backend, std::string("local"));
                 QCOMPARE(r.parentEpoch, std::optional<int>(2));
             }
-        // The restarted run trained epochs 3 and 4 again; the fork has them too.
-        auto far = client.scan(m_far.string());
-        QVERIFY(far);
-        QCOMPARE(far->runs.size(), std::size_t(3));
+        auto scanned = client.scan(far.string());
+        QVERIFY(scanned);
+        QCOMPARE(scanned->runs.size(), std::size_t(2)); // the parent and its fork
+        for (const Run& r : scanned->runs)              // each trained up to epoch 4 again
+            QCOMPARE(r.epochs.back().number, 4);
 
         auto tree = client.lineage(run);
         QVERIFY2(tree, tree ? "" : tree.error().message.c_str());
@@ -421,7 +428,7 @@ private slots:
 
         // A long run, stopped from here.
         RemoteLaunchRequest slow = fork;
-        slow.into = (m_far / "EXP000" / "RUN001-slow").string();
+        slow.into = (far / "EXP000" / "RUN001-slow").string();
         slow.sets = {"epochs=1000", "epoch_delay=2"};
         auto started = client.launch(slow);
         QVERIFY2(started, started ? "" : started.error().message.c_str());
