@@ -71,9 +71,14 @@ Json RunJson::toJson(const EpochFile& file)
     j["bytes"] = file.bytes;
     j["present"] = file.present;
     j["model"] = file.model;
-    j["algo"] = std::string(toString(file.algo));
-    j["checksum"] = text(file.checksum);
-    j["checked_bytes"] = file.checkedBytes;
+    // Left out at their defaults (none, whole file): a scan of 100,000 epochs
+    // prints one of these per file.
+    if (file.algo != ChecksumAlgo::None || !file.checksum.empty()) {
+        j["algo"] = std::string(toString(file.algo));
+        j["checksum"] = text(file.checksum);
+    }
+    if (file.checkedBytes > 0)
+        j["checked_bytes"] = file.checkedBytes;
     j["mtime_ns"] = file.mtimeNs;
     j["inode"] = file.inode;
     return j;

@@ -23,7 +23,8 @@ namespace ckpt {
 // "in_progress_epochs" (parallel to "in_progress"); an epoch's "first_save",
 // "elapsed", "saved_at", "monitored", "metadata" (what a layout notes of an
 // epoch without a record: "info" is null then), "files" (every file: name, bytes,
-// present, model, algo, checksum, checked_bytes, mtime_ns, inode),
+// present, model, algo and checksum unless none, checked_bytes unless 0,
+// mtime_ns, inode),
 // "metrics_nonfinite" ({name: "Infinity"|"-Infinity"|"NaN"} for the metrics
 // written as null) and "info_raw" ({key: text as written} for the "info" or
 // "metadata" values that do not dump back to it); the document's "walk_problems".
