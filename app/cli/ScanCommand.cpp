@@ -67,12 +67,13 @@ int runScan(const QStringList& arguments)
             Console::err("no checkpoint runs found below " + path.string() + " (looked for " +
                          knownLayoutsText() + ")\n");
     }
-    if (cl.json())
-        Console::out("\n],\n\"walk_problems\": " +
-                     RunJson::toJson(walkProblems)
-                         .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +
-                     "}\n");
-    else if (found > 1)
+    if (cl.json()) {
+        std::string tail = "\n],\n\"walk_problems\": ";
+        tail += RunJson::toJson(walkProblems)
+                    .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+        tail += "}\n";
+        Console::out(tail);
+    } else if (found > 1)
         Console::out(std::to_string(found) + " runs\n");
     return problems ? ExitProblems : ExitOk;
 }

@@ -144,6 +144,8 @@ private:
     };
     static void deliver(std::string& text, StreamedScan& into, const RunCallback& onRun);
     Error error(const Outcome& outcome) const;
+    // `e` (a reader's complaint) with the host named.
+    Error fromHost(const Error& e) const;
     // run() whose answer must be a document holding `member` (when given).
     Result<nlohmann::ordered_json> document(const QStringList& arguments, const char* member) const;
     // run() with the choice not to parse stdout (scan parses it run by run).

@@ -50,17 +50,29 @@ std::vector<RemoteLineageEdge> edges(const Json& list)
 
 } // namespace
 
+Error RemoteCkpt::fromHost(const Error& e) const
+{
+    const std::string host = m_target.display();
+    std::string message = "from " + host;
+    message += ": " + e.message;
+    return Error{std::move(message), m_target.url()};
+}
+
 Result<Json> RemoteCkpt::document(const QStringList& arguments, const char* member) const
 {
     Outcome o = run(arguments);
     if (o.failure != RemoteFailure::None)
         return error(o);
-    if (member && (!o.json.is_object() || !o.json.contains(member)))
-        return Error{"ckpt on " + m_target.display() + " answered `" +
-                         arguments.join(QLatin1Char(' ')).toStdString() + "` without \"" + member +
-                         "\". Update it with scripts/install-remote.sh " + m_target.display() +
-                         " [PREFIX].",
-                     m_target.url()};
+    if (member && (!o.json.is_object() || !o.json.contains(member))) {
+        const std::string host = m_target.display();
+        std::string message = "ckpt on " + host;
+        message += " answered `";
+        message += arguments.join(QLatin1Char(' ')).toStdString();
+        message += "` without \"";
+        message += member;
+        message += "\". Update it with scripts/install-remote.sh " + host + " [PREFIX].";
+        return Error{std::move(message), m_target.url()};
+    }
     return std::move(o.json);
 }
 
@@ -259,7 +271,7 @@ Result<ModelDiff> RemoteCkpt::diff(const std::string& a, const std::string& b) c
         return j.error();
     auto d = ModelJsonReader::diff(*j);
     if (!d)
-        return Error{"from " + m_target.display() + ": " + d.error().message, m_target.url()};
+        return fromHost(d.error());
     return d;
 }
 
@@ -272,7 +284,7 @@ Result<ModelDiff> RemoteCkpt::diffEpochs(const std::string& run, int a, int b) c
         return j.error();
     auto d = ModelJsonReader::diff(*j);
     if (!d)
-        return Error{"from " + m_target.display() + ": " + d.error().message, m_target.url()};
+        return fromHost(d.error());
     return d;
 }
 

@@ -329,8 +329,8 @@ private slots:
         // The far launches keep their registry in a folder of this test.
         const fs::path wrapper = tmp / "bin" / "ckpt-with-registry";
         fs::create_directories(wrapper.parent_path());
-        writeScript(wrapper, "XDG_DATA_HOME='" + (tmp / "far-data").string() +
-                                 "' exec " CKPT_CLI_PATH " \"$@\"\n");
+        const std::string data = (tmp / "far-data").string();
+        writeScript(wrapper, "XDG_DATA_HOME='" + data + "' exec " CKPT_CLI_PATH " \"$@\"\n");
         RemoteOptions options = this->options();
         options.ckpt = wrapper.string();
         const RemoteCkpt client(target(), options);

@@ -261,8 +261,9 @@ private slots:
                 RunJson::write(scanned->runs[i], [&](std::string_view chunk) { text += chunk; },
                                {{"liveness", "idle"}});
             }
-            text +=
-                "\n], \"walk_problems\": " + RunJson::toJson(scanned->walkProblems).dump() + "}\n";
+            text += "\n], \"walk_problems\": ";
+            text += RunJson::toJson(scanned->walkProblems).dump();
+            text += "}\n";
         }
         auto read = RunJsonReader::scan(text);
         QVERIFY2(read, read ? "" : read.error().message.c_str());
