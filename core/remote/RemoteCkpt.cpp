@@ -6,6 +6,8 @@
 
 #include <QProcess>
 
+#include <algorithm>
+
 namespace ckpt {
 
 using Json = nlohmann::ordered_json;
@@ -316,8 +318,17 @@ Result<RunJsonReader::Scan> RemoteCkpt::scan(const std::string& path, const Prog
              splitter.feed(std::string_view(chunk.data(), static_cast<std::size_t>(chunk.size()))))
             deliver(text, result, onRun);
     };
-    const Outcome o = execute({QStringLiteral("scan"), QString::fromStdString(path)}, progress,
-                              true, onOutput, false);
+    // --stream: the far ckpt prints each run once loaded, not after the whole
+    // walk; a ckpt before --stream refuses it and is asked again without.
+    Outcome o =
+        execute({QStringLiteral("scan"), QStringLiteral("--stream"), QString::fromStdString(path)},
+                progress, true, onOutput, false);
+    if (o.failure == RemoteFailure::Refused && !checked &&
+        o.message.find("option 'stream'") != std::string::npos) {
+        head.clear();
+        o = execute({QStringLiteral("scan"), QString::fromStdString(path)}, progress, true,
+                    onOutput, false);
+    }
     if (o.failure != RemoteFailure::None)
         return error(o);
     if (!checked) { // a short answer without "runs": an old or odd ckpt
@@ -335,6 +346,21 @@ Result<RunJsonReader::Scan> RemoteCkpt::scan(const std::string& path, const Prog
         return Error{"The scan from " + m_target.display() +
                          " was cut off (not complete JSON). Check the connection and try again.",
                      m_target.url()};
+    // Handed over as loaded; returned in the order of a local scan.
+    std::vector<std::size_t> order(result.scan.runs.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return result.scan.runs[a].root < result.scan.runs[b].root;
+    });
+    RunJsonReader::Scan sorted;
+    sorted.protocol = result.scan.protocol;
+    for (const std::size_t i : order) {
+        sorted.runs.push_back(std::move(result.scan.runs[i]));
+        sorted.liveness.push_back(std::move(result.scan.liveness[i]));
+    }
+    sorted.walkProblems = std::move(result.scan.walkProblems);
+    result.scan = std::move(sorted);
     const Json rest = Json::parse(splitter.rest(), nullptr, false);
     if (rest.is_object())
         if (auto walk = RunJsonReader::problems(rest.value("walk_problems", Json())))

@@ -78,8 +78,9 @@ public:
 
     // `ckpt version --json`: reachable, installed and speaking our protocol.
     Result<Version> probe() const;
-    // `onRun` (optional) gets each run as soon as the far scan has printed it,
-    // with its liveness, before the whole answer is in.
+    // `onRun` (optional) gets each run as soon as the far scan has loaded and
+    // printed it (`scan --stream`: in no particular order), with its liveness,
+    // before the whole answer is in; the result holds them sorted by root.
     using RunCallback = std::function<void(const Run& run, const std::string& liveness)>;
     Result<RunJsonReader::Scan> scan(const std::string& path, const Progress& progress = {},
                                      const RunCallback& onRun = {}) const;

@@ -108,8 +108,10 @@ private slots:
         qInfo("remote scan of %zu runs: first run after %lld ms, all after %lld ms",
               far->runs.size(), static_cast<long long>(firstMs),
               static_cast<long long>(timer.elapsed()));
-        // Each run was handed over as it came, the same runs in the same order.
+        // Each run was handed over as it came (as loaded), the same runs; the
+        // result holds them in a local scan's order.
         QCOMPARE(streamed.size(), far->runs.size());
+        std::sort(streamed.begin(), streamed.end());
         for (std::size_t i = 0; i < streamed.size(); ++i)
             QCOMPARE(streamed[i], far->runs[i].root);
         auto local = Scanner::scan(m_far);
@@ -227,6 +229,24 @@ private slots:
             QVERIFY(left.first().startsWith(socket));
             QProcess::execute("ssh", options.ssh.mid(1) + QStringList{"-O", "exit", "ckpt-test"});
         }
+    }
+
+    // A far ckpt from before `scan --stream` is asked again without it.
+    void anOlderCkptWithoutStreamIsAskedAgain()
+    {
+        const fs::path script = fs::path(m_tmp.path().toStdString()) / "bin" / "nostream-ckpt";
+        fs::create_directories(script.parent_path());
+        writeScript(script, "for a in \"$@\"; do [ \"$a\" = --stream ] && "
+                            "{ echo \"ckpt scan: Unknown option 'stream'.\" >&2; exit 2; }; done\n"
+                            "exec " CKPT_CLI_PATH " \"$@\"\n");
+        RemoteOptions options = this->options();
+        options.ckpt = script.string();
+        std::size_t handed = 0;
+        auto far = RemoteCkpt(target(), options)
+                       .scan(m_far.string(), {}, [&](const Run&, const std::string&) { ++handed; });
+        QVERIFY2(far, far ? "" : far.error().message.c_str());
+        QCOMPARE(far->runs.size(), std::size_t(2));
+        QCOMPARE(handed, std::size_t(2));
     }
 
     void failuresSayWhatToDo_data()

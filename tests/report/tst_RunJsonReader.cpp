@@ -232,11 +232,17 @@ private slots:
             QTest::addRow("mindspore reruns in one folder%s", how) << "mindspore" << cli;
             QTest::addRow("caffe2%s", how) << "caffe2" << cli;
         }
+        // Printed as loaded (any order), read back in a local scan's order.
+        QTest::addRow("demo via ckpt scan --json --stream") << "demo+stream" << true;
+        QTest::addRow("mindspore via ckpt scan --json --stream") << "mindspore+stream" << true;
     }
     void roundTrip()
     {
         QFETCH(QString, layout);
         QFETCH(bool, cli);
+        const bool stream = layout.endsWith(QLatin1String("+stream"));
+        if (stream)
+            layout.chop(7);
         build(layout);
         auto scanned = Scanner::scan(m_root);
         QVERIFY2(scanned, scanned ? "" : scanned.error().message.c_str());
@@ -245,8 +251,10 @@ private slots:
         std::string text;
         if (cli) {
             QProcess p;
-            p.start(QStringLiteral(CKPT_CLI_PATH),
-                    {"scan", "--json", QString::fromStdString(m_root.string())});
+            QStringList args{"scan", "--json", QString::fromStdString(m_root.string())};
+            if (stream)
+                args << QStringLiteral("--stream");
+            p.start(QStringLiteral(CKPT_CLI_PATH), args);
             QVERIFY(p.waitForFinished(60000));
             text = p.readAllStandardOutput().toStdString();
             QVERIFY2(p.exitCode() <= 1, p.readAllStandardError().constData());
@@ -267,6 +275,9 @@ private slots:
         }
         auto read = RunJsonReader::scan(text);
         QVERIFY2(read, read ? "" : read.error().message.c_str());
+        if (stream)
+            std::sort(read->runs.begin(), read->runs.end(),
+                      [](const Run& a, const Run& b) { return a.root < b.root; });
         QCOMPARE(read->protocol, 1);
         QCOMPARE(read->runs.size(), scanned->runs.size());
         QVERIFY(!read->liveness.front().empty());
