@@ -1,6 +1,7 @@
 #include "CandleFixture.h"
 #include "DemoRun.h"
 #include "SshServer.h"
+#include "modelfile/WeightsDiff.h"
 #include "remote/RemoteCkpt.h"
 #include "remote/RemoteWatch.h"
 #include "remote/SshMultiplex.h"
@@ -504,6 +505,35 @@ private slots:
             QCOMPARE(files->tensors[i].key, d->tensors[i].key);
             QCOMPARE(files->tensors[i].l2Diff, d->tensors[i].l2Diff);
             QCOMPARE(files->tensors[i].dtypeA.kind, d->tensors[i].dtypeA.kind);
+        }
+        // What came over the wire is the diff computed here, tensor by tensor.
+        QTemporaryDir scratch;
+        auto local = WeightsDiff::diff((run / "epochs" / "001" / "model.h5").string(),
+                                       (run / "epochs" / "002" / "model.h5").string(),
+                                       scratch.path().toStdString(), "diff", {});
+        QVERIFY2(local, local ? "" : local.error().message.c_str());
+        QCOMPARE(local->diff.tensors.size(), d->tensors.size());
+        for (std::size_t i = 0; i < d->tensors.size(); ++i) {
+            const TensorDiffEntry& a = local->diff.tensors[i];
+            const TensorDiffEntry& b = d->tensors[i];
+            QCOMPARE(b.key, a.key);
+            QCOMPARE(b.pathA, a.pathA);
+            QCOMPARE(b.layer, a.layer);
+            QCOMPARE(int(b.status), int(a.status));
+            QCOMPARE(b.shapeA, a.shapeA);
+            QCOMPARE(b.dtypeA.name, a.dtypeA.name);
+            QCOMPARE(b.l2Diff, a.l2Diff);
+            QCOMPARE(b.relChange, a.relChange);
+            QCOMPARE(b.maxAbsDiff, a.maxAbsDiff);
+            QCOMPARE(b.cosine, a.cosine);
+            QCOMPARE(b.elements, a.elements);
+            QCOMPARE(b.changedElements, a.changedElements);
+        }
+        QCOMPARE(local->diff.layers.size(), d->layers.size());
+        for (std::size_t i = 0; i < d->layers.size(); ++i) {
+            QCOMPARE(d->layers[i].name, local->diff.layers[i].name);
+            QCOMPARE(d->layers[i].changed, local->diff.layers[i].changed);
+            QCOMPARE(d->layers[i].l2Diff, local->diff.layers[i].l2Diff);
         }
         auto missing = remote().diff((run / "nope.h5").string(), (run / "nope2.h5").string());
         QVERIFY(!missing);
