@@ -6,6 +6,8 @@ std::vector<std::string> JsonRunSplitter::feed(std::string_view chunk)
 {
     std::vector<std::string> done;
     for (const char c : chunk) {
+        if (!m_inRuns && !m_closed)
+            m_rest += c;
         const bool inRun = m_inRuns && m_depth >= 3;
         if (inRun)
             m_run += c;
@@ -36,7 +38,7 @@ std::vector<std::string> JsonRunSplitter::feed(std::string_view chunk)
             if (m_depth == 2 && c == '[' && m_key == "runs")
                 m_inRuns = true;
             if (m_inRuns && m_depth == 3 && c == '{')
-                m_run = "{";
+                m_run.assign(1, c);
             break;
         case '}':
         case ']':
@@ -44,8 +46,10 @@ std::vector<std::string> JsonRunSplitter::feed(std::string_view chunk)
                 done.push_back(std::move(m_run));
                 m_run.clear();
             }
-            if (m_depth == 2)
+            if (m_depth == 2 && m_inRuns) {
                 m_inRuns = false;
+                m_rest += c;
+            }
             --m_depth;
             if (m_depth == 0)
                 m_closed = true;

@@ -18,10 +18,14 @@ public:
     std::vector<std::string> feed(std::string_view chunk);
     // Has the whole document been read (its outermost object closed)?
     bool complete() const { return m_closed; }
+    // The document without its runs ({"protocol": 1, "runs": [], ...}): the
+    // members around the runs (walk_problems), once complete.
+    const std::string& rest() const { return m_rest; }
 
 private:
-    std::string m_run; // the run being read
-    std::string m_key; // the last string read at depth 1 (the member's key)
+    std::string m_run;  // the run being read
+    std::string m_rest; // everything but the runs
+    std::string m_key;  // the last string read at depth 1 (the member's key)
     std::string m_string;
     int m_depth = 0;
     bool m_inString = false;

@@ -1,9 +1,12 @@
 #include "remote/RemoteCkpt.h"
 
 #include "remote/JsonRunSplitter.h"
+#include "remote/SshMultiplex.h"
 #include "report/Protocol.h"
 
 #include <QProcess>
+
+#include <algorithm>
 
 namespace ckpt {
 
@@ -78,9 +81,10 @@ QStringList RemoteCkpt::sshCommand(const QStringList& arguments) const
         << QStringLiteral("ConnectTimeout=%1").arg(m_options.connectTimeoutSeconds)
         << QStringLiteral("-o") << QStringLiteral("ServerAliveInterval=5") << QStringLiteral("-o")
         << QStringLiteral("ServerAliveCountMax=3");
-    if (m_target.port)
-        cmd << QStringLiteral("-p") << QString::number(*m_target.port);
-    cmd << QStringLiteral("--") << QString::fromStdString(m_target.destination())
+    if (m_options.shareConnection)
+        cmd << SshMultiplex::optionsFor(m_options.ssh, m_target,
+                                        SshMultiplex::plan(m_options.ssh, m_target));
+    cmd << SshMultiplex::destinationArgs(m_target)
         << QString::fromStdString(remoteCommandLine(arguments));
     return cmd;
 }
@@ -169,10 +173,14 @@ RemoteCkpt::Outcome RemoteCkpt::execute(const QStringList& arguments, const Prog
                                         const std::function<void(const QByteArray&)>& onOutput,
                                         bool parseOutput) const
 {
+    // Our options go before a "--" (launch's command template follows it).
     QStringList full = arguments;
-    full << QStringLiteral("--json");
+    qsizetype at = full.indexOf(QStringLiteral("--"));
+    if (at < 0)
+        at = full.size();
+    full.insert(at, QStringLiteral("--json"));
     if (exitOnEof)
-        full << QStringLiteral("--exit-on-eof");
+        full.insert(at + 1, QStringLiteral("--exit-on-eof"));
     const QStringList cmd = sshCommand(full);
     Outcome o;
     QProcess p;
@@ -310,8 +318,17 @@ Result<RunJsonReader::Scan> RemoteCkpt::scan(const std::string& path, const Prog
              splitter.feed(std::string_view(chunk.data(), static_cast<std::size_t>(chunk.size()))))
             deliver(text, result, onRun);
     };
-    const Outcome o = execute({QStringLiteral("scan"), QString::fromStdString(path)}, progress,
-                              true, onOutput, false);
+    // --stream: the far ckpt prints each run once loaded, not after the whole
+    // walk; a ckpt before --stream refuses it and is asked again without.
+    Outcome o =
+        execute({QStringLiteral("scan"), QStringLiteral("--stream"), QString::fromStdString(path)},
+                progress, true, onOutput, false);
+    if (o.failure == RemoteFailure::Refused && !checked &&
+        o.message.find("option 'stream'") != std::string::npos) {
+        head.clear();
+        o = execute({QStringLiteral("scan"), QString::fromStdString(path)}, progress, true,
+                    onOutput, false);
+    }
     if (o.failure != RemoteFailure::None)
         return error(o);
     if (!checked) { // a short answer without "runs": an old or odd ckpt
@@ -329,6 +346,25 @@ Result<RunJsonReader::Scan> RemoteCkpt::scan(const std::string& path, const Prog
         return Error{"The scan from " + m_target.display() +
                          " was cut off (not complete JSON). Check the connection and try again.",
                      m_target.url()};
+    // Handed over as loaded; returned in the order of a local scan.
+    std::vector<std::size_t> order(result.scan.runs.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return result.scan.runs[a].root < result.scan.runs[b].root;
+    });
+    RunJsonReader::Scan sorted;
+    sorted.protocol = result.scan.protocol;
+    for (const std::size_t i : order) {
+        sorted.runs.push_back(std::move(result.scan.runs[i]));
+        sorted.liveness.push_back(std::move(result.scan.liveness[i]));
+    }
+    sorted.walkProblems = std::move(result.scan.walkProblems);
+    result.scan = std::move(sorted);
+    const Json rest = Json::parse(splitter.rest(), nullptr, false);
+    if (rest.is_object())
+        if (auto walk = RunJsonReader::problems(rest.value("walk_problems", Json())))
+            result.scan.walkProblems = std::move(*walk);
     return std::move(result.scan);
 }
 

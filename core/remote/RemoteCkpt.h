@@ -2,6 +2,8 @@
 
 #include "common/Progress.h"
 #include "common/Result.h"
+#include "hdf5/TensorDiff.h"
+#include "remote/RemoteRecords.h"
 #include "remote/RemoteTarget.h"
 #include "report/RunJsonReader.h"
 
@@ -22,6 +24,9 @@ struct RemoteOptions
     QStringList ssh{QStringLiteral("ssh")}; // program and leading options ("-F", file)
     std::string ckpt = "ckpt";              // on the far PATH, or a path there
     int connectTimeoutSeconds = 15;
+    // One shared connection per host (SshMultiplex) unless the user's ssh
+    // config sets up its own; false: every call connects anew.
+    bool shareConnection = true;
 };
 
 // What kind of failure a remote call met, for the caller to decide whether
@@ -73,8 +78,9 @@ public:
 
     // `ckpt version --json`: reachable, installed and speaking our protocol.
     Result<Version> probe() const;
-    // `onRun` (optional) gets each run as soon as the far scan has printed it,
-    // with its liveness, before the whole answer is in.
+    // `onRun` (optional) gets each run as soon as the far scan has loaded and
+    // printed it (`scan --stream`: in no particular order), with its liveness,
+    // before the whole answer is in; the result holds them sorted by root.
     using RunCallback = std::function<void(const Run& run, const std::string& liveness)>;
     Result<RunJsonReader::Scan> scan(const std::string& path, const Progress& progress = {},
                                      const RunCallback& onRun = {}) const;
@@ -86,6 +92,25 @@ public:
     // connection drops before the answer, the run is scanned again over a new
     // connection: the result says whether it was applied.
     Result<RelinkResult> relink(const std::string& run, const std::string& link, int epoch) const;
+
+    // The experiment manager on the far side (RemoteCkptLaunch.cpp): the
+    // run's parameters, a restart or fork launched there (detached: the far
+    // supervisor or Slurm keeps it), the launched runs, stop, the family tree.
+    // `config`: the parameter file of a run Ckpt Studio did not launch.
+    Result<RemoteParams> params(const std::string& run, const std::string& config = {}) const;
+    Result<RemoteLaunched> launch(const RemoteLaunchRequest& request) const;
+    Result<std::vector<RemoteLaunchedRun>> runs(const std::string& under = {}) const;
+    Result<RemoteStopped> stop(const std::string& run, int graceSeconds = 10) const;
+    Result<RemoteLineage> lineage(const std::string& run) const;
+    // Model files read next to the data: only the results travel.
+    Result<RemoteInspect> inspect(const std::string& modelOrEpoch) const;
+    // Weights of two models (files or epoch folders) compared on the far side.
+    Result<ModelDiff> diff(const std::string& a, const std::string& b) const;
+    // The same for two epochs of one run.
+    Result<ModelDiff> diffEpochs(const std::string& run, int a, int b) const;
+    // The command line `launch` sends (after `ckpt`), for logs and tests.
+    static QStringList launchArguments(const RemoteLaunchRequest& request);
+
     // Any other command (inspect, diff, prune, launch, lineage): `arguments`
     // after `ckpt`, --json appended. Exit status 1 (problems found) is a result.
     // `onOutput` (optional) sees stdout as it arrives.
@@ -93,6 +118,9 @@ public:
                 const std::function<void(const QByteArray&)>& onOutput = {}) const;
 
     // The ssh program and arguments that run `arguments` on the far side.
+    // With shareConnection, the first call for a host asks `ssh -G` once, and
+    // a call finding our master's socket asks it `-O check` (at most 2 s: a
+    // hung master is bypassed).
     QStringList sshCommand(const QStringList& arguments) const;
     // The command line the far shell gets, every argument quoted.
     std::string remoteCommandLine(const QStringList& arguments) const;
@@ -117,6 +145,10 @@ private:
     };
     static void deliver(std::string& text, StreamedScan& into, const RunCallback& onRun);
     Error error(const Outcome& outcome) const;
+    // `e` (a reader's complaint) with the host named.
+    Error fromHost(const Error& e) const;
+    // run() whose answer must be a document holding `member` (when given).
+    Result<nlohmann::ordered_json> document(const QStringList& arguments, const char* member) const;
     // run() with the choice not to parse stdout (scan parses it run by run).
     Outcome execute(const QStringList& arguments, const Progress& progress, bool exitOnEof,
                     const std::function<void(const QByteArray&)>& onOutput, bool parseOutput) const;

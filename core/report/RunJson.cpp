@@ -48,14 +48,39 @@ Json finiteOnly(const Json& v)
 
 } // namespace
 
-Json RunJson::metadataToJson(const KeyValues& metadata)
+Json RunJson::metadataToJson(const KeyValues& metadata, Json* raw)
 {
     Json j = Json::object();
     for (const auto& [key, value] : metadata) {
         auto parsed = LenientJson::parse(value, {});
-        j[LenientJson::validUtf8(key)] =
-            parsed ? finiteOnly(*parsed) : Json(LenientJson::validUtf8(value));
+        const std::string name = LenientJson::validUtf8(key);
+        j[name] = parsed ? finiteOnly(*parsed) : Json(LenientJson::validUtf8(value));
+        // The text as written when the value above does not give it back
+        // (Infinity, text that is not JSON, other spacing or escapes).
+        if (raw &&
+            (!parsed || j[name].dump(-1, ' ', false, Json::error_handler_t::replace) != value))
+            (*raw)[name] = LenientJson::validUtf8(value);
     }
+    return j;
+}
+
+Json RunJson::toJson(const EpochFile& file)
+{
+    Json j = Json::object();
+    j["name"] = text(file.name);
+    j["bytes"] = file.bytes;
+    j["present"] = file.present;
+    j["model"] = file.model;
+    // Left out at their defaults (none, whole file): a scan of 100,000 epochs
+    // prints one of these per file.
+    if (file.algo != ChecksumAlgo::None || !file.checksum.empty()) {
+        j["algo"] = std::string(toString(file.algo));
+        j["checksum"] = text(file.checksum);
+    }
+    if (file.checkedBytes > 0)
+        j["checked_bytes"] = file.checkedBytes;
+    j["mtime_ns"] = file.mtimeNs;
+    j["inode"] = file.inode;
     return j;
 }
 
@@ -119,13 +144,38 @@ Json RunJson::toJson(const Run& run, const Epoch& epoch)
     j["dir"] = text(run.pathOf(epoch));
     j["model"] = pathOrNull(run.modelPath(epoch));
     j["model_bytes"] = optional(epoch.modelBytes());
-    j["info"] = epoch.hasRecord() ? metadataToJson(epoch.metadata) : Json(nullptr);
+    Json infoRaw = Json::object();
+    j["info"] = epoch.hasRecord() ? metadataToJson(epoch.metadata, &infoRaw) : Json(nullptr);
     j["checksum"] = checksumJson(run, epoch);
     Json metrics = Json::object();
-    for (const auto& m : epoch.metrics)
-        metrics[LenientJson::validUtf8(m.name)] = finiteOrNull(m.value);
+    Json nonFinite = Json::object();
+    for (const auto& m : epoch.metrics) {
+        const std::string name = LenientJson::validUtf8(m.name);
+        metrics[name] = finiteOrNull(m.value);
+        if (!std::isfinite(m.value))
+            nonFinite[name] = std::isnan(m.value) ? "NaN" : m.value > 0 ? "Infinity" : "-Infinity";
+    }
     j["metrics"] = std::move(metrics);
     j["problems"] = toJson(epoch.problems);
+    // Added in protocol 1 for remote clients (older readers skip them): what
+    // the window shows of a local epoch, so that a far one looks the same.
+    j["first_save"] = epoch.firstSave;
+    j["elapsed"] =
+        epoch.elapsed && std::isfinite(*epoch.elapsed) ? Json(*epoch.elapsed) : Json(nullptr);
+    j["saved_at"] = pathOrNull(epoch.savedAt);
+    j["monitored"] = pathOrNull(epoch.monitored);
+    Json files = Json::array();
+    for (const EpochFile& f : epoch.files)
+        files.push_back(toJson(f));
+    j["files"] = std::move(files);
+    // Notes a layout keeps without a record of the format's own (Keras' file
+    // name template, Caffe2's node count): "info" stays null for those.
+    if (!epoch.hasRecord() && !epoch.metadata.empty())
+        j["metadata"] = metadataToJson(epoch.metadata, &infoRaw);
+    if (!nonFinite.empty())
+        j["metrics_nonfinite"] = std::move(nonFinite);
+    if (!infoRaw.empty())
+        j["info_raw"] = std::move(infoRaw);
     return j;
 }
 
@@ -172,9 +222,13 @@ Json RunJson::toJson(const Run& run)
     for (const auto& s : run.sources)
         j[s.kind] = pathOrNull(s.path);
     Json inProgress = Json::array();
-    for (const auto& item : run.inProgress)
+    Json inProgressEpochs = Json::array();
+    for (const auto& item : run.inProgress) {
         inProgress.push_back(text(item.path));
+        inProgressEpochs.push_back(optional(item.epoch));
+    }
     j["in_progress"] = std::move(inProgress);
+    j["in_progress_epochs"] = std::move(inProgressEpochs);
     j["model_bytes_total"] = run.totalModelBytes();
     Json epochs = Json::array();
     for (const auto& e : run.epochs)

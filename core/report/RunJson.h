@@ -18,6 +18,16 @@ namespace ckpt {
 // Orbax _CHECKPOINT_METADATA), null when it has none.
 // Absent values are null; non-finite numbers (Python's Infinity/NaN) become null
 // because strict JSON cannot carry them.
+// Added later in protocol 1 (additive: older readers skip them), so that a run
+// read back (RunJsonReader) equals the scanned one field for field: a run's
+// "in_progress_epochs" (parallel to "in_progress"); an epoch's "first_save",
+// "elapsed", "saved_at", "monitored", "metadata" (what a layout notes of an
+// epoch without a record: "info" is null then), "files" (every file: name, bytes,
+// present, model, algo and checksum unless none, checked_bytes unless 0,
+// mtime_ns, inode),
+// "metrics_nonfinite" ({name: "Infinity"|"-Infinity"|"NaN"} for the metrics
+// written as null) and "info_raw" ({key: text as written} for the "info" or
+// "metadata" values that do not dump back to it); the document's "walk_problems".
 class RunJson
 {
 public:
@@ -35,8 +45,11 @@ public:
     static nlohmann::ordered_json toJson(const Problem& problem);
     static nlohmann::ordered_json toJson(const Problems& problems);
     static nlohmann::ordered_json toJson(const RunLink& link);
-    // The epoch's record in file order, non-finite numbers as null.
-    static nlohmann::ordered_json metadataToJson(const KeyValues& metadata);
+    static nlohmann::ordered_json toJson(const EpochFile& file);
+    // The epoch's record in file order, non-finite numbers as null. `raw`
+    // (optional) gets the text of each value that the JSON does not give back.
+    static nlohmann::ordered_json metadataToJson(const KeyValues& metadata,
+                                                 nlohmann::ordered_json* raw = nullptr);
 };
 
 } // namespace ckpt

@@ -15,8 +15,8 @@ namespace {
 // Members of a run object that are neither a link name of its layout nor a
 // source path (RunJson writes each source kind as a member of its own).
 constexpr std::string_view kRunMembers[] = {
-    "root",   "layout",   "links",    "in_progress", "model_bytes_total",
-    "epochs", "problems", "liveness", "run_id",      "protocol"};
+    "root",   "layout",   "dir",      "links",  "in_progress", "in_progress_epochs",
+    "epochs", "problems", "liveness", "run_id", "protocol",    "model_bytes_total"};
 
 std::optional<int> optionalInt(const Json& j, const char* key)
 {
@@ -43,10 +43,44 @@ std::optional<ChecksumAlgo> algoFromString(std::string_view name)
 // `path` relative to `dir` when it lies below it; as given otherwise.
 std::string relativeTo(const std::string& path, const std::string& dir)
 {
+    if (!dir.empty() && path == dir)
+        return {};
     if (dir.empty() || path.size() <= dir.size() + 1 || path.compare(0, dir.size(), dir) != 0 ||
         path[dir.size()] != '/')
         return path;
     return path.substr(dir.size() + 1);
+}
+
+// A metric written as null: what "metrics_nonfinite" says it was; NaN when
+// it says nothing (an older ckpt).
+double nonFiniteValue(const std::string& text)
+{
+    if (text == "Infinity")
+        return std::numeric_limits<double>::infinity();
+    if (text == "-Infinity")
+        return -std::numeric_limits<double>::infinity();
+    return std::numeric_limits<double>::quiet_NaN();
+}
+
+template <typename T> T number(const Json& j, const char* key)
+{
+    const auto it = j.find(key);
+    return it != j.end() && it->is_number() ? it->get<T>() : T{};
+}
+
+EpochFile file(const Json& j)
+{
+    EpochFile f;
+    f.name = string(j, "name");
+    f.bytes = number<std::uint64_t>(j, "bytes");
+    f.present = j.value("present", false);
+    f.model = j.value("model", false);
+    f.algo = algoFromString(string(j, "algo")).value_or(ChecksumAlgo::None);
+    f.checksum = string(j, "checksum");
+    f.checkedBytes = number<std::uint64_t>(j, "checked_bytes");
+    f.mtimeNs = number<std::int64_t>(j, "mtime_ns");
+    f.inode = number<std::uint64_t>(j, "inode");
+    return f;
 }
 
 Error bad(const std::string& what)
@@ -96,16 +130,29 @@ Result<Epoch> RunJsonReader::epoch(const Json& j, const std::string& root)
         e.step = step->get<std::int64_t>();
     const std::string dir = string(j, "dir");
     e.dir = relativeTo(dir, root);
-    if (const auto info = j.find("info"); info != j.end() && info->is_object()) {
-        e.recorded = true;
-        for (const auto& [key, value] : info->items())
-            e.metadata.set(key, value.dump());
+    auto info = j.find("info");
+    e.recorded = info != j.end() && info->is_object();
+    if (!e.recorded)
+        info = j.find("metadata");
+    if (info != j.end() && info->is_object()) {
+        const auto raw = j.find("info_raw");
+        for (const auto& [key, value] : info->items()) {
+            const std::string text =
+                raw != j.end() && raw->is_object() && raw->contains(key)
+                    ? string(*raw, key.c_str())
+                    : value.dump(-1, ' ', false, Json::error_handler_t::replace);
+            e.metadata.set(key, text);
+        }
     }
     const std::string model = string(j, "model");
     const auto checksum = j.find("checksum");
     const bool checksummed = checksum != j.end() && checksum->is_object() &&
                              string(*checksum, "algo") != toString(ChecksumAlgo::None);
-    if (!model.empty() || checksummed) {
+    if (const auto files = j.find("files"); files != j.end() && files->is_array()) {
+        for (const Json& f : *files)
+            if (f.is_object())
+                e.files.push_back(file(f));
+    } else if (!model.empty() || checksummed) { // a ckpt before "files": the model only
         EpochFile f;
         f.model = true;
         f.present = !model.empty();
@@ -118,11 +165,21 @@ Result<Epoch> RunJsonReader::epoch(const Json& j, const std::string& root)
         }
         e.files.push_back(std::move(f));
     }
+    const auto nonFinite = j.find("metrics_nonfinite");
     if (const auto metrics = j.find("metrics"); metrics != j.end() && metrics->is_object())
         for (const auto& [name, value] : metrics->items())
-            e.metrics.push_back({name, value.is_number()
-                                           ? value.get<double>()
-                                           : std::numeric_limits<double>::quiet_NaN()});
+            e.metrics.push_back(
+                {name, value.is_number()
+                           ? value.get<double>()
+                           : nonFiniteValue(nonFinite != j.end() && nonFinite->is_object()
+                                                ? string(*nonFinite, name.c_str())
+                                                : std::string())});
+    if (const auto first = j.find("first_save"); first != j.end() && first->is_boolean())
+        e.firstSave = first->get<bool>();
+    if (const auto elapsed = j.find("elapsed"); elapsed != j.end() && elapsed->is_number())
+        e.elapsed = elapsed->get<double>();
+    e.savedAt = string(j, "saved_at");
+    e.monitored = string(j, "monitored");
     auto problems = RunJsonReader::problems(j.value("problems", Json()));
     if (!problems)
         return problems.error();
@@ -152,14 +209,22 @@ Result<Run> RunJsonReader::run(const Json& j)
         if (!known && (value.is_string() || value.is_null()))
             run.sources.push_back({key, value.is_string() ? value.get<std::string>() : ""});
     }
+    run.dir = string(j, "dir");
+    const auto itemEpochs = j.find("in_progress_epochs");
     if (const auto items = j.find("in_progress"); items != j.end() && items->is_array())
-        for (const Json& item : *items)
+        for (std::size_t i = 0; i < items->size(); ++i) {
+            const Json& item = (*items)[i];
+            std::optional<int> epoch;
+            if (itemEpochs != j.end() && itemEpochs->is_array() && i < itemEpochs->size() &&
+                (*itemEpochs)[i].is_number_integer())
+                epoch = (*itemEpochs)[i].get<int>();
             if (item.is_string())
-                run.inProgress.push_back({item.get<std::string>(), std::nullopt});
+                run.inProgress.push_back({item.get<std::string>(), epoch});
+        }
     if (const auto epochs = j.find("epochs"); epochs != j.end() && epochs->is_array()) {
         run.epochs.reserve(epochs->size());
         for (const Json& item : *epochs) {
-            auto e = epoch(item, run.root);
+            auto e = epoch(item, run.directory());
             if (!e)
                 return Error{run.root + ": " + e.error().message, run.root};
             run.epochs.push_back(std::move(*e));

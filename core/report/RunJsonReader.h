@@ -12,10 +12,11 @@ namespace ckpt {
 
 // The reverse of RunJson: a Run from the JSON `ckpt scan --json` prints, so a
 // client reading a far `ckpt` over ssh holds the same model a local scan gives.
-// What the JSON carries comes back (RunJson of the result is the JSON read);
-// what it leaves out stays empty: files other than the model, file identities
-// (mtime, inode), an epoch's save time, elapsed seconds and restart flag, the
-// epochs an in-progress save will become. Non-finite metrics (null) read as NaN.
+// From a current `ckpt` the run read back equals the scanned one field for
+// field (tests/report/tst_RunJsonReader); from an older one (before "files",
+// "first_save", ... were added) what it left out stays empty: files other than
+// the model, file identities, save time, elapsed seconds, restart flag, and
+// non-finite metrics read as NaN.
 class RunJsonReader
 {
 public:

@@ -39,6 +39,11 @@ private slots:
         QVERIFY(splitter.complete());
         QVERIFY(nlohmann::json::parse(runs[0]) == nlohmann::json::parse(runA));
         QVERIFY(nlohmann::json::parse(runs[1]) == nlohmann::json::parse(runB));
+        // What is around the runs comes out as a document of its own.
+        QVERIFY2(nlohmann::json::parse(splitter.rest()) ==
+                     nlohmann::json::parse("{\"protocol\": 1, \"runs\": [], "
+                                           "\"walk_problems\": [{\"kind\": \"x\"}]}"),
+                 splitter.rest().c_str());
     }
 
     void theFirstRunComesBeforeTheRest()

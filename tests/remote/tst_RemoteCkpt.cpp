@@ -1,12 +1,15 @@
 #include "CandleFixture.h"
 #include "DemoRun.h"
 #include "SshServer.h"
+#include "modelfile/WeightsDiff.h"
 #include "remote/RemoteCkpt.h"
 #include "remote/RemoteWatch.h"
+#include "remote/SshMultiplex.h"
 #include "report/Protocol.h"
 #include "report/RunJson.h"
 #include "scan/Scanner.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
@@ -14,6 +17,7 @@
 #include <QTest>
 
 #include <atomic>
+#include <csignal>
 #include <filesystem>
 #include <memory>
 
@@ -60,6 +64,9 @@ class TestRemoteCkpt : public QObject
 private slots:
     void initTestCase()
     {
+        // Our master sockets go here (a private, short runtime folder).
+        QVERIFY(m_runtime.isValid());
+        qputenv("XDG_RUNTIME_DIR", QFile::encodeName(m_runtime.path()));
         m_server = std::make_unique<SshServer>();
         QVERIFY2(m_server->ok(), m_server->error().c_str());
         QVERIFY(m_tmp.isValid());
@@ -72,7 +79,11 @@ private slots:
                          "samples_per_class = 40\nckpt_checksum = True\n");
         m_run = m_far / "EXP000" / "RUN000" / "ckpts";
     }
-    void cleanupTestCase() { m_server.reset(); }
+    void cleanupTestCase()
+    {
+        stopMaster(SshMultiplex::plan(options().ssh, target()));
+        m_server.reset();
+    }
 
     void probeNamesVersionAndProtocol()
     {
@@ -98,8 +109,10 @@ private slots:
         qInfo("remote scan of %zu runs: first run after %lld ms, all after %lld ms",
               far->runs.size(), static_cast<long long>(firstMs),
               static_cast<long long>(timer.elapsed()));
-        // Each run was handed over as it came, the same runs in the same order.
+        // Each run was handed over as it came (as loaded), the same runs; the
+        // result holds them in a local scan's order.
         QCOMPARE(streamed.size(), far->runs.size());
+        std::sort(streamed.begin(), streamed.end());
         for (std::size_t i = 0; i < streamed.size(); ++i)
             QCOMPARE(streamed[i], far->runs[i].root);
         auto local = Scanner::scan(m_far);
@@ -114,6 +127,127 @@ private slots:
         auto history = remote().history(m_run.string());
         QVERIFY2(history, history ? "" : history.error().message.c_str());
         QCOMPARE((*history)["rows"].size(), std::size_t(4));
+    }
+
+    // Calls share one master connection: the sshd sees one connection for
+    // several calls, and `ssh -O check` answers.
+    void callsShareOneConnection()
+    {
+        const SshMultiplex::Plan plan = SshMultiplex::plan(options().ssh, target());
+        QVERIFY2(!plan.controlPath.isEmpty(), qPrintable(plan.reason));
+        QVERIFY(plan.controlPath.startsWith(m_runtime.path()));
+        stopMaster(plan);
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->connectionPids().size(), std::size_t(0), 30000);
+        for (int i = 0; i < 3; ++i)
+            QVERIFY(remote().probe());
+        QVERIFY(remote().scan(m_run.string()));
+        QCOMPARE(m_server->connectionPids().size(), std::size_t(1));
+        QVERIFY(SshMultiplex::masterPid(options().ssh, target(), plan) > 0);
+        QCOMPARE(SshMultiplex::check(options().ssh, target(), plan, 5000),
+                 SshMultiplex::Master::Alive);
+        // The watch runs over it too.
+        RemoteWatch watch(target(), options());
+        watch.start();
+        QTRY_COMPARE_WITH_TIMEOUT(watch.state(), RemoteWatch::State::Connected, 30000);
+        QVERIFY(remote().probe());
+        QCOMPARE(m_server->connectionPids().size(), std::size_t(1));
+    }
+
+    // A master killed (SIGKILL leaves its socket behind) or hung (SIGSTOP: the
+    // socket takes connections but never answers) costs the next call a new
+    // connection, never a failure or a hang.
+    void aDeadOrHungMasterIsBypassed_data()
+    {
+        QTest::addColumn<int>("signal");
+        QTest::newRow("killed") << int(SIGKILL);
+        QTest::newRow("hung") << int(SIGSTOP);
+    }
+    void aDeadOrHungMasterIsBypassed()
+    {
+        QFETCH(int, signal);
+        const SshMultiplex::Plan plan = SshMultiplex::plan(options().ssh, target());
+        QVERIFY(remote().probe());
+        const int master = SshMultiplex::masterPid(options().ssh, target(), plan);
+        QVERIFY(master > 0);
+        QCOMPARE(::kill(master, signal), 0);
+        QVERIFY(fs::exists(plan.controlPath.toStdString()));
+        QElapsedTimer timer;
+        timer.start();
+        auto v = remote().probe();
+        QVERIFY2(v, v ? "" : v.error().message.c_str());
+        qInfo("call after the master was %s: %lld ms", signal == SIGKILL ? "killed" : "stopped",
+              static_cast<long long>(timer.elapsed()));
+        QVERIFY(remote().scan(m_run.string()));
+        // A new master serves the calls after it.
+        QTRY_VERIFY_WITH_TIMEOUT(SshMultiplex::masterPid(options().ssh, target(), plan) > 0, 10000);
+        QVERIFY(SshMultiplex::masterPid(options().ssh, target(), plan) != master);
+        if (signal == SIGSTOP)
+            ::kill(master, SIGKILL);
+    }
+
+    // The user's ssh config decides: ControlMaster no means no master; their
+    // own ControlPath is the one used; nothing set means ours.
+    void theUsersMultiplexingIsRespected_data()
+    {
+        QTest::addColumn<QString>("config");
+        QTest::addColumn<QString>("socket"); // the socket a call leaves, "" none
+        QTest::newRow("ControlMaster no") << "  ControlMaster no\n"
+                                          << "";
+        QTest::newRow("their own master")
+            << "  ControlMaster auto\n  ControlPath %1/theirs-%C\n  ControlPersist 30\n"
+            << "theirs";
+        QTest::newRow("in an included file") << "  Include %1/included.conf\n"
+                                             << "";
+    }
+    void theUsersMultiplexingIsRespected()
+    {
+        QFETCH(QString, config);
+        QFETCH(QString, socket);
+        const QString dir = m_runtime.path() + QStringLiteral("/user");
+        QDir().mkpath(dir);
+        QFile in(m_server->configFile());
+        QVERIFY(in.open(QIODevice::ReadOnly));
+        // The lines go into the test server's Host block.
+        const QString text =
+            QString::fromUtf8(in.readAll()) + (config.contains("%1") ? config.arg(dir) : config);
+        CandleFixture::writeText((dir + "/ssh_config").toStdString(), text.toStdString());
+        CandleFixture::writeText((dir + "/included.conf").toStdString(),
+                                 "Host ckpt-test\n  ControlMaster=no\n");
+        RemoteOptions options = this->options();
+        options.ssh = {QStringLiteral("ssh"), QStringLiteral("-F"), dir + "/ssh_config"};
+        const SshMultiplex::Plan plan = SshMultiplex::plan(options.ssh, target());
+        QVERIFY2(plan.options.isEmpty(), qPrintable(plan.options.join(' ')));
+        QVERIFY(!plan.reason.isEmpty());
+        const RemoteCkpt client(target(), options);
+        QVERIFY(!client.sshCommand({}).join(' ').contains("ckpt-ssh-"));
+        QVERIFY(client.probe());
+        QVERIFY(client.probe());
+        const QStringList left = QDir(dir).entryList(QDir::System);
+        if (socket.isEmpty()) {
+            QVERIFY2(left.isEmpty(), qPrintable(left.join(' ')));
+        } else {
+            QCOMPARE(left.size(), 1);
+            QVERIFY(left.first().startsWith(socket));
+            QProcess::execute("ssh", options.ssh.mid(1) + QStringList{"-O", "exit", "ckpt-test"});
+        }
+    }
+
+    // A far ckpt from before `scan --stream` is asked again without it.
+    void anOlderCkptWithoutStreamIsAskedAgain()
+    {
+        const fs::path script = fs::path(m_tmp.path().toStdString()) / "bin" / "nostream-ckpt";
+        fs::create_directories(script.parent_path());
+        writeScript(script, "for a in \"$@\"; do [ \"$a\" = --stream ] && "
+                            "{ echo \"ckpt scan: Unknown option 'stream'.\" >&2; exit 2; }; done\n"
+                            "exec " CKPT_CLI_PATH " \"$@\"\n");
+        RemoteOptions options = this->options();
+        options.ckpt = script.string();
+        std::size_t handed = 0;
+        auto far = RemoteCkpt(target(), options)
+                       .scan(m_far.string(), {}, [&](const Run&, const std::string&) { ++handed; });
+        QVERIFY2(far, far ? "" : far.error().message.c_str());
+        QCOMPARE(far->runs.size(), std::size_t(2));
+        QCOMPARE(handed, std::size_t(2));
     }
 
     void failuresSayWhatToDo_data()
@@ -204,6 +338,207 @@ private slots:
         QVERIFY2(prune.failure == RemoteFailure::None, prune.message.c_str());
         QVERIFY(prune.json["dry_run"].get<bool>());
         QVERIFY(fs::exists(m_run / "epochs" / "001")); // a dry run changed nothing
+    }
+
+    // The experiment manager over ssh, the local backend on the far side: the
+    // parameters read there, a dry run, a restart and a fork of a demo run
+    // launched there (detached), both seen through `runs` and `lineage`, a
+    // long run stopped, and refusals with the far ckpt's reason.
+    void launchesRestartAndForkOnTheFarSide()
+    {
+        const fs::path tmp(m_tmp.path().toStdString());
+        // The far launches keep their registry in a folder of this test.
+        const fs::path wrapper = tmp / "bin" / "ckpt-with-registry";
+        fs::create_directories(wrapper.parent_path());
+        const std::string data = (tmp / "far-data").string();
+        writeScript(wrapper, "XDG_DATA_HOME='" + data + "' exec " CKPT_CLI_PATH " \"$@\"\n");
+        RemoteOptions options = this->options();
+        options.ckpt = wrapper.string();
+        const RemoteCkpt client(target(), options);
+        // A far folder of its own: the launches add runs.
+        const fs::path far = tmp / "launch side";
+        const fs::path parentDir = far / "EXP000" / "RUN001";
+        trainDemoRun(QStringLiteral(CKPT_DEMO_TRAIN), parentDir,
+                     (parentDir / "config.ini").string(),
+                     "[Global_Params]\nepochs = 4\nlearning_rate = 0.01\n"
+                     "samples_per_class = 40\nckpt_checksum = True\n");
+        const std::string run = (parentDir / "ckpts").string();
+
+        // Not launched by Ckpt Studio: its parameter file is named once.
+        auto unnamed = client.params(run);
+        QVERIFY(!unnamed);
+        QVERIFY2(QString::fromStdString(unnamed.error().message).contains("--config"),
+                 unnamed.error().message.c_str());
+        auto params = client.params(run, (parentDir / "config.ini").string());
+        QVERIFY2(params, params ? "" : params.error().message.c_str());
+        QCOMPARE(params->file, (parentDir / "config.ini").string());
+        const auto lr = std::find_if(params->parameters.begin(), params->parameters.end(),
+                                     [](const RemoteParam& p) { return p.key == "learning_rate"; });
+        QVERIFY(lr != params->parameters.end());
+        QCOMPARE(lr->literal, std::string("0.01"));
+        QCOMPARE(lr->section, std::string("Global_Params"));
+
+        RemoteLaunchRequest request;
+        request.run = run;
+        request.from = 2;
+        request.config = (parentDir / "config.ini").string();
+        request.sets = {"learning_rate=0.001"};
+        for (const QString& word : demoLaunchTemplate(QStringLiteral(CKPT_DEMO_TRAIN)).mid(1))
+            request.commandTemplate.push_back(word.toStdString());
+        request.dryRun = true;
+        auto planned = client.launch(request);
+        QVERIFY2(planned, planned ? "" : planned.error().message.c_str());
+        QCOMPARE(planned->state, std::string("planned"));
+        QVERIFY(fs::exists(parentDir / "ckpts" / "epochs" / "004")); // nothing changed
+
+        request.dryRun = false;
+        auto restarted = client.launch(request);
+        QVERIFY2(restarted, restarted ? "" : restarted.error().message.c_str());
+        QCOMPARE(restarted->mode, std::string("restart"));
+        QCOMPARE(restarted->from, 2);
+        QVERIFY(!restarted->supersededDir.empty());
+        QVERIFY(fs::exists(restarted->supersededDir));
+
+        RemoteLaunchRequest fork = request;
+        fork.mode = LaunchPlan::Mode::Fork;
+        fork.sets = {"learning_rate=0.02"};
+        auto forked = client.launch(fork);
+        QVERIFY2(forked, forked ? "" : forked.error().message.c_str());
+        QCOMPARE(forked->mode, std::string("fork"));
+        QVERIFY(forked->run != restarted->run);
+
+        // Both run to completion on the far side and are listed there.
+        const auto stateOf = [&](const std::string& root) {
+            auto listed = client.runs(far.string());
+            if (!listed)
+                return listed.error().message;
+            for (const RemoteLaunchedRun& r : *listed)
+                if (r.run == root)
+                    return r.state;
+            return std::string("not listed");
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(restarted->run), std::string("completed"), 60000);
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(forked->run), std::string("completed"), 60000);
+        auto listed = client.runs(far.string());
+        QVERIFY(listed);
+        for (const RemoteLaunchedRun& r : *listed)
+            if (r.run == forked->run) {
+                QCOMPARE(r.mode, std::string("fork"));
+                QCOMPARE(r.backend, std::string("local"));
+                QCOMPARE(r.parentEpoch, std::optional<int>(2));
+            }
+        auto scanned = client.scan(far.string());
+        QVERIFY(scanned);
+        QCOMPARE(scanned->runs.size(), std::size_t(2)); // the parent and its fork
+        for (const Run& r : scanned->runs)              // each trained up to epoch 4 again
+            QCOMPARE(r.epochs.back().number, 4);
+
+        auto tree = client.lineage(run);
+        QVERIFY2(tree, tree ? "" : tree.error().message.c_str());
+        bool forkShown = false;
+        for (const RemoteLineageEdge& e : tree->descendants)
+            if (e.child == forked->run) {
+                forkShown = true;
+                QCOMPARE(e.epoch, 2);
+                QCOMPARE(e.mode, std::string("fork"));
+                QVERIFY(!e.changes.empty());
+                QCOMPARE(e.changes.front().key, std::string("learning_rate"));
+                QCOMPARE(e.changes.front().to, std::string("0.02"));
+            }
+        QVERIFY2(forkShown, tree->json.dump().c_str());
+
+        // A long run, stopped from here.
+        RemoteLaunchRequest slow = fork;
+        slow.into = (far / "EXP000" / "RUN001-slow").string();
+        slow.sets = {"epochs=1000", "epoch_delay=2"};
+        auto started = client.launch(slow);
+        QVERIFY2(started, started ? "" : started.error().message.c_str());
+        QTRY_COMPARE_WITH_TIMEOUT(stateOf(started->run), std::string("running"), 30000);
+        auto stopped = client.stop(started->run, 2);
+        QVERIFY2(stopped, stopped ? "" : stopped.error().message.c_str());
+        QCOMPARE(stopped->run, started->run);
+        QVERIFY2(stopped->state != "running", stopped->state.c_str());
+        // Refusals carry the far ckpt's reason.
+        auto again = client.stop(started->run, 2);
+        QVERIFY(!again);
+        QVERIFY2(QString::fromStdString(again.error().message).contains("nothing to stop"),
+                 again.error().message.c_str());
+        RemoteLaunchRequest bad = request;
+        bad.from = 99;
+        auto refused = client.launch(bad);
+        QVERIFY(!refused);
+        QVERIFY2(QString::fromStdString(refused.error().message).contains("99"),
+                 refused.error().message.c_str());
+        RemoteLaunchRequest badSlurm = request;
+        badSlurm.backend = LaunchPlan::Backend::Slurm;
+        badSlurm.slurm.time = "1:2:3:4";
+        auto badTime = client.launch(badSlurm);
+        QVERIFY(!badTime);
+        QVERIFY2(QString::fromStdString(badTime.error().message).contains("1:2:3:4"),
+                 badTime.error().message.c_str());
+    }
+
+    // inspect and diff run next to the data: typed results, the weights never travel.
+    void inspectsAndDiffsOnTheFarSide()
+    {
+        const fs::path run = m_far / "EXP000" / "RUN000" / "ckpts";
+        auto model = remote().inspect((run / "epochs" / "001").string());
+        QVERIFY2(model, model ? "" : model.error().message.c_str());
+        QCOMPARE(model->file, (run / "epochs" / "001" / "model.h5").string());
+        QCOMPARE(model->format, std::string("hdf5"));
+        QCOMPARE(model->bytes, std::uint64_t(fs::file_size(model->file)));
+
+        auto d = remote().diffEpochs(run.string(), 1, 2);
+        QVERIFY2(d, d ? "" : d.error().message.c_str());
+        QVERIFY(!d->tensors.empty());
+        QVERIFY(!d->layers.empty());
+        int changed = 0;
+        for (const TensorDiffEntry& t : d->tensors)
+            changed += t.status == TensorDiffEntry::Status::Changed;
+        QVERIFY(changed > 0);
+        // The same as a diff of the two files given by path, and as the local diff.
+        auto files = remote().diff((run / "epochs" / "001" / "model.h5").string(),
+                                   (run / "epochs" / "002" / "model.h5").string());
+        QVERIFY2(files, files ? "" : files.error().message.c_str());
+        QCOMPARE(files->tensors.size(), d->tensors.size());
+        for (std::size_t i = 0; i < d->tensors.size(); ++i) {
+            QCOMPARE(files->tensors[i].key, d->tensors[i].key);
+            QCOMPARE(files->tensors[i].l2Diff, d->tensors[i].l2Diff);
+            QCOMPARE(files->tensors[i].dtypeA.kind, d->tensors[i].dtypeA.kind);
+        }
+        // What came over the wire is the diff computed here, tensor by tensor.
+        QTemporaryDir scratch;
+        auto local = WeightsDiff::diff((run / "epochs" / "001" / "model.h5").string(),
+                                       (run / "epochs" / "002" / "model.h5").string(),
+                                       scratch.path().toStdString(), "diff", {});
+        QVERIFY2(local, local ? "" : local.error().message.c_str());
+        QCOMPARE(local->diff.tensors.size(), d->tensors.size());
+        for (std::size_t i = 0; i < d->tensors.size(); ++i) {
+            const TensorDiffEntry& a = local->diff.tensors[i];
+            const TensorDiffEntry& b = d->tensors[i];
+            QCOMPARE(b.key, a.key);
+            QCOMPARE(b.pathA, a.pathA);
+            QCOMPARE(b.layer, a.layer);
+            QCOMPARE(int(b.status), int(a.status));
+            QCOMPARE(b.shapeA, a.shapeA);
+            QCOMPARE(b.dtypeA.name, a.dtypeA.name);
+            QCOMPARE(b.l2Diff, a.l2Diff);
+            QCOMPARE(b.relChange, a.relChange);
+            QCOMPARE(b.maxAbsDiff, a.maxAbsDiff);
+            QCOMPARE(b.cosine, a.cosine);
+            QCOMPARE(b.elements, a.elements);
+            QCOMPARE(b.changedElements, a.changedElements);
+        }
+        QCOMPARE(local->diff.layers.size(), d->layers.size());
+        for (std::size_t i = 0; i < d->layers.size(); ++i) {
+            QCOMPARE(d->layers[i].name, local->diff.layers[i].name);
+            QCOMPARE(d->layers[i].changed, local->diff.layers[i].changed);
+            QCOMPARE(d->layers[i].l2Diff, local->diff.layers[i].l2Diff);
+        }
+        auto missing = remote().diff((run / "nope.h5").string(), (run / "nope2.h5").string());
+        QVERIFY(!missing);
+        QVERIFY2(QString::fromStdString(missing.error().message).contains("nope"),
+                 missing.error().message.c_str());
     }
 
     void verifyStreamsProgress()
@@ -365,6 +700,15 @@ private:
         return o;
     }
     RemoteCkpt remote() const { return RemoteCkpt(target(), options()); }
+    void stopMaster(const SshMultiplex::Plan& plan)
+    {
+        if (plan.controlPath.isEmpty())
+            return;
+        QProcess::execute(QStringLiteral("ssh"),
+                          options().ssh.mid(1) +
+                              QStringList{"-o", "ControlPath=" + plan.controlPath, "-O", "exit"} +
+                              SshMultiplex::destinationArgs(target()));
+    }
 
     // Writes epoch `n` of the watched run elsewhere and renames it into
     // epochs/ as CANDLE does; `timer` starts at the rename.
@@ -382,6 +726,7 @@ private:
     }
 
     std::unique_ptr<SshServer> m_server;
+    QTemporaryDir m_runtime;
     QTemporaryDir m_tmp;
     fs::path m_far;
     fs::path m_run;
