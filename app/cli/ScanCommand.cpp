@@ -40,7 +40,7 @@ bool renderJson(Run& run, std::string& text)
 // of it. At most about kGroupEpochs epochs' text is held at a time.
 bool printJson(std::vector<Run>& runs, bool& firstRun)
 {
-    constexpr std::size_t kGroupEpochs = 20000;
+    constexpr std::size_t kGroupEpochs = 4000;
     bool problems = false;
     std::vector<std::string> texts;
     std::vector<char> bad;
@@ -89,7 +89,7 @@ int runScan(const QStringList& arguments)
         Console::exitWhenStdinCloses();
 
     // JSON is streamed run by run, never as one document: memory stays that of
-    // the runs and of at most about 20,000 epochs' text.
+    // the runs and of at most about 4,000 epochs' text.
     if (cl.json())
         Console::out(Console::jsonOpening() + "\"runs\": [");
     bool firstRun = true;
