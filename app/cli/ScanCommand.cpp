@@ -9,7 +9,70 @@
 
 #include <QDir>
 
+#include <future>
+#include <string>
+#include <vector>
+
 namespace ckpt::cli {
+
+namespace {
+
+bool hasErrors(const Run& run)
+{
+    for (const auto& p : run.allProblems())
+        if (!isWarningOnly(p.kind))
+            return true;
+    return false;
+}
+
+// One run as `scan --json` prints it, liveness assessed once more at print
+// time (with the problems made to agree); true when it has problems.
+bool renderJson(Run& run, std::string& text)
+{
+    const LiveState live = Liveness::settle(run);
+    RunJson::write(run, [&](std::string_view piece) { text += piece; },
+                   {{"liveness", std::string(toString(live))}});
+    return hasErrors(run);
+}
+
+// Writes the runs in order while two threads render them: runs are printed
+// sorted, so printing starts once the scan has ended, and rendering is most
+// of it. At most about kGroupEpochs epochs' text is held at a time.
+bool printJson(std::vector<Run>& runs, bool& firstRun)
+{
+    constexpr std::size_t kGroupEpochs = 4000;
+    bool problems = false;
+    std::vector<std::string> texts;
+    std::vector<char> bad;
+    for (std::size_t from = 0; from < runs.size();) {
+        std::size_t to = from;
+        for (std::size_t epochs = 0; to < runs.size() && (to == from || epochs < kGroupEpochs);
+             ++to)
+            epochs += runs[to].epochs.size();
+        texts.assign(to - from, std::string());
+        bad.assign(to - from, 0);
+        const auto renderEvery = [&](std::size_t first) {
+            for (std::size_t i = first; i < to - from; i += 2)
+                bad[i] = renderJson(runs[from + i], texts[i]) ? 1 : 0;
+        };
+        auto other =
+            to - from > 1 ? std::async(std::launch::async, renderEvery, 1) : std::future<void>();
+        renderEvery(0);
+        if (other.valid())
+            other.get();
+        for (std::size_t i = 0; i < to - from; ++i) {
+            Console::out(std::string(firstRun ? "\n" : ",\n"));
+            Console::out(texts[i]);
+            firstRun = false;
+            problems = problems || bad[i];
+            std::string().swap(texts[i]);
+        }
+        from = to;
+    }
+    return problems;
+}
+
+} // namespace
 
 int runScan(const QStringList& arguments)
 {
@@ -29,28 +92,23 @@ int runScan(const QStringList& arguments)
     if (cl.isSet(QStringLiteral("exit-on-eof")))
         Console::exitWhenStdinCloses();
 
-    // JSON is streamed run by run, epoch by epoch: memory stays that of the runs.
+    // JSON is streamed run by run, never as one document: memory stays that of
+    // the runs and of at most about 4,000 epochs' text.
     if (cl.json())
         Console::out(Console::jsonOpening() + "\"runs\": [");
     bool firstRun = true;
     bool problems = false;
     Problems walkProblems;
     std::size_t found = 0;
-    // Assessed once more at print time, with the problems made to agree.
-    const auto printJson = [&](Run& run) {
-        const LiveState live = Liveness::settle(run);
-        for (const auto& p : run.allProblems())
-            problems = problems || !isWarningOnly(p.kind);
-        Console::out(firstRun ? "\n" : ",\n");
-        firstRun = false;
-        RunJson::write(run, [](std::string_view chunk) { Console::out(std::string(chunk)); },
-                       {{"liveness", std::string(toString(live))}});
-    };
     const bool stream = cl.json() && cl.isSet(QStringLiteral("stream"));
-    // Called from a scanning thread, one run at a time.
+    // --stream: called from a scanning thread, one run at a time.
     const auto onRun = [&](const Run& loaded) {
         Run run = loaded;
-        printJson(run);
+        std::string text;
+        problems = renderJson(run, text) || problems;
+        Console::out(firstRun ? "\n" : ",\n");
+        firstRun = false;
+        Console::out(text);
     };
     for (const QString& dir : cl.positional()) {
         const std::filesystem::path path = QDir(dir).absolutePath().toStdString();
@@ -69,18 +127,18 @@ int runScan(const QStringList& arguments)
         walkProblems.insert(walkProblems.end(), outcome->walkProblems.begin(),
                             outcome->walkProblems.end());
         found += outcome->runs.size();
-        for (Run& run : outcome->runs) {
-            if (stream)
-                break; // printed as loaded
-            if (cl.json()) {
-                printJson(run);
-                continue;
+        if (stream) {
+            // printed as loaded
+        } else if (cl.json()) {
+            problems = printJson(outcome->runs, firstRun) || problems;
+        } else {
+            for (Run& run : outcome->runs) {
+                // Assessed once more at print time, with the problems made to agree.
+                const LiveState live = Liveness::settle(run);
+                problems = problems || hasErrors(run);
+                Console::out(RunPrinter::describe(run, !cl.isSet(QStringLiteral("summary")),
+                                                  toString(live)));
             }
-            const LiveState live = Liveness::settle(run);
-            for (const auto& p : run.allProblems())
-                problems = problems || !isWarningOnly(p.kind);
-            Console::out(
-                RunPrinter::describe(run, !cl.isSet(QStringLiteral("summary")), toString(live)));
         }
         if (!cl.json() && outcome->runs.empty())
             Console::err("no checkpoint runs found below " + path.string() + " (looked for " +

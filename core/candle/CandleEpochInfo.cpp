@@ -7,7 +7,9 @@
 
 namespace ckpt {
 
-void CandleEpochInfo::apply(const CkptInfo& info, Epoch& epoch)
+namespace {
+
+void applyFields(const CkptInfo& info, Epoch& epoch)
 {
     epoch.recorded = true;
     epoch.savedAt = info.timestamp.value_or("");
@@ -16,6 +18,19 @@ void CandleEpochInfo::apply(const CkptInfo& info, Epoch& epoch)
     epoch.monitored = info.saveBestMetric.value_or("");
     if (info.bestMetricLast)
         epoch.setMetric(kBestSoFar, *info.bestMetricLast);
+}
+
+} // namespace
+
+void CandleEpochInfo::apply(const CkptInfo& info, KeyValues record, Epoch& epoch)
+{
+    applyFields(info, epoch);
+    epoch.metadata = std::move(record);
+}
+
+void CandleEpochInfo::apply(const CkptInfo& info, Epoch& epoch)
+{
+    applyFields(info, epoch);
     epoch.metadata.clear();
     for (const auto& [key, value] : info.raw.items())
         epoch.metadata.set(key, jsonText(value));

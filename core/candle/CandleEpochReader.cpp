@@ -138,7 +138,11 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
         return epoch;
     }
 
-    auto info = CkptInfoReader::parse(text, infoPath);
+    // Most files are flat objects of plain values: read without a JSON document.
+    CkptInfo flat;
+    KeyValues record;
+    const bool isFlat = CkptInfoReader::parseFlat(text, flat, record);
+    auto info = isFlat ? Result<CkptInfo>(std::move(flat)) : CkptInfoReader::parse(text, infoPath);
     if (!info) {
         epoch.problems.push_back(problem(ProblemKind::BadInfo,
                                          info.error().message +
@@ -150,7 +154,10 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
         return epoch;
     }
     const CkptInfo& ci = info.value();
-    CandleEpochInfo::apply(ci, epoch);
+    if (isFlat)
+        CandleEpochInfo::apply(ci, std::move(record), epoch);
+    else
+        CandleEpochInfo::apply(ci, epoch);
 
     if (ci.epoch && *ci.epoch != number) {
         epoch.problems.push_back(problem(

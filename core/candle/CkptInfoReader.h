@@ -2,6 +2,7 @@
 
 #include "candle/CkptInfo.h"
 #include "common/Result.h"
+#include "model/KeyValues.h"
 
 #include <filesystem>
 #include <optional>
@@ -21,6 +22,13 @@ public:
     static Result<CkptInfo> readFile(const std::filesystem::path& path);
     // `origin` names the text's file in error messages.
     static Result<CkptInfo> parse(std::string_view text, std::string_view origin);
+    // What parse() gives for the files trainers write, without a JSON document:
+    // a flat object of plain values (ASCII strings without escapes, numbers,
+    // true/false/null, NaN/Infinity), no key twice. Fills `info` but its `raw`,
+    // and `record` with every key and its value as jsonText(raw[key]) writes
+    // it. False for any other text, or one parse() would refuse: parse() reads
+    // and explains those.
+    static bool parseFlat(std::string_view text, CkptInfo& info, KeyValues& record);
 
     // Why a "model_file" value must not be followed, or nullopt when it names a
     // file inside its epoch directory. Absolute paths and ".." components point

@@ -128,13 +128,20 @@ std::optional<std::uint64_t> KerasFileCheck::hdf5EndOfFile(std::string_view head
 
 KerasFileCheck::Outcome KerasFileCheck::check(const std::string& dir, const std::string& name)
 {
+    return checkAt(AT_FDCWD, dir, name);
+}
+
+KerasFileCheck::Outcome KerasFileCheck::checkAt(int dirFd, const std::string& dir,
+                                                const std::string& name)
+{
     Outcome out;
     out.file.name = name;
     out.file.model = true;
     const std::string path = dir + "/" + name;
     UniqueFd fd;
     std::uint64_t size = 0;
-    const RegularFile::Outcome opened = RegularFile::openAt(AT_FDCWD, path.c_str(), fd, &size);
+    const RegularFile::Outcome opened =
+        RegularFile::openAt(dirFd, dirFd == AT_FDCWD ? path.c_str() : name.c_str(), fd, &size);
     if (!opened.ok()) {
         out.missing = opened.missing();
         out.unreadable = !out.missing;

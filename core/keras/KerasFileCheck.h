@@ -30,6 +30,9 @@ public:
 
     // `dir` is the folder, `name` the file name in it.
     static Outcome check(const std::string& dir, const std::string& name);
+    // The same, the file opened relative to `dirFd`, an open descriptor of `dir`
+    // (no path lookup from the root per file).
+    static Outcome checkAt(int dirFd, const std::string& dir, const std::string& name);
 
     // The end-of-file address an HDF5 superblock records (relative to its
     // base address), std::nullopt when `head` is no superblock it can read.

@@ -4,9 +4,11 @@
 #include "keras/KerasFileCheck.h"
 #include "layout/AbsolutePath.h"
 #include "layout/DirReader.h"
+#include "layout/UniqueFd.h"
 
 #include <algorithm>
 #include <ctime>
+#include <fcntl.h>
 #include <nlohmann/json.hpp>
 
 namespace ckpt {
@@ -40,9 +42,11 @@ std::vector<std::string> namesOf(const std::map<std::string, std::uint64_t>& fil
 }
 
 // The epoch of one file, read from disk (the name gives the rest).
-std::optional<Epoch> readEpoch(const std::string& root, const KerasTemplate& t, const KerasName& n)
+// `rootFd`: an open descriptor of `root`, or AT_FDCWD; `templateJson`: jsonText(t.text).
+std::optional<Epoch> readEpoch(const std::string& root, int rootFd, const KerasTemplate& t,
+                               const std::string& templateJson, const KerasName& n)
 {
-    KerasFileCheck::Outcome check = KerasFileCheck::check(root, n.name);
+    KerasFileCheck::Outcome check = KerasFileCheck::checkAt(rootFd, root, n.name);
     if (check.missing)
         return std::nullopt; // gone since the listing: not an epoch any more
     Epoch epoch;
@@ -53,7 +57,7 @@ std::optional<Epoch> readEpoch(const std::string& root, const KerasTemplate& t, 
         epoch.savedAt = localTime(check.file.mtimeNs);
     for (const auto& [metric, value] : n.metrics)
         epoch.setMetric(metric, value);
-    epoch.metadata.set("template", jsonText(t.text));
+    epoch.metadata.set("template", templateJson);
     epoch.metadata.set("epoch", std::to_string(n.epoch));
     if (n.batch)
         epoch.metadata.set("batch", std::to_string(*n.batch));
@@ -184,6 +188,8 @@ Run KerasLayout::build(const std::string& root, const std::map<std::string, std:
                 known[e.files[0].name] = &e;
     std::vector<Epoch> epochs;
     epochs.reserve(main.files.size());
+    const UniqueFd rootFd(::open(root.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    const std::string templateJson = jsonText(main.text);
     for (const KerasName& n : main.files) {
         auto k = known.find(n.name);
         const auto inode = files.find(n.name);
@@ -195,7 +201,8 @@ Run KerasLayout::build(const std::string& root, const std::map<std::string, std:
             e.number = n.epoch;
             e.step.reset();
             epochs.push_back(std::move(e));
-        } else if (auto e = readEpoch(root, main, n)) {
+        } else if (auto e = readEpoch(root, rootFd.valid() ? rootFd.get() : AT_FDCWD, main,
+                                      templateJson, n)) {
             epochs.push_back(std::move(*e));
         }
     }

@@ -123,8 +123,50 @@ int DirReader::containsEntry(const char* dir, const std::function<bool(const Dir
     const int fd = ::open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
         return errno;
-    std::vector<DirEntry> entries;
-    const int err = readEntries(fd, entries, [&](const DirEntry& e) { return found = match(e); });
+    // getdents64 with a small buffer rather than readdir's 32 kB: the kernel
+    // lists only what fits, and the first epoch of a 500-epoch folder usually
+    // comes in the first batch (the loader lists the folder whole later anyway).
+    alignas(dirent64) char buffer[2048];
+    DirEntry entry;
+    int err = 0;
+    while (!found) {
+        const ssize_t n = ::getdents64(fd, buffer, sizeof buffer);
+        if (n <= 0) {
+            err = n < 0 ? errno : 0;
+            break;
+        }
+        for (ssize_t at = 0; at < n && !found;) {
+            const auto* e = reinterpret_cast<const dirent64*>(buffer + at);
+            at += e->d_reclen;
+            const char* name = e->d_name;
+            if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))
+                continue;
+            entry.name = name;
+            switch (e->d_type) {
+            case DT_DIR:
+                entry.type = DirEntry::Type::Directory;
+                break;
+            case DT_REG:
+                entry.type = DirEntry::Type::File;
+                break;
+            case DT_LNK:
+                entry.type = DirEntry::Type::Symlink;
+                break;
+            case DT_UNKNOWN: {
+                struct stat st = {};
+                entry.type = ::fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0
+                                 ? fromMode(st.st_mode)
+                                 : DirEntry::Type::Other;
+                break;
+            }
+            default:
+                entry.type = DirEntry::Type::Other;
+                break;
+            }
+            found = match(entry);
+        }
+    }
+    ::close(fd);
     return err;
 }
 

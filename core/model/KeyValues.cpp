@@ -74,6 +74,27 @@ void KeyValues::assign(std::string_view text)
     m_block->size = static_cast<std::uint32_t>(text.size());
 }
 
+void KeyValues::assignDistinct(const Entry* entries, std::size_t count)
+{
+    release();
+    std::size_t bytes = 0;
+    for (std::size_t i = 0; i < count; ++i)
+        bytes += entries[i].first.size() + entries[i].second.size() + 2;
+    if (bytes == 0)
+        return;
+    m_block = Block::make(bytes);
+    char* out = m_block->chars();
+    for (std::size_t i = 0; i < count; ++i) {
+        for (const std::string_view part : {entries[i].first, entries[i].second}) {
+            if (!part.empty())
+                std::memcpy(out, part.data(), part.size());
+            out[part.size()] = '\0';
+            out += part.size() + 1;
+        }
+    }
+    m_block->size = static_cast<std::uint32_t>(bytes);
+}
+
 void KeyValues::shrinkToFit()
 {
     if (m_block && m_block->capacity > m_block->size) {

@@ -58,6 +58,9 @@ public:
     // in the key or value (a JSON "\u0000", a NUL byte in a YAML file) is stored
     // as U+2400 (the packed buffer separates entries with NULs).
     void set(std::string_view key, std::string_view value);
+    // Replaces the whole list in one allocation, from `count` entries whose keys
+    // are distinct and which hold no NUL (what set() would build, faster).
+    void assignDistinct(const Entry* entries, std::size_t count);
     std::optional<std::string_view> get(std::string_view key) const;
     bool contains(std::string_view key) const { return get(key).has_value(); }
     bool empty() const { return packed().empty(); }

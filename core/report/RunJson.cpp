@@ -3,7 +3,9 @@
 #include "checksum/Verifier.h"
 #include "json/LenientJson.h"
 #include "layout/Layout.h"
+#include "report/JsonWriter.h"
 
+#include <charconv>
 #include <cmath>
 
 namespace ckpt {
@@ -180,28 +182,254 @@ Json RunJson::toJson(const Run& run, const Epoch& epoch)
 }
 
 namespace {
+
 constexpr auto kReplace = Json::error_handler_t::replace;
+
+bool isAscii(std::string_view text)
+{
+    for (const char c : text)
+        if (static_cast<unsigned char>(c) >= 0x80)
+            return false;
+    return true;
+}
+
+// A number exactly as LenientJson accepts one: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
+bool isJsonNumber(std::string_view s, bool& integral)
+{
+    std::size_t i = 0;
+    const auto digits = [&] {
+        const std::size_t from = i;
+        while (i < s.size() && s[i] >= '0' && s[i] <= '9')
+            ++i;
+        return i > from;
+    };
+    if (i < s.size() && s[i] == '-')
+        ++i;
+    if (i < s.size() && s[i] == '0')
+        ++i;
+    else if (!digits())
+        return false;
+    integral = true;
+    if (i < s.size() && s[i] == '.') {
+        ++i;
+        integral = false;
+        if (!digits())
+            return false;
+    }
+    if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
+        ++i;
+        integral = false;
+        if (i < s.size() && (s[i] == '+' || s[i] == '-'))
+            ++i;
+        if (!digits())
+            return false;
+    }
+    return i == s.size();
+}
+
+// One value of an epoch's record as metadataToJson(...).dump() writes it, without
+// the document for the values records hold (plain strings, numbers, words);
+// anything else goes through the document.
+void writeRecordValue(JsonWriter& w, std::string_view value)
+{
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
+        bool plain = true;
+        for (std::size_t i = 1; i + 1 < value.size() && plain; ++i) {
+            const auto c = static_cast<unsigned char>(value[i]);
+            plain = c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
+        }
+        if (plain) {
+            w.raw(value);
+            return;
+        }
+    } else if (value == "true" || value == "false" || value == "null") {
+        w.raw(value);
+        return;
+    } else if (value == "NaN" || value == "Infinity" || value == "-Infinity") {
+        w.null();
+        return;
+    } else if (bool integral = true; isJsonNumber(value, integral)) {
+        const char* first = value.data();
+        const char* last = value.data() + value.size();
+        if (integral) {
+            std::int64_t i = 0;
+            if (std::from_chars(first, last, i).ec == std::errc()) {
+                w.integer(i);
+                return;
+            }
+        } else {
+            double d = 0.0;
+            if (std::from_chars(first, last, d).ec == std::errc() && std::isfinite(d)) {
+                w.number(d);
+                return;
+            }
+        }
+    }
+    auto parsed = LenientJson::parse(value, {});
+    w.raw((parsed ? finiteOnly(*parsed) : Json(LenientJson::validUtf8(value)))
+              .dump(-1, ' ', false, kReplace));
+}
+
+void writeRecord(JsonWriter& w, const KeyValues& metadata)
+{
+    for (const auto& [key, value] : metadata) {
+        if (!isAscii(key)) {
+            // Two keys made valid UTF-8 may become one: the document decides.
+            w.raw(RunJson::metadataToJson(metadata).dump(-1, ' ', false, kReplace));
+            return;
+        }
+    }
+    w.beginObject();
+    for (const auto& [key, value] : metadata) {
+        w.key(key);
+        writeRecordValue(w, value);
+    }
+    w.endObject();
+}
+
+void writeProblem(JsonWriter& w, const Problem& problem)
+{
+    w.beginObject();
+    w.key("kind").string(toString(problem.kind));
+    w.key("severity").string(isWarningOnly(problem.kind) ? "warning" : "error");
+    w.key("message").string(problem.message);
+    w.key("path").string(problem.path);
+    w.key("epoch").optionalInteger(problem.epoch);
+    w.endObject();
+}
+
+void writeProblems(JsonWriter& w, const Problems& problems)
+{
+    w.beginArray();
+    for (const auto& p : problems)
+        writeProblem(w, p);
+    w.endArray();
+}
+
+void writeChecksum(JsonWriter& w, const Run& run, const Epoch& epoch)
+{
+    if (const EpochFile* f = epoch.checksummedFile()) {
+        w.beginObject();
+        w.key("algo").string(toString(f->algo));
+        w.key("expected");
+        if (f->algo == ChecksumAlgo::Crc32)
+            w.string(f->checksum);
+        else
+            w.null();
+        w.endObject();
+        return;
+    }
+    if (!Verifier::recordsNoChecksum(run, epoch)) {
+        w.null();
+        return;
+    }
+    w.beginObject();
+    w.key("algo").string(toString(ChecksumAlgo::None));
+    w.key("expected").null();
+    w.endObject();
+}
+
+void writeMetrics(JsonWriter& w, const Epoch& epoch)
+{
+    for (const auto& m : epoch.metrics) {
+        if (!isAscii(m.name)) {
+            Json metrics = Json::object();
+            for (const auto& each : epoch.metrics)
+                metrics[LenientJson::validUtf8(each.name)] = finiteOrNull(each.value);
+            w.raw(metrics.dump(-1, ' ', false, kReplace));
+            return;
+        }
+    }
+    w.beginObject();
+    for (const auto& m : epoch.metrics)
+        w.key(m.name).number(m.value);
+    w.endObject();
+}
+
+// The members of toJson(run) before "epochs", without the braces.
+void writeRunHead(JsonWriter& w, const Run& run)
+{
+    w.key("root").string(run.root);
+    w.key("layout").string(run.layout);
+    if (!run.dir.empty())
+        w.key("dir").string(run.dir);
+    if (const Layout* layout = layoutOf(run))
+        for (std::string_view name : layout->linkNames())
+            w.key(name).optionalInteger(run.linkedEpoch(name));
+    w.key("links").beginObject();
+    for (const auto& l : run.links) {
+        w.key(l.name).beginObject();
+        w.key("path").string(l.path);
+        w.key("target").string(l.target);
+        w.key("epoch").optionalInteger(l.epoch);
+        w.key("relocated").boolean(l.relocated);
+        w.key("symlink").boolean(l.symlink);
+        w.endObject();
+    }
+    w.endObject();
+    for (const auto& s : run.sources)
+        w.key(s.kind).pathOrNull(s.path);
+    w.key("in_progress").beginArray();
+    for (const auto& item : run.inProgress)
+        w.string(item.path);
+    w.endArray();
+    w.key("model_bytes_total").unsignedInteger(run.totalModelBytes());
+}
+
 } // namespace
+
+void RunJson::writeEpoch(JsonWriter& w, const Run& run, const Epoch& epoch)
+{
+    w.beginObject();
+    w.key("epoch").integer(epoch.number);
+    w.key("step").optionalInteger(epoch.step);
+    w.key("dir").string(run.pathOf(epoch));
+    w.key("model").pathOrNull(run.modelPath(epoch));
+    w.key("model_bytes").optionalUnsigned(epoch.modelBytes());
+    w.key("info");
+    if (epoch.hasRecord())
+        writeRecord(w, epoch.metadata);
+    else
+        w.null();
+    w.key("checksum");
+    writeChecksum(w, run, epoch);
+    w.key("metrics");
+    writeMetrics(w, epoch);
+    w.key("problems");
+    writeProblems(w, epoch.problems);
+    w.endObject();
+}
 
 void RunJson::write(const Run& run, const std::function<void(std::string_view)>& sink,
                     const nlohmann::ordered_json& extra)
 {
-    Json head =
-        toJson(Run{run.root, run.layout, {}, run.links, run.sources, run.inProgress, {}, run.dir});
-    head["model_bytes_total"] = run.totalModelBytes();
-    for (const auto& [key, value] : extra.items())
-        head[key] = value;
-    head.erase("epochs");
-    head.erase("problems");
-    std::string text = head.dump(-1, ' ', false, kReplace);
-    text.pop_back(); // the closing brace: epochs and problems follow
-    sink(text + ",\n\"epochs\": [");
-    for (std::size_t i = 0; i < run.epochs.size(); ++i) {
-        text = i == 0 ? "\n" : ",\n";
-        text += toJson(run, run.epochs[i]).dump(-1, ' ', false, kReplace);
-        sink(text);
+    // Handed over in pieces of about this size: a run of 100,000 epochs never
+    // exists as one text, and a reader sees each run as soon as it is written.
+    constexpr std::size_t kChunk = 64 * 1024;
+    std::string text;
+    text.reserve(kChunk + 4096);
+    {
+        JsonWriter w(text);
+        w.beginObject();
+        writeRunHead(w, run);
+        for (const auto& [key, value] : extra.items())
+            w.key(key).raw(value.dump(-1, ' ', false, kReplace));
     }
-    sink("],\n\"problems\": " + toJson(run.problems).dump(-1, ' ', false, kReplace) + "}");
+    text += ",\n\"epochs\": [";
+    for (std::size_t i = 0; i < run.epochs.size(); ++i) {
+        text += i == 0 ? "\n" : ",\n";
+        JsonWriter w(text);
+        writeEpoch(w, run, run.epochs[i]);
+        if (text.size() >= kChunk) {
+            sink(text);
+            text.clear();
+        }
+    }
+    text += "],\n\"problems\": ";
+    JsonWriter w(text);
+    writeProblems(w, run.problems);
+    text += '}';
+    sink(text);
 }
 
 Json RunJson::toJson(const Run& run)

@@ -9,6 +9,8 @@
 
 namespace ckpt {
 
+class JsonWriter;
+
 // The CLI's JSON schema for scan results, in one place:
 // {"runs": [{"root", "layout", <each link name of the layout: epoch>, "links",
 //   <each source kind: path>, "in_progress", "epochs": [{"epoch", "step", "dir",
@@ -28,17 +30,25 @@ namespace ckpt {
 // "metrics_nonfinite" ({name: "Infinity"|"-Infinity"|"NaN"} for the metrics
 // written as null) and "info_raw" ({key: text as written} for the "info" or
 // "metadata" values that do not dump back to it); the document's "walk_problems".
+// Each member is written twice: as a document (toJson, for tests and the few
+// callers that edit it) and streamed (write/writeEpoch, what `ckpt scan --json`
+// prints, no document). A new run member goes in toJson(run) and writeRunHead,
+// a new epoch member in toJson(run, epoch) and writeEpoch (RunJson.cpp), in the
+// same place: tst_RunJson::streamedEqualsDocument compares the bytes.
 class RunJson
 {
 public:
     static nlohmann::ordered_json toJson(const Scanner::Outcome& outcome);
     static nlohmann::ordered_json toJson(const Run& run);
-    // The same object as toJson(run), written in pieces (one per epoch) so that
-    // a run of 100,000 epochs never exists as one JSON tree in memory. The
+    // The same object as toJson(run), streamed without a document and handed to
+    // `sink` in pieces of about 64 kB (the last one ends the run), so that a run
+    // of 100,000 epochs never exists as one JSON tree or text in memory. The
     // members of `extra` (an object) follow the run's own ones.
     static void write(const Run& run, const std::function<void(std::string_view)>& sink,
                       const nlohmann::ordered_json& extra = nlohmann::ordered_json::object());
     static nlohmann::ordered_json toJson(const Run& run, const Epoch& epoch);
+    // The same object as toJson(run, epoch), appended by `writer`.
+    static void writeEpoch(JsonWriter& writer, const Run& run, const Epoch& epoch);
     // The epoch's expected checksum: {"algo", "expected"}; algo "none" when
     // nothing is recorded to verify against, null when the record is unreadable.
     static nlohmann::ordered_json checksumJson(const Run& run, const Epoch& epoch);

@@ -1,4 +1,5 @@
 #include "CandleFixture.h"
+#include "candle/CandleEpochInfo.h"
 #include "candle/CkptInfoReader.h"
 
 #include <QTemporaryDir>
@@ -26,6 +27,8 @@ private slots:
     void wrongTypes();
     void readFileNamesFile();
     void unknownKeysKept();
+    void flatReadMatchesParse_data();
+    void flatReadMatchesParse();
 };
 
 void tst_CkptInfoReader::currentWriter()
@@ -181,6 +184,111 @@ void tst_CkptInfoReader::unknownKeysKept()
     for (const auto& [k, v] : r->raw.items())
         keys += k + ",";
     QCOMPARE(keys, std::string("epoch,host,best_metric_last,"));
+}
+
+namespace {
+
+// Equal, NaN equal to NaN (a record may hold it).
+bool same(const std::optional<double>& a, const std::optional<double>& b)
+{
+    if (!a || !b)
+        return a.has_value() == b.has_value();
+    return (std::isnan(*a) && std::isnan(*b)) || *a == *b ||
+           (std::isinf(*a) && std::isinf(*b) && (*a > 0) == (*b > 0));
+}
+
+} // namespace
+
+void tst_CkptInfoReader::flatReadMatchesParse_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<bool>("flat"); // read without a document
+    QTest::newRow("current writer") << QString(kCurrent) << true;
+    QTest::newRow("first save, Infinity")
+        << R"({"epoch": 1, "best_metric_last": Infinity, "time_elapsed": "__FIRST__"})" << true;
+    QTest::newRow("-Infinity, NaN metadata")
+        << R"({"epoch": 2, "best_metric_last": -Infinity, "metadata": NaN})" << true;
+    QTest::newRow("NaN best, number metadata")
+        << R"({"best_metric_last": NaN, "metadata": 12, "x": -0, "y": -0.0})" << true;
+    QTest::newRow("checksum as a number")
+        << R"({"checksum": 3117815349, "checksum_model": "1"})" << true;
+    QTest::newRow("oldest writer")
+        << R"({"save_best_stat": "loss", "best_stat_last": 0.5, "checksum_model": "7"})" << true;
+    QTest::newRow("save_best_only false")
+        << R"({"save_best_stat": "loss", "save_best_only": false})" << true;
+    QTest::newRow("save_best_only number") << R"({"save_best_only": 1})" << true;
+    QTest::newRow("quoted number") << R"({"best_metric_last": " 0.25 "})" << true;
+    QTest::newRow("big integers")
+        << R"({"a": 9223372036854775807, "b": 9223372036854775808, "c": 18446744073709551616,
+              "d": -9223372036854775809, "e": 1e400, "f": -1e400, "g": 1E5, "h": 1.5e-7})"
+        << true;
+    QTest::newRow("null values")
+        << R"({"epoch": null, "model_file": null, "metadata": null, "timestamp": null})" << true;
+    QTest::newRow("bool metadata") << R"({"metadata": true, "k": false})" << true;
+    QTest::newRow("empty object") << " \n{ }\n" << true;
+    QTest::newRow("spacing") << "\t{\"epoch\" :3 ,\r\n\"k\":\"v\"}  \n" << true;
+    // Left to parse():
+    QTest::newRow("escaped string") << R"({"metadata": "a\"b", "epoch": 1})" << false;
+    QTest::newRow("non-ASCII") << "{\"metadata\": \"n\xc3\xa9\"}" << false;
+    QTest::newRow("replacement character") << "{\"metadata\": \"\xef\xbf\xbdx\"}" << false;
+    QTest::newRow("nested") << R"({"epoch": 1, "extra": {"a": [1, NaN]}})" << false;
+    QTest::newRow("repeated key") << R"({"epoch": 1, "epoch": 2})" << false;
+    QTest::newRow("epoch 12.0") << R"({"epoch": 12.0})" << false;
+    QTest::newRow("epoch as text") << R"({"epoch": "12"})" << false;
+    QTest::newRow("epoch out of range") << R"({"epoch": 4294967296})" << false;
+    QTest::newRow("wrong type") << R"({"epoch": 1, "model_file": 5})" << false;
+    QTest::newRow("bad number text") << R"({"best_metric_last": "abc"})" << false;
+    QTest::newRow("bool best") << R"({"best_metric_last": true})" << false;
+    QTest::newRow("save_best_only text") << R"({"save_best_only": "yes"})" << false;
+    QTest::newRow("negative checksum") << R"({"checksum": -1})" << false;
+    QTest::newRow("leading zero") << R"({"epoch": 012})" << false;
+    QTest::newRow("truncated") << R"({"epoch": 1, "best)" << false;
+    QTest::newRow("trailing junk") << R"({"epoch": 1} x)" << false;
+    QTest::newRow("array") << "[1, 2]" << false;
+    QTest::newRow("empty") << "" << false;
+}
+
+// The flat reader is a shortcut, never a second opinion: where it answers, it
+// gives every field and every record entry parse() + CandleEpochInfo give.
+void tst_CkptInfoReader::flatReadMatchesParse()
+{
+    QFETCH(QString, text);
+    QFETCH(bool, flat);
+    const std::string bytes = text.toStdString();
+    CkptInfo info;
+    KeyValues record;
+    QCOMPARE(CkptInfoReader::parseFlat(bytes, info, record), flat);
+    if (!flat)
+        return;
+    auto full = CkptInfoReader::parse(bytes, "ckpt-info.json");
+    QVERIFY2(full.ok(), full ? "" : full.error().message.c_str());
+    QCOMPARE(info.epoch, full->epoch);
+    QCOMPARE(info.saveBestMetric, full->saveBestMetric);
+    QVERIFY(same(info.bestMetricLast, full->bestMetricLast));
+    QCOMPARE(info.modelFile, full->modelFile);
+    QCOMPARE(info.checksum, full->checksum);
+    QCOMPARE(info.timestamp, full->timestamp);
+    QVERIFY(same(info.timeElapsed, full->timeElapsed));
+    QCOMPARE(info.firstSave, full->firstSave);
+    QCOMPARE(info.metadata, full->metadata);
+
+    Epoch viaParse;
+    CandleEpochInfo::apply(*full, viaParse);
+    Epoch viaFlat;
+    CandleEpochInfo::apply(info, record, viaFlat);
+    std::string a, b;
+    for (const auto& [k, v] : viaParse.metadata)
+        a += std::string(k) + "=" + std::string(v) + ";";
+    for (const auto& [k, v] : viaFlat.metadata)
+        b += std::string(k) + "=" + std::string(v) + ";";
+    QCOMPARE(b, a);
+    QVERIFY(viaFlat.metadata == viaParse.metadata);
+    QCOMPARE(viaFlat.savedAt, viaParse.savedAt);
+    QCOMPARE(viaFlat.monitored, viaParse.monitored);
+    QCOMPARE(viaFlat.firstSave, viaParse.firstSave);
+    QVERIFY(same(viaFlat.elapsed, viaParse.elapsed));
+    QVERIFY(same(viaFlat.metric(kBestSoFar), viaParse.metric(kBestSoFar)));
+    QCOMPARE(viaFlat.hasRecord(), viaParse.hasRecord());
 }
 
 QTEST_GUILESS_MAIN(tst_CkptInfoReader)

@@ -1,6 +1,10 @@
 #include "CandleFixture.h"
+#include "LightningFixture.h"
+#include "OrbaxFixture.h"
+#include "ProtobufFixture.h"
 #include "candle/CandleLayout.h"
 #include "report/RunJson.h"
+#include "scan/Scanner.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -17,6 +21,8 @@ private slots:
     void problemsAndNulls();
     void outcome();
     void nonUtf8FileNames();
+    void streamedEqualsDocument_data();
+    void streamedEqualsDocument();
 };
 
 void tst_RunJson::runSchema()
@@ -130,6 +136,131 @@ void tst_RunJson::nonUtf8FileNames()
     fs::remove_all(root.parent_path());
     QVERIFY(dumped.find("caf\xef\xbf\xbd") != std::string::npos);
     QVERIFY(nlohmann::json::accept(dumped));
+}
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+constexpr auto kReplace = Json::error_handler_t::replace;
+
+// What RunJson::write printed while it dumped a document per epoch: the run's
+// members, `extra`, then the epochs one per line and the problems.
+std::string documentText(const Run& run, const Json& extra)
+{
+    Json head = RunJson::toJson(run);
+    for (const auto& [key, value] : extra.items())
+        head[key] = value;
+    head.erase("epochs");
+    head.erase("problems");
+    std::string text = head.dump(-1, ' ', false, kReplace);
+    text.pop_back();
+    text += ",\n\"epochs\": [";
+    for (std::size_t i = 0; i < run.epochs.size(); ++i) {
+        text += i == 0 ? "\n" : ",\n";
+        text += RunJson::toJson(run, run.epochs[i]).dump(-1, ' ', false, kReplace);
+    }
+    return text +
+           "],\n\"problems\": " + RunJson::toJson(run.problems).dump(-1, ' ', false, kReplace) +
+           "}";
+}
+
+void writeFile(const fs::path& path, const std::string& bytes)
+{
+    fs::create_directories(path.parent_path());
+    CandleFixture::writeText(path, bytes);
+}
+
+// One folder per layout, with the values that are easy to get wrong: non-finite
+// numbers, records that are not flat, escapes, non-ASCII and invalid UTF-8,
+// problems, links, saves in progress.
+void buildLayout(const QString& layout, const fs::path& root)
+{
+    if (layout == QLatin1String("candle")) {
+        CandleFixture a(root / "A" / "ckpts");
+        a.addEpoch(1, HUGE_VAL, 100, true);
+        a.addEpoch(2, 0.5, 200);
+        a.addEpoch(3, 0.4, std::nullopt);
+        a.writeInfo(4, "{\"epoch\": 4, trunc");
+        a.writeInfo(5,
+                    R"({"epoch": 5, "best_metric_last": NaN, "metadata": "tab\there \"q\" \u00e9",
+                           "extra": {"list": [1, -Infinity, 2.5e-8, "x"], "nested": {"a": null}},
+                           "big": 18446744073709551615, "huge": 1e400, "neg": -0.0})");
+        a.writeInfo(6, "{\"epoch\": 6, \"metadata\": \"caf\xe9 \x01\x7f\", \"caf\xe9\": 1, "
+                       "\"checksum\": \"__DISABLED__\", \"save_best_only\": false}");
+        a.writeInfo(7,
+                    R"({"epoch": 7, "epoch": 8, "model_file": "../x", "best_stat_last": "0.75"})");
+        a.linkAbsolute("last", 2);
+        a.linkRelative("best", 9);
+        fs::create_directories(root / "A" / "ckpts" / "work");
+        CandleFixture::writeText(root / "A" / "training.log", "epoch,loss\n0,1\n");
+        // A Latin-1 folder name: legal on Linux, not valid UTF-8.
+        CandleFixture b(root / "caf\xe9" / "ckpts");
+        b.addEpoch(1, 0.5);
+        b.addEpoch(2, -HUGE_VAL);
+    } else if (layout == QLatin1String("orbax")) {
+        test::OrbaxFixture o(root / "orbax");
+        o.addStep(100, {{"loss", 0.5}});
+        o.addStep(200, {{"loss", 0.25}, {"acc", 0.9}});
+        o.writeMetadata(300, R"({"metrics": {"loss": NaN, "acc": Infinity}, "x": "\u0001"})");
+        o.addTmp(400);
+    } else if (layout == QLatin1String("lightning")) {
+        test::LightningFixture l(root / "lightning");
+        l.addCheckpoint(0, 10);
+        l.addCheckpoint(1, 20);
+        l.linkLast(test::LightningFixture::ckptName(1, 20));
+        l.writeMetrics("epoch,step,val_loss\n0,9,0.5\n1,19,nan\n");
+        l.writeHparams("lr: 0.001\nname: caf\xc3\xa9\n");
+    } else if (layout == QLatin1String("mindspore")) {
+        for (int e = 1; e <= 3; ++e)
+            test::ProtobufFixture::write(
+                root / "ms" / ("net-" + std::to_string(e) + "_10.ckpt"),
+                test::ProtobufFixture::mindspore(test::ProtobufFixture::network(e, 10), e != 2));
+    } else if (layout == QLatin1String("keras")) {
+        // Names as ModelCheckpoint writes them; the bodies are not HDF5 (half-written saves).
+        for (int e = 1; e <= 3; ++e)
+            writeFile(root / "keras" /
+                          ("weights.0" + std::to_string(e) + "-0.5" + std::to_string(e) + ".h5"),
+                      std::string(64, 'x'));
+    }
+}
+
+} // namespace
+
+void tst_RunJson::streamedEqualsDocument_data()
+{
+    QTest::addColumn<QString>("layout");
+    for (const char* layout : {"candle", "orbax", "lightning", "mindspore", "keras"})
+        QTest::newRow(layout) << QString::fromLatin1(layout);
+}
+
+// `ckpt scan --json` streams each run without a document: the bytes must be
+// those of the documents toJson builds, member for member.
+void tst_RunJson::streamedEqualsDocument()
+{
+    QFETCH(QString, layout);
+    QTemporaryDir tmp;
+    const fs::path root(tmp.path().toStdString());
+    buildLayout(layout, root);
+    auto scanned = Scanner::scan(root);
+    QVERIFY2(scanned, scanned ? "" : scanned.error().message.c_str());
+    QVERIFY(!scanned->runs.empty());
+    const Json extra = {{"liveness", "idle"}, {"note", "caf\xc3\xa9"}};
+    for (const Run& run : scanned->runs) {
+        std::string streamed;
+        std::size_t pieces = 0;
+        RunJson::write(
+            run,
+            [&](std::string_view piece) {
+                streamed += piece;
+                ++pieces;
+            },
+            extra);
+        QCOMPARE(streamed, documentText(run, extra));
+        QVERIFY(pieces >= 1);
+        QVERIFY(nlohmann::json::accept(streamed));
+    }
+    // QTemporaryDir cannot name a Latin-1 folder through QString.
+    fs::remove_all(root / "caf\xe9");
 }
 
 QTEST_GUILESS_MAIN(tst_RunJson)
