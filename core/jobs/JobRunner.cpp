@@ -6,7 +6,27 @@
 #include <QThreadPool>
 #include <QtConcurrent>
 
+#include <mutex>
+
 namespace ckpt {
+
+namespace {
+// Debian's Qt is not built with ThreadSanitizer, and QThreadPool hands a task
+// queued behind a busy thread over under a QMutex that waits on a futex inside
+// Qt, as the finished signal reaches this thread through Qt's event queue: TSan
+// sees neither, and reports what was built for a job here and read by its work
+// (or the reverse for its result) as racing. The submitter holds this lock
+// while the task is queued and the task takes it first thing and last thing,
+// as the delivery does: an ordering TSan can see (scripts/test.sh --tsan).
+// A static std::mutex, so that its own initialisation is not published through
+// the queue. It is held for a moment only.
+std::mutex g_handoff;
+
+void passHandoff()
+{
+    std::lock_guard lock(g_handoff);
+}
+} // namespace
 
 JobRunner::JobRunner(QObject* parent, QThreadPool* pool)
     : QObject(parent), m_pool(pool ? pool : QThreadPool::globalInstance())
@@ -81,6 +101,7 @@ quint64 JobRunner::launch(std::function<void(const Progress&)> work, std::functi
     auto* watcher = new QFutureWatcher<void>(this);
     connect(watcher, &QFutureWatcher<void>::finished, this,
             [this, watcher, generation, deliver = std::move(deliver)] {
+                passHandoff();
                 watcher->deleteLater();
                 const bool current = generation == m_generation;
                 if (current) {
@@ -89,9 +110,14 @@ quint64 JobRunner::launch(std::function<void(const Progress&)> work, std::functi
                 }
                 emit finished(generation, !current);
             });
-    watcher->setFuture(
-        QtConcurrent::run(m_pool, [work = std::move(work), report = std::move(report),
-                                   cancel = m_cancel] { work(Progress(report, cancel.get())); }));
+    std::unique_lock queued(g_handoff);
+    watcher->setFuture(QtConcurrent::run(
+        m_pool, [work = std::move(work), report = std::move(report), cancel = m_cancel] {
+            passHandoff();
+            work(Progress(report, cancel.get()));
+            passHandoff();
+        }));
+    queued.unlock();
     setRunning(true);
     emit started(generation);
     return generation;

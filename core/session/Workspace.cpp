@@ -16,6 +16,8 @@
 #include <QThread>
 #include <QThreadPool>
 
+#include <mutex>
+
 namespace ckpt {
 
 Workspace::Workspace(QObject* parent)
@@ -36,11 +38,18 @@ Workspace::Workspace(QObject* parent)
             auto known = std::make_shared<std::vector<Run>>(std::move(runs));
             QMetaObject::invokeMethod(
                 watcher,
-                [watcher, liveness, folder, known] {
+                [watcher, liveness, folder, known]() mutable {
                     watcher->addFolder(folder, *known);
                     for (const Run& r : *known)
                         liveness->track(r);
                     known->clear();
+                    // Let go here: when this call ends before invokeMethod returns
+                    // on the scan's thread, that thread's own `known` is the last
+                    // and its release is ordered after clear() only by Qt's
+                    // reference count on this functor, which ThreadSanitizer cannot
+                    // see (Debian's Qt is not instrumented); it reported the
+                    // emptied vector's destruction there as racing with clear().
+                    known.reset();
                 },
                 Qt::QueuedConnection);
         },
@@ -88,14 +97,22 @@ void Workspace::startWatcher()
     m_watchThread->start();
     auto* anchor = new QObject;
     anchor->moveToThread(m_watchThread);
+    // This thread reads m_watcher and m_liveness once the blocking call has
+    // returned, but that wait is a QSemaphore on a futex, which ThreadSanitizer
+    // cannot see (Debian's Qt is not instrumented): the mutex makes the handoff
+    // visible to it (scripts/test.sh --tsan) and costs one lock here. Static,
+    // so that its own initialisation is not published through Qt's queue.
+    static std::mutex handoff;
     QMetaObject::invokeMethod(
         anchor,
         [this] {
+            std::lock_guard lock(handoff);
             m_watcher = new RunWatcher;
             m_liveness = new LivenessMonitor;
             m_liveness->follow(m_watcher);
         },
         Qt::BlockingQueuedConnection);
+    std::lock_guard lock(handoff);
     anchor->deleteLater();
 }
 

@@ -3,6 +3,7 @@
 #include <QSignalSpy>
 #include <QTest>
 #include <QThread>
+#include <QThreadPool>
 
 #include <atomic>
 #include <optional>
@@ -17,6 +18,7 @@ private slots:
     void newerJobDropsStaleResult();
     void cancelDropsResultAndStopsWork();
     void progressArrivesQueued();
+    void jobQueuedBehindABusyThreadSeesItsInputs();
 };
 
 void tst_JobRunner::deliversResultOnItsThread()
@@ -112,6 +114,51 @@ void tst_JobRunner::progressArrivesQueued()
     QCOMPARE(progress.last().at(0).toULongLong(), 3u);
     QCOMPARE(progress.last().at(1).toULongLong(), 3u);
     QCOMPARE(progress.last().at(2).toString(), QStringLiteral("t3"));
+}
+
+// One pool thread, busy: the second job waits in QThreadPool's queue and is
+// handed over under Qt's own mutex (the handoff JobRunner makes visible to
+// ThreadSanitizer; here TSan happened to see an ordering through Qt's wait
+// conditions even without it, tst_Workspace did not). Both jobs read what was
+// built for them before start() and their results reach this thread in order.
+void tst_JobRunner::jobQueuedBehindABusyThreadSeesItsInputs()
+{
+    QThreadPool pool;
+    pool.setMaxThreadCount(1);
+    JobRunner first(nullptr, &pool);
+    JobRunner second(nullptr, &pool);
+    QSignalSpy firstDone(&first, &JobRunner::finished);
+    QSignalSpy secondDone(&second, &JobRunner::finished);
+    std::atomic_bool release{false};
+    std::atomic_bool started{false};
+    std::vector<std::string> firstInput{"a", "b"};
+    std::optional<std::size_t> firstGot;
+    first.start<std::size_t>(
+        [&, input = firstInput](const Progress&) {
+            started = true;
+            while (!release.load())
+                QThread::msleep(1);
+            return input.size();
+        },
+        [&firstGot](std::size_t n) { firstGot = n; });
+    QTRY_VERIFY(started.load());
+    auto secondInput = std::make_shared<std::vector<std::string>>(3, "queued");
+    std::optional<std::string> secondGot;
+    second.start<std::string>(
+        [secondInput](const Progress&) {
+            std::string joined;
+            for (const auto& s : *secondInput)
+                joined += s;
+            return joined;
+        },
+        [&secondGot](std::string s) { secondGot = std::move(s); });
+    QVERIFY(first.isRunning());
+    QVERIFY(second.isRunning());
+    release = true;
+    QTRY_COMPARE(secondDone.count(), 1);
+    QCOMPARE(firstDone.count(), 1);
+    QCOMPARE(firstGot, std::optional<std::size_t>(2));
+    QCOMPARE(secondGot, std::optional<std::string>("queuedqueuedqueued"));
 }
 
 QTEST_GUILESS_MAIN(tst_JobRunner)
