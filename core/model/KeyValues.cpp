@@ -76,13 +76,13 @@ void KeyValues::assign(std::string_view text)
 
 void KeyValues::assignDistinct(const Entry* entries, std::size_t count)
 {
-    release();
+    m_block.reset();
     std::size_t bytes = 0;
     for (std::size_t i = 0; i < count; ++i)
         bytes += entries[i].first.size() + entries[i].second.size() + 2;
     if (bytes == 0)
         return;
-    m_block = Block::make(bytes);
+    m_block.reset(Block::make(bytes));
     char* out = m_block->chars();
     for (std::size_t i = 0; i < count; ++i) {
         for (const std::string_view part : {entries[i].first, entries[i].second}) {

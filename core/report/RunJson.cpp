@@ -270,19 +270,30 @@ void writeRecordValue(JsonWriter& w, std::string_view value)
               .dump(-1, ' ', false, kReplace));
 }
 
-void writeRecord(JsonWriter& w, const KeyValues& metadata)
+// `raw` gets what metadataToJson(metadata, &raw) puts there: the text as
+// written of each value the output does not give back.
+// (made only when there is something to put: most records give every value back).
+void writeRecord(JsonWriter& w, const KeyValues& metadata, std::optional<Json>& raw)
 {
     for (const auto& [key, value] : metadata) {
         if (!isAscii(key)) {
             // Two keys made valid UTF-8 may become one: the document decides.
-            w.raw(RunJson::metadataToJson(metadata).dump(-1, ' ', false, kReplace));
+            if (!raw)
+                raw = Json::object();
+            w.raw(RunJson::metadataToJson(metadata, &*raw).dump(-1, ' ', false, kReplace));
             return;
         }
     }
     w.beginObject();
     for (const auto& [key, value] : metadata) {
         w.key(key);
+        const std::size_t from = w.out().size();
         writeRecordValue(w, value);
+        if (std::string_view(w.out()).substr(from) != value) {
+            if (!raw)
+                raw = Json::object();
+            (*raw)[std::string(key)] = LenientJson::validUtf8(value);
+        }
     }
     w.endObject();
 }
@@ -373,6 +384,10 @@ void writeRunHead(JsonWriter& w, const Run& run)
     for (const auto& item : run.inProgress)
         w.string(item.path);
     w.endArray();
+    w.key("in_progress_epochs").beginArray();
+    for (const auto& item : run.inProgress)
+        w.optionalInteger(item.epoch);
+    w.endArray();
     w.key("model_bytes_total").unsignedInteger(run.totalModelBytes());
 }
 
@@ -386,9 +401,10 @@ void RunJson::writeEpoch(JsonWriter& w, const Run& run, const Epoch& epoch)
     w.key("dir").string(run.pathOf(epoch));
     w.key("model").pathOrNull(run.modelPath(epoch));
     w.key("model_bytes").optionalUnsigned(epoch.modelBytes());
+    std::optional<Json> infoRaw;
     w.key("info");
     if (epoch.hasRecord())
-        writeRecord(w, epoch.metadata);
+        writeRecord(w, epoch.metadata, infoRaw);
     else
         w.null();
     w.key("checksum");
@@ -397,6 +413,43 @@ void RunJson::writeEpoch(JsonWriter& w, const Run& run, const Epoch& epoch)
     writeMetrics(w, epoch);
     w.key("problems");
     writeProblems(w, epoch.problems);
+    // The members toJson(run, epoch) adds for remote clients, in its order.
+    w.key("first_save").boolean(epoch.firstSave);
+    w.key("elapsed").number(epoch.elapsed ? *epoch.elapsed : std::nan(""));
+    w.key("saved_at").pathOrNull(epoch.savedAt);
+    w.key("monitored").pathOrNull(epoch.monitored);
+    w.key("files").beginArray();
+    for (const EpochFile& f : epoch.files) {
+        w.beginObject();
+        w.key("name").string(f.name);
+        w.key("bytes").unsignedInteger(f.bytes);
+        w.key("present").boolean(f.present);
+        w.key("model").boolean(f.model);
+        if (f.algo != ChecksumAlgo::None || !f.checksum.empty()) {
+            w.key("algo").string(toString(f.algo));
+            w.key("checksum").string(f.checksum);
+        }
+        if (f.checkedBytes > 0)
+            w.key("checked_bytes").unsignedInteger(f.checkedBytes);
+        w.key("mtime_ns").integer(f.mtimeNs);
+        w.key("inode").unsignedInteger(f.inode);
+        w.endObject();
+    }
+    w.endArray();
+    if (!epoch.hasRecord() && !epoch.metadata.empty()) {
+        w.key("metadata");
+        writeRecord(w, epoch.metadata, infoRaw);
+    }
+    Json nonFinite = Json::object();
+    for (const auto& m : epoch.metrics)
+        if (!std::isfinite(m.value))
+            nonFinite[LenientJson::validUtf8(m.name)] = std::isnan(m.value) ? "NaN"
+                                                        : m.value > 0       ? "Infinity"
+                                                                            : "-Infinity";
+    if (!nonFinite.empty())
+        w.key("metrics_nonfinite").raw(nonFinite.dump(-1, ' ', false, kReplace));
+    if (!infoRaw.empty())
+        w.key("info_raw").raw(infoRaw.dump(-1, ' ', false, kReplace));
     w.endObject();
 }
 
