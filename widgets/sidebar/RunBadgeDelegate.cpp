@@ -16,7 +16,23 @@ struct Pill
     QColor color;
 };
 
+std::vector<Pill> localPillsFor(const QModelIndex& index);
+
+// A remote folder or run: first whether what it shows is current (the alarm
+// that must not be dropped), then its host, then the badges a local one has.
 std::vector<Pill> pillsFor(const QModelIndex& index)
+{
+    std::vector<Pill> pills;
+    if (const QString stale = index.data(roles::StaleRole).toString(); !stale.isEmpty())
+        pills.push_back({stale, Badges::problemColor()});
+    if (const QString host = index.data(roles::RemoteHostRole).toString(); !host.isEmpty())
+        pills.push_back({QStringLiteral("⇄ ") + host, Badges::remoteColor()});
+    for (Pill& p : localPillsFor(index))
+        pills.push_back(std::move(p));
+    return pills;
+}
+
+std::vector<Pill> localPillsFor(const QModelIndex& index)
 {
     std::vector<Pill> pills;
     const int problems = index.data(roles::ProblemCountRole).toInt();
@@ -75,7 +91,10 @@ void RunBadgeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
     reserved = std::max(0, textRect.width() - nameWidth);
     const QString elided = opt.fontMetrics.elidedText(text, Qt::ElideMiddle, nameWidth);
     painter->save();
+    // A remote run that is not current is drawn faded: it may be out of date.
+    const bool stale = !index.data(roles::StaleRole).toString().isEmpty();
     painter->setPen(opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText
+                                      : stale                            ? QPalette::PlaceholderText
                                                                          : QPalette::Text));
     painter->drawText(textRect.adjusted(0, 0, -reserved, 0), Qt::AlignVCenter | Qt::AlignLeft,
                       elided);
