@@ -23,10 +23,15 @@ std::vector<Pill> localPillsFor(const QModelIndex& index);
 std::vector<Pill> pillsFor(const QModelIndex& index)
 {
     std::vector<Pill> pills;
+    // The folder names its host and its connection state; each run carries a
+    // small mark and "offline" while it may be out of date (details in tooltips).
+    const bool folder =
+        index.data(roles::NodeKindRole).toInt() == static_cast<int>(RunTreeModel::NodeKind::Folder);
     if (const QString stale = index.data(roles::StaleRole).toString(); !stale.isEmpty())
-        pills.push_back({stale, Badges::problemColor()});
+        pills.push_back({folder ? stale : QObject::tr("offline"), Badges::problemColor()});
     if (const QString host = index.data(roles::RemoteHostRole).toString(); !host.isEmpty())
-        pills.push_back({QStringLiteral("⇄ ") + host, Badges::remoteColor()});
+        pills.push_back(
+            {folder ? QStringLiteral("⇄ ") + host : QStringLiteral("⇄"), Badges::remoteColor()});
     for (Pill& p : localPillsFor(index))
         pills.push_back(std::move(p));
     return pills;
