@@ -242,9 +242,12 @@ QVariant RunTreeModel::folderData(const Folder& folder, int column, int role) co
     }
     switch (role) {
     case Qt::DisplayRole:
-        if (column == NameColumn)
-            return QDir(folder.path).dirName().isEmpty() ? folder.path
-                                                         : QDir(folder.path).dirName();
+        if (column == NameColumn) {
+            const QString name =
+                QDir(folder.path).dirName().isEmpty() ? folder.path : QDir(folder.path).dirName();
+            // A remote folder says where it is: "cluster:exp".
+            return folder.host.isEmpty() ? name : folder.host + QLatin1Char(':') + name;
+        }
         if (column == EpochsColumn)
             return QStringLiteral("%1 runs").arg(folder.runs.size());
         if (column == DiskColumn)

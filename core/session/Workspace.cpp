@@ -364,6 +364,8 @@ void Workspace::refreshSummary(const QString& root)
         summary.host = m_remote->host(s.folder);
         summary.stale = m_remote->staleLabel(s.folder);
         summary.staleWhy = m_remote->connectionMessage(s.folder);
+        // Not connected: whether a trainer writes it now is unknown.
+        summary.live = summary.live && summary.stale.isEmpty();
     }
     bool first = true;
     for (const auto& e : s.run.epochs) {

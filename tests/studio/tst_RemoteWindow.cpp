@@ -129,6 +129,9 @@ void tst_RemoteWindow::commandLineUrlOpensItMarkedRemote()
     QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(row).center());
     QTRY_COMPARE(workspace.shownRuns(), QStringList{root});
     QTRY_COMPARE(window.epochTable()->view()->model()->rowCount(), 3);
+    // Its metrics come from the far `ckpt history`, as for a local run.
+    QTRY_VERIFY_WITH_TIMEOUT(workspace.state(root)->history.has_value(), kConnect);
+    QVERIFY(!workspace.state(root)->history->rows.empty());
     // Select an epoch: rollback is offered, restart/fork/inspect say they are not here yet.
     QTableView* table = window.epochTable()->view();
     const QModelIndex first = table->model()->index(0, 1);
@@ -213,6 +216,7 @@ void tst_RemoteWindow::stoppedServerMarksTheRunsOffline()
     const QString root = url(m_far / "RUN000" / "ckpts");
     QTRY_VERIFY_WITH_TIMEOUT(sidebarRow(window, root).isValid(), kConnect);
     window.sidebar()->selectRuns({root});
+    QTRY_VERIFY_WITH_TIMEOUT(workspace.state(root)->history.has_value(), kConnect);
 
     m_server->stop();
     QTRY_COMPARE_WITH_TIMEOUT(sidebarRow(window, root).data(roles::StaleRole).toString(),

@@ -56,7 +56,7 @@ ConnectDialog::ConnectDialog(const QStringList& hosts, const QStringList& recent
     form->addRow(tr("&User:"), m_user);
     form->addRow(tr("P&ort:"), m_port);
     form->addRow(tr("&Folder:"), m_path);
-    form->addRow(tr("`ckpt` &there:"), m_ckpt);
+    form->addRow(tr("&ckpt there:"), m_ckpt);
     auto* hint = new QLabel(
         tr("Your ssh set-up is used as it is (keys, agent, ProxyJump); no password is asked. "
            "No ckpt there? scripts/install-remote.sh HOST puts one in ~/.local/ckpt."),

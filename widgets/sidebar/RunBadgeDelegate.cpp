@@ -19,19 +19,17 @@ struct Pill
 std::vector<Pill> localPillsFor(const QModelIndex& index);
 
 // A remote folder or run: first whether what it shows is current (the alarm
-// that must not be dropped), then its host, then the badges a local one has.
+// that must not be dropped), then a small remote mark, then the badges a local
+// one has. The folder is named "host:folder"; details are in the tooltips.
 std::vector<Pill> pillsFor(const QModelIndex& index)
 {
     std::vector<Pill> pills;
-    // The folder names its host and its connection state; each run carries a
-    // small mark and "offline" while it may be out of date (details in tooltips).
     const bool folder =
         index.data(roles::NodeKindRole).toInt() == static_cast<int>(RunTreeModel::NodeKind::Folder);
     if (const QString stale = index.data(roles::StaleRole).toString(); !stale.isEmpty())
         pills.push_back({folder ? stale : QObject::tr("offline"), Badges::problemColor()});
     if (const QString host = index.data(roles::RemoteHostRole).toString(); !host.isEmpty())
-        pills.push_back(
-            {folder ? QStringLiteral("⇄ ") + host : QStringLiteral("⇄"), Badges::remoteColor()});
+        pills.push_back({QStringLiteral("⇄"), Badges::remoteColor()});
     for (Pill& p : localPillsFor(index))
         pills.push_back(std::move(p));
     return pills;
