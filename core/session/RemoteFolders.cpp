@@ -333,13 +333,29 @@ void RemoteFolders::startWatch(Folder& f)
             [this, root](const QString& far, const QString& link, int epoch) {
                 emit linkChanged(root(far), link, epoch);
             });
-    // A run the watch found that the folder does not hold yet: read it.
+    // What has no typed signal: liveness verdicts, runs appearing or going
+    // (the folder is read again), a run's head changing (that run is re-read).
     connect(w, &RemoteWatch::event, this,
-            [this, key, root](const QString& kind, const QString& far) {
+            [this, key, root](const QString& kind, const QString& far, const QByteArray& line) {
                 Folder* at = find(key);
-                if (at && at->scanned && kind == QLatin1String("run_found") &&
-                    !at->roots.count(root(far)))
-                    scan(*at);
+                if (!at || !at->scanned)
+                    return;
+                const QString r = root(far);
+                if (kind == QLatin1String("liveness")) {
+                    const auto j = nlohmann::json::parse(line.toStdString(), nullptr, false);
+                    if (j.is_object())
+                        emit livenessChanged(r, liveStateNamed(j.value("liveness", "")));
+                } else if (kind == QLatin1String("run_removed") ||
+                           ((kind == QLatin1String("run_added") ||
+                             kind == QLatin1String("run_found")) &&
+                            !at->roots.count(r))) {
+                    if (!at->scanner->isRunning())
+                        scan(*at);
+                } else if (kind == QLatin1String("run_changed") ||
+                           kind == QLatin1String("save_started") ||
+                           kind == QLatin1String("save_finished")) {
+                    reload(r);
+                }
             });
     w->start();
 }

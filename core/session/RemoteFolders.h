@@ -93,6 +93,7 @@ signals:
     void epochAdded(const QString& root, const ckpt::Epoch& epoch);
     void epochRemoved(const QString& root, int epoch);
     void linkChanged(const QString& root, const QString& link, int epoch);
+    void livenessChanged(const QString& root, ckpt::LiveState state);
     void historyReady(const QString& root, std::shared_ptr<ckpt::MetricHistory> history);
     void verifyStarted(int runs);
     void verifyProgress(quint64 done, quint64 total);

@@ -27,6 +27,7 @@ void Workspace::connectRemote()
     connect(r, &RemoteFolders::epochAdded, this, &Workspace::onWatchedEpoch);
     connect(r, &RemoteFolders::epochRemoved, this, &Workspace::onWatchedEpochRemoved);
     connect(r, &RemoteFolders::linkChanged, this, &Workspace::onRemoteLink);
+    connect(r, &RemoteFolders::livenessChanged, this, &Workspace::onLiveness);
     connect(r, &RemoteFolders::historyReady, this,
             [this](const QString& root, std::shared_ptr<MetricHistory> history) {
                 RunState* s = m_registry.find(root);

@@ -203,6 +203,30 @@ void tst_RemoteWorkspace::newFarEpochShowsUp()
     // Removed on the far side: gone here too.
     fs::remove_all(m_far / "RUN000" / "ckpts" / "epochs" / "009");
     QTRY_VERIFY_WITH_TIMEOUT(!ws.run(root)->findEpoch(9), kFewSeconds);
+
+    // `last` moved by hand on the far side (ln -sfn, atomically): the state follows.
+    const fs::path ckpts = m_far / "RUN000" / "ckpts";
+    const fs::path target = fs::read_symlink(ckpts / "last");
+    fs::create_directory_symlink("epochs/001", ckpts / "last.tmp");
+    fs::rename(ckpts / "last.tmp", ckpts / "last");
+    QTRY_COMPARE_WITH_TIMEOUT(ws.run(root)->linkedEpoch("last"), std::optional<int>(1),
+                              kFewSeconds);
+    fs::create_directory_symlink(target, ckpts / "last.tmp");
+    fs::rename(ckpts / "last.tmp", ckpts / "last");
+    QTRY_COMPARE_WITH_TIMEOUT(ws.run(root)->linkedEpoch("last"), std::optional<int>(4),
+                              kFewSeconds);
+
+    // A run that appears on the far side joins the folder; removed, it leaves.
+    const fs::path staging = fs::path(m_tmp.path().toStdString()) / "staging-run";
+    fs::create_directories(staging);
+    fs::copy(m_far / "RUN001", staging / "RUN009",
+             fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    fs::rename(staging / "RUN009", m_far / "RUN009");
+    const QString added = farRoot("RUN009");
+    QTRY_VERIFY_WITH_TIMEOUT(ws.state(added), 2 * kFewSeconds);
+    QVERIFY(ws.runTree()->indexOfRun(added).isValid());
+    fs::remove_all(m_far / "RUN009");
+    QTRY_VERIFY_WITH_TIMEOUT(!ws.state(added), 2 * kFewSeconds);
 }
 
 void tst_RemoteWorkspace::relinkMovesTheFarLinkAndTheState()
