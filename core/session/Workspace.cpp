@@ -155,6 +155,8 @@ void Workspace::connectParts()
     connect(m_verify, &VerifySession::finished, this, [this](const QString& summary) {
         emit verifyFinished(summary);
         emit message(summary);
+        if (auto next = std::exchange(m_remoteVerifyNext, {}); !next.empty())
+            m_remote->verify(next);
     });
     connect(m_verify, &VerifySession::storeLoaded, this, [this](const QString& error) {
         if (!error.isEmpty())
@@ -393,16 +395,17 @@ void Workspace::verify(const std::map<QString, std::vector<int>>& epochs)
     std::map<QString, std::vector<int>> remote;
     for (const auto& [root, wanted] : epochs)
         (isRemote(root) ? remote : local)[root] = wanted;
+    // Both: the local runs first, the remote ones when they are done.
+    m_remoteVerifyNext = local.empty() ? decltype(remote){} : remote;
     if (!local.empty())
         m_verify->verify(local);
     else if (!remote.empty())
         m_remote->verify(remote);
-    if (!local.empty() && !remote.empty())
-        emit message(tr("Remote runs are verified separately: select them and verify again."));
 }
 
 void Workspace::cancelVerify()
 {
+    m_remoteVerifyNext.clear();
     m_verify->cancel();
     m_remote->cancelVerify();
 }

@@ -149,6 +149,7 @@ private:
     HistoryService* m_history;
     VerifySession* m_verify;
     RemoteFolders* m_remote;
+    std::map<QString, std::vector<int>> m_remoteVerifyNext; // after the local verification
     QStringList m_shown;
     QThread* m_watchThread;
     RunWatcher* m_watcher = nullptr;

@@ -8,6 +8,7 @@
 #include "session/RemoteFolders.h"
 #include "session/Workspace.h"
 
+#include <QFile>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -25,6 +26,24 @@ namespace {
 constexpr int kFewSeconds = 5000;
 // Connecting through a real sshd on a loaded machine.
 constexpr int kConnect = 30000;
+
+// Whether a process whose command line starts with `command` runs now.
+bool farProcessRuns(const std::string& command)
+{
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator("/proc", ec)) {
+        QFile in(QString::fromStdString((entry.path() / "cmdline").string()));
+        if (!in.open(QIODevice::ReadOnly))
+            continue;
+        std::string text = in.readAll().toStdString();
+        for (char& c : text)
+            if (c == '\0')
+                c = ' ';
+        if (text.find(command) != std::string::npos)
+            return true;
+    }
+    return false;
+}
 
 QStringList epochNumbers(const Run& run)
 {
@@ -47,6 +66,7 @@ private slots:
     void newFarEpochShowsUp();
     void relinkMovesTheFarLinkAndTheState();
     void verifyReportsResultsAndMismatches();
+    void connectionDroppedMidVerifySaysSo();
     void failuresNameTheHostAndWhatToDo_data();
     void failuresNameTheHostAndWhatToDo();
     void stoppedServerShowsReconnectingThenResyncs();
@@ -303,6 +323,39 @@ void tst_RemoteWorkspace::verifyReportsResultsAndMismatches()
         problem = problem || (ws.problems()->rootAt(row) == root &&
                               ws.problems()->problemAt(row)->kind == ProblemKind::ChecksumMismatch);
     QVERIFY(problem);
+}
+
+void tst_RemoteWorkspace::connectionDroppedMidVerifySaysSo()
+{
+    // The far verify takes its time (a ckpt that pauses first), so the drop lands mid-way.
+    const fs::path slow = fs::path(m_tmp.path().toStdString()) / "slow-ckpt";
+    {
+        std::ofstream out(slow);
+        out << "#!/bin/sh\nif [ \"$1\" = verify ]; then sleep 20; fi\nexec " CKPT_CLI_PATH
+               " \"$@\"\n";
+    }
+    fs::permissions(slow, fs::perms::owner_all | fs::perms::group_read | fs::perms::others_read);
+    RemoteOptions o = options();
+    o.ckpt = slow.string();
+    Workspace ws;
+    QSignalSpy scanned(&ws, &Workspace::scanFinished);
+    const QString folder = ws.openRemote(url(m_far), o);
+    QTRY_VERIFY_WITH_TIMEOUT(!scanned.isEmpty(), kConnect);
+    const QString root = farRoot("RUN000");
+    QVERIFY(ws.state(root));
+    QSignalSpy finished(&ws, &Workspace::verifyFinished);
+    ws.verify({{root, {}}});
+    // The far verify runs (the shell running the slow ckpt with "verify"): drop now.
+    QTRY_VERIFY_WITH_TIMEOUT(farProcessRuns(slow.string() + " verify"), kConnect);
+    m_server->dropConnections();
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), kConnect);
+    const QString text = finished.first().at(0).toString();
+    QVERIFY2(text.contains(QStringLiteral("127.0.0.1")) && text.contains(QStringLiteral("dropped")),
+             qPrintable(text));
+    QVERIFY(!ws.isVerifying());
+    // Nothing was claimed verified.
+    QVERIFY(ws.state(root)->checks.empty());
+    ws.closeFolder(folder);
 }
 
 void tst_RemoteWorkspace::failuresNameTheHostAndWhatToDo_data()
