@@ -4,6 +4,7 @@
 #include "report/Format.h"
 
 #include <QDir>
+#include <QUrl>
 
 #include <algorithm>
 
@@ -245,8 +246,12 @@ QVariant RunTreeModel::folderData(const Folder& folder, int column, int role) co
         if (column == NameColumn) {
             const QString name =
                 QDir(folder.path).dirName().isEmpty() ? folder.path : QDir(folder.path).dirName();
-            // A remote folder says where it is: "cluster:exp".
-            return folder.host.isEmpty() ? name : folder.host + QLatin1Char(':') + name;
+            // A remote folder says where it is, briefly: "cluster:exp" (user
+            // and port are in the tooltip).
+            const QString host = QUrl(folder.path).host();
+            return folder.host.isEmpty()
+                       ? name
+                       : (host.isEmpty() ? folder.host : host) + QLatin1Char(':') + name;
         }
         if (column == EpochsColumn)
             return QStringLiteral("%1 runs").arg(folder.runs.size());

@@ -89,13 +89,15 @@ void RunBadgeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
     // a long path still elides in the middle) and badges that no longer fit
     // are dropped rather than squeezing "EXP000/RUN000" to "EX…00".
     const int fullWidth = opt.fontMetrics.horizontalAdvance(text);
-    const int nameWidth =
-        std::max({20, textRect.width() - reserved, std::min(fullWidth, textRect.width() * 3 / 5)});
+    // A row that is not current gives more room to its "reconnecting" / "offline" pill.
+    const bool stale = !index.data(roles::StaleRole).toString().isEmpty();
+    const int share = stale ? 2 : 3;
+    const int nameWidth = std::max(
+        {20, textRect.width() - reserved, std::min(fullWidth, textRect.width() * share / 5)});
     reserved = std::max(0, textRect.width() - nameWidth);
     const QString elided = opt.fontMetrics.elidedText(text, Qt::ElideMiddle, nameWidth);
     painter->save();
     // A remote run that is not current is drawn faded: it may be out of date.
-    const bool stale = !index.data(roles::StaleRole).toString().isEmpty();
     painter->setPen(opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText
                                       : stale                            ? QPalette::PlaceholderText
                                                                          : QPalette::Text));
