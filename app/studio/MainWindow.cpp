@@ -192,6 +192,10 @@ void MainWindow::connectWorkspace()
     connect(plot, &MetricPlot::epochClicked, m_table, &EpochTableView::selectEpoch);
     connect(m_table, &EpochTableView::currentEpochChanged, plot, &MetricPlot::selectEpoch);
     connect(m_workspace, &Workspace::message, m_status, &QLabel::setText);
+    connect(m_workspace, &Workspace::remoteConnectionChanged, this, [this] {
+        updateTitle();
+        updateActions();
+    });
     connect(m_workspace, &Workspace::operationFinished, this, &MainWindow::onOperationFinished);
     VerifyProgress::follow(m_workspace, m_progress, action("cancel"));
     connect(m_workspace, &Workspace::relinked, this,
@@ -242,6 +246,16 @@ void MainWindow::updateTitle()
         title = m_workspace->runName(shown.first()) + QStringLiteral(" — ") + title;
     else if (shown.size() > 1)
         title = tr("%1 runs — %2").arg(shown.size()).arg(title);
+    // What the table and plot show of a disconnected remote run may be out of date.
+    QStringList offline;
+    for (const QString& root : shown)
+        if (const RunState* s = m_workspace->state(root);
+            s && m_workspace->isRemote(root) &&
+            !m_workspace->remote()->staleLabel(s->folder).isEmpty())
+            offline << m_workspace->remote()->host(s->folder);
+    offline.removeDuplicates();
+    if (!offline.isEmpty())
+        title = tr("[offline: %1] %2").arg(offline.join(QStringLiteral(", ")), title);
     setWindowTitle(title);
 }
 

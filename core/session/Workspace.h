@@ -115,6 +115,8 @@ signals:
     void livenessChanged(const QString& root, ckpt::LiveState state);
     // Every background part became idle (isIdle()).
     void idle();
+    // A remote folder's connection changed (RemoteFolders::connection()).
+    void remoteConnectionChanged(const QString& folder);
 
 private:
     void startWatcher();

@@ -143,6 +143,7 @@ void Workspace::onRemoteConnection(const QString& folder)
     for (const auto& [root, s] : m_registry.all())
         if (s.folder == folder)
             refreshSummary(root);
+    emit remoteConnectionChanged(folder);
     checkIdle();
 }
 

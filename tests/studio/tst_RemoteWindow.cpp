@@ -226,10 +226,15 @@ void tst_RemoteWindow::stoppedServerMarksTheRunsOffline()
                 .data(Qt::ToolTipRole)
                 .toString()
                 .contains(QStringLiteral("Trying again")));
+    // The title says that what the table and plot show may be out of date.
+    QVERIFY2(window.windowTitle().startsWith(QStringLiteral("[offline: ckpt-test]")),
+             qPrintable(window.windowTitle()));
     keepScreenshot(&window, QStringLiteral("remote-reconnecting.png"));
     QVERIFY2(m_server->resume(), m_server->error().c_str());
     QTRY_COMPARE_WITH_TIMEOUT(sidebarRow(window, root).data(roles::StaleRole).toString(), QString(),
                               kConnect);
+    QVERIFY2(!window.windowTitle().contains(QStringLiteral("offline")),
+             qPrintable(window.windowTitle()));
 }
 
 QTEST_MAIN(tst_RemoteWindow)
