@@ -156,7 +156,7 @@ void Workspace::connectParts()
         emit verifyFinished(summary);
         emit message(summary);
         if (auto next = std::exchange(m_remoteVerifyNext, {}); !next.empty())
-            m_remote->verify(next);
+            verifyRemote(next);
     });
     connect(m_verify, &VerifySession::storeLoaded, this, [this](const QString& error) {
         if (!error.isEmpty())
@@ -400,7 +400,7 @@ void Workspace::verify(const std::map<QString, std::vector<int>>& epochs)
     if (!local.empty())
         m_verify->verify(local);
     else if (!remote.empty())
-        m_remote->verify(remote);
+        verifyRemote(remote);
 }
 
 void Workspace::cancelVerify()

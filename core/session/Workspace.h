@@ -140,6 +140,10 @@ private:
     void replaceRemoteRuns(const QString& folder, const QStringList& roots);
     void onRemoteLink(const QString& root, const QString& link, int epoch);
     void onRemoteConnection(const QString& folder);
+    // Marks the epochs "verifying" and has the far ckpt verify them.
+    void verifyRemote(const std::map<QString, std::vector<int>>& epochs);
+    void onRemoteVerdicts(const QString& root, const VerifySession::Verdicts& verdicts);
+    void onRemoteVerifyFinished(const QString& summary);
 
     RunTreeModel* m_runTree;
     EpochTableModel* m_epochTable;
@@ -152,6 +156,7 @@ private:
     VerifySession* m_verify;
     RemoteFolders* m_remote;
     std::map<QString, std::vector<int>> m_remoteVerifyNext; // after the local verification
+    std::map<QString, std::vector<int>> m_remoteVerifying;  // epochs the far verify reports
     QStringList m_shown;
     QThread* m_watchThread;
     RunWatcher* m_watcher = nullptr;

@@ -8,6 +8,8 @@
 #include "session/Workspace.h"
 #include "watch/RunWatcher.h"
 
+#include <algorithm>
+
 namespace ckpt {
 
 void Workspace::connectRemote()
@@ -39,11 +41,8 @@ void Workspace::connectRemote()
             });
     connect(r, &RemoteFolders::verifyStarted, this, &Workspace::verifyStarted);
     connect(r, &RemoteFolders::verifyProgress, this, &Workspace::verifyProgress);
-    connect(r, &RemoteFolders::verdicts, this, &Workspace::onVerdicts);
-    connect(r, &RemoteFolders::verifyFinished, this, [this](const QString& summary) {
-        emit verifyFinished(summary);
-        emit message(summary);
-    });
+    connect(r, &RemoteFolders::verdicts, this, &Workspace::onRemoteVerdicts);
+    connect(r, &RemoteFolders::verifyFinished, this, &Workspace::onRemoteVerifyFinished);
     connect(r, &RemoteFolders::operationFinished, this,
             [this](const QString& root, const QString& action, const QString& error) {
                 emit operationFinished(root, action, error);
@@ -87,6 +86,58 @@ void Workspace::closeFolder(const QString& folder)
     m_runTree->removeFolder(folder);
     showRuns(m_shown);
     checkIdle();
+}
+
+void Workspace::verifyRemote(const std::map<QString, std::vector<int>>& epochs)
+{
+    m_remoteVerifying.clear();
+    for (const auto& [root, wanted] : epochs) {
+        const RunState* s = state(root);
+        if (!s)
+            continue;
+        std::vector<int>& numbers = m_remoteVerifying[root];
+        VerifySession::Verdicts verifying;
+        for (const Epoch& e : s->run.epochs)
+            if (e.hasModel() && (wanted.empty() || std::find(wanted.begin(), wanted.end(),
+                                                             e.number) != wanted.end())) {
+                numbers.push_back(e.number);
+                verifying[e.number].state = ChecksumState::Verifying;
+            }
+        onVerdicts(root, verifying);
+    }
+    m_remote->verify(epochs);
+}
+
+// The far ckpt verifies whole runs: only the epochs asked for are taken.
+void Workspace::onRemoteVerdicts(const QString& root, const VerifySession::Verdicts& verdicts)
+{
+    const auto asked = m_remoteVerifying.find(root);
+    if (asked == m_remoteVerifying.end())
+        return;
+    VerifySession::Verdicts taken;
+    for (const int epoch : asked->second)
+        if (auto v = verdicts.find(epoch); v != verdicts.end())
+            taken.emplace(epoch, v->second);
+    onVerdicts(root, taken);
+}
+
+// Epochs still "verifying" (a dropped connection, a cancel) go back to unknown.
+void Workspace::onRemoteVerifyFinished(const QString& summary)
+{
+    for (const auto& [root, epochs] : std::exchange(m_remoteVerifying, {})) {
+        const RunState* s = state(root);
+        if (!s)
+            continue;
+        VerifySession::Verdicts unknown;
+        for (const int epoch : epochs)
+            if (auto c = s->checks.find(epoch);
+                c != s->checks.end() && c->second.state == ChecksumState::Verifying)
+                unknown[epoch].state = ChecksumState::Unknown;
+        if (!unknown.empty())
+            onVerdicts(root, unknown);
+    }
+    emit verifyFinished(summary);
+    emit message(summary);
 }
 
 bool Workspace::isRemote(const QString& root) const

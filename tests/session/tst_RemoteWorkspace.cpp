@@ -297,6 +297,8 @@ void tst_RemoteWorkspace::verifyReportsResultsAndMismatches()
     QSignalSpy started(&ws, &Workspace::verifyStarted);
     ws.verify({{root, {}}});
     QVERIFY(ws.isVerifying());
+    // Marked at once, as a local verification does.
+    QCOMPARE(ws.state(root)->checks.at(1).state, ChecksumState::Verifying);
     QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), kConnect);
     QCOMPARE(started.size(), 1);
     const RunState* s = ws.state(root);
@@ -318,6 +320,12 @@ void tst_RemoteWorkspace::verifyReportsResultsAndMismatches()
     ws.verify({{root, {}}});
     QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), kConnect);
     QCOMPARE(ws.state(root)->checks.at(2).state, ChecksumState::Mismatch);
+    // Selected epochs only: the others keep what they had.
+    finished.clear();
+    ws.verify({{root, {3}}});
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), kConnect);
+    QCOMPARE(ws.state(root)->checks.at(2).state, ChecksumState::Mismatch);
+    QCOMPARE(ws.state(root)->checks.at(3).state, ChecksumState::Ok);
     bool problem = false;
     for (int row = 0; row < ws.problems()->rowCount(); ++row)
         problem = problem || (ws.problems()->rootAt(row) == root &&
@@ -353,7 +361,7 @@ void tst_RemoteWorkspace::connectionDroppedMidVerifySaysSo()
     QVERIFY2(text.contains(QStringLiteral("127.0.0.1")) && text.contains(QStringLiteral("dropped")),
              qPrintable(text));
     QVERIFY(!ws.isVerifying());
-    // Nothing was claimed verified.
+    // Nothing was claimed verified, and nothing is left "verifying".
     QVERIFY(ws.state(root)->checks.empty());
     ws.closeFolder(folder);
 }
