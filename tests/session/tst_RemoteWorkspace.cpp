@@ -406,6 +406,12 @@ void tst_RemoteWorkspace::failuresNameTheHostAndWhatToDo()
     QVERIFY(told);
     QVERIFY(!ws.runTree()->indexOfFolder(folder).data(roles::StaleRole).toString().isEmpty());
     QVERIFY(ws.runRoots().isEmpty());
+    // Retry now: connecting again at once, not after the back-off; same verdict.
+    ws.remote()->retry(folder);
+    QCOMPARE(ws.remote()->connection(folder), RemoteFolders::Connection::Connecting);
+    QTRY_COMPARE_WITH_TIMEOUT(int(ws.remote()->connection(folder)), state, kConnect);
+    QVERIFY2(ws.remote()->connectionMessage(folder).contains(says, Qt::CaseInsensitive),
+             qPrintable(ws.remote()->connectionMessage(folder)));
     // The user can close it: nothing of it is left.
     ws.closeFolder(folder);
     QVERIFY(ws.folders().isEmpty());
