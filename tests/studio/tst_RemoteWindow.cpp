@@ -5,6 +5,7 @@
 #include "dialogs/ConnectDialog.h"
 #include "models/ModelRoles.h"
 #include "models/RunTreeModel.h"
+#include "problems/ProblemsPanel.h"
 #include "session/RemoteFolders.h"
 #include "session/Workspace.h"
 #include "sidebar/RunSidebar.h"
@@ -56,6 +57,7 @@ private slots:
     void commandLineUrlOpensItMarkedRemote();
     void connectDialogTestsAndConnects();
     void stoppedServerMarksTheRunsOffline();
+    void remoteProblemsOfferNoLocalRepair();
 
 private:
     QString url(const fs::path& path) const
@@ -235,6 +237,34 @@ void tst_RemoteWindow::stoppedServerMarksTheRunsOffline()
                               kConnect);
     QVERIFY2(!window.windowTitle().contains(QStringLiteral("offline")),
              qPrintable(window.windowTitle()));
+}
+
+void tst_RemoteWindow::remoteProblemsOfferNoLocalRepair()
+{
+    // `best` dangling on the far side: a repairable problem for a local run.
+    const fs::path best = m_far / "RUN001" / "ckpts" / "best";
+    const fs::path was = fs::read_symlink(best);
+    fs::remove(best);
+    fs::create_directory_symlink("epochs/099", best);
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.openFolders({url(m_far)});
+    QTableView* problems = window.problemsPanel()->view();
+    QTRY_VERIFY_WITH_TIMEOUT(problems->model()->rowCount() > 0, kConnect);
+    window.action(QStringLiteral("focusProblems"))->trigger();
+    const QModelIndex row = problems->model()->index(0, 1);
+    QCOMPARE(row.data(roles::RunRootRole).toString(), url(m_far / "RUN001" / "ckpts"));
+    QTest::mouseClick(problems->viewport(), Qt::LeftButton, {}, problems->visualRect(row).center());
+    QTRY_COMPARE(problems->currentIndex().row(), 0);
+    // Its files are not here: nothing local is offered, and the buttons say why.
+    QVERIFY(!window.problemsPanel()->repairButton()->isEnabled());
+    QVERIFY(!window.problemsPanel()->repairAllButton()->isEnabled());
+    QVERIFY(!window.problemsPanel()->openButton()->isEnabled());
+    QVERIFY(window.problemsPanel()->openButton()->toolTip().contains(QStringLiteral("remote")));
+    fs::remove(best);
+    fs::create_directory_symlink(was, best);
 }
 
 QTEST_MAIN(tst_RemoteWindow)
