@@ -5,6 +5,7 @@
 #include "session/RemoteResults.h"
 
 #include <QProcessEnvironment>
+#include <QTimer>
 
 namespace ckpt {
 
@@ -291,6 +292,14 @@ void RemoteFolders::scan(Folder& folder)
                                       ? Connection::Failed
                                       : Connection::Reconnecting,
                                   f.scanError);
+                // The watch is up, so it will not say "connected" again: the
+                // folder is read again by itself a little later.
+                if (f.watch && f.watch->state() == RemoteWatch::State::Connected)
+                    QTimer::singleShot(m_firstBackoffMs * 4, this, [this, key] {
+                        Folder* again = find(key);
+                        if (again && !again->scanned && !again->scanner->isRunning())
+                            scan(*again);
+                    });
                 emit scanFinished(key, f.scanError, {});
                 return;
             }

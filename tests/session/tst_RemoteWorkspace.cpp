@@ -353,8 +353,9 @@ void tst_RemoteWorkspace::connectionDroppedMidVerifySaysSo()
     QVERIFY(ws.state(root));
     QSignalSpy finished(&ws, &Workspace::verifyFinished);
     ws.verify({{root, {}}});
-    // The far verify runs (the shell running the slow ckpt with "verify"): drop now.
-    QTRY_VERIFY_WITH_TIMEOUT(farProcessRuns(slow.string() + " verify"), kConnect);
+    // The far verify runs (/bin/sh running the slow ckpt script with "verify", not
+    // the local ssh client whose command line names it too): drop now.
+    QTRY_VERIFY_WITH_TIMEOUT(farProcessRuns("/bin/sh " + slow.string() + " verify"), kConnect);
     m_server->dropConnections();
     QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), kConnect);
     const QString text = finished.first().at(0).toString();
