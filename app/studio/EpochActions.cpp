@@ -1,5 +1,6 @@
 #include "EpochActions.h"
 
+#include "RemoteActions.h"
 #include "compare/CompareView.h"
 #include "dialogs/PruneDialog.h"
 #include "dialogs/RollbackConfirmDialog.h"
@@ -7,6 +8,7 @@
 #include "model/ModelInspectorDialog.h"
 #include "models/CompareModel.h"
 #include "models/ProblemsModel.h"
+#include "session/RemoteFolders.h"
 #include "session/RunOperations.h"
 #include "session/Workspace.h"
 #include "sidebar/RunSidebar.h"
@@ -14,6 +16,7 @@
 
 #include <QFileInfo>
 #include <QLabel>
+#include <QMessageBox>
 #include <QTabWidget>
 
 #include <map>
@@ -79,6 +82,23 @@ void EpochActions::rollback(const QString& link)
         return;
     }
     const EpochRef ref = selected.first();
+    if (m_parts.workspace->isRemote(ref.root)) {
+        // The far ckpt checks the target and moves the link atomically; the
+        // local checks (CRC recomputed here) would read files that are not here.
+        Workspace* ws = m_parts.workspace;
+        const QString host = ws->remote()->host(ws->remote()->folderOf(ref.root));
+        const auto answer = QMessageBox::question(
+            m_parts.window, tr("Move %1").arg(link),
+            tr("Point `%1` of %2 at epoch %3 on %4?\n\nThe ckpt on %4 checks the epoch and moves "
+               "the link atomically. If the connection drops meanwhile, the run is read again to "
+               "find out whether it moved.")
+                .arg(link, ws->runName(ref.root))
+                .arg(ref.epoch)
+                .arg(host));
+        if (answer == QMessageBox::Yes)
+            ws->remote()->relink(ref.root, link, ref.epoch);
+        return;
+    }
     RollbackConfirmDialog dialog(RollbackConfirmDialog::requestFor(
                                      *run, m_parts.workspace->runName(ref.root), link, ref.epoch),
                                  m_parts.window);
@@ -127,6 +147,10 @@ void EpochActions::repairProblem(int row)
     if (!problem)
         return;
     const QString root = m_parts.workspace->problems()->rootAt(row);
+    if (m_parts.workspace->isRemote(root)) {
+        m_parts.status->setText(RemoteActions::notAvailableRemotely());
+        return;
+    }
     m_parts.workspace->operations()->repair(
         root, QFileInfo(QString::fromStdString(problem->path)).fileName());
 }

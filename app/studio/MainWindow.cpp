@@ -6,6 +6,7 @@
 #include "FolderDrop.h"
 #include "PlotSync.h"
 #include "RelinkCommand.h"
+#include "RemoteActions.h"
 #include "StudioActions.h"
 #include "StudioSettings.h"
 #include "VerifyProgress.h"
@@ -20,6 +21,7 @@
 #include "plot/MetricPlot.h"
 #include "plotpanel/PlotPanel.h"
 #include "problems/ProblemsPanel.h"
+#include "session/RemoteFolders.h"
 #include "session/RunOperations.h"
 #include "session/Workspace.h"
 #include "sidebar/RunSidebar.h"
@@ -81,6 +83,8 @@ MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
     m_epochActions = new EpochActions({this, workspace, m_sidebar, m_table, m_problemsPanel,
                                        m_compareModel, m_compareView, m_tabs, m_status},
                                       this);
+    m_remote = new RemoteActions(this, workspace, m_sidebar, m_status, this);
+    connect(m_remote, &RemoteActions::dialogShown, this, &MainWindow::confirmationShown);
     createActions();
     m_experiments = new ExperimentsController(
         {this, workspace, m_sidebar, m_table, m_tabs, m_status, action("focusExperiments")});
@@ -102,6 +106,18 @@ void MainWindow::createActions()
     m_actions = new StudioActions(this, m_undo, m_table->copyAction());
     const std::pair<const char*, std::function<void()>> handlers[] = {
         {"open", [this] { openDialog(); }},
+        {"connect",
+         [this] {
+             if (const QString url = m_remote->connectDialog(m_actions->recent()); !url.isEmpty())
+                 m_actions->addRecent({url});
+         }},
+        {"retryRemote", [this] { m_remote->retryCurrent(); }},
+        {"closeFolder",
+         [this] {
+             m_remote->closeCurrent();
+             updateActions();
+             updateTitle();
+         }},
         {"closeAll",
          [this] {
              m_workspace->closeAll();
@@ -152,7 +168,10 @@ void MainWindow::createActions()
     m_table->setContextActions({action("makeLast"), action("makeBest"), sep, action("restartFrom"),
                                 action("forkFrom"), sep2, action("compare"), action("inspectModel"),
                                 action("verifyEpochs"), action("copy")});
-    m_sidebar->setContextActions({action("verifyRuns"), action("prune")});
+    auto* sep3 = new QAction(this);
+    sep3->setSeparator(true);
+    m_sidebar->setContextActions({action("verifyRuns"), action("prune"), sep3,
+                                  action("retryRemote"), action("closeFolder")});
 }
 
 void MainWindow::connectWorkspace()
@@ -173,6 +192,10 @@ void MainWindow::connectWorkspace()
     connect(plot, &MetricPlot::epochClicked, m_table, &EpochTableView::selectEpoch);
     connect(m_table, &EpochTableView::currentEpochChanged, plot, &MetricPlot::selectEpoch);
     connect(m_workspace, &Workspace::message, m_status, &QLabel::setText);
+    connect(m_workspace, &Workspace::remoteConnectionChanged, this, [this] {
+        updateTitle();
+        updateActions();
+    });
     connect(m_workspace, &Workspace::operationFinished, this, &MainWindow::onOperationFinished);
     VerifyProgress::follow(m_workspace, m_progress, action("cancel"));
     connect(m_workspace, &Workspace::relinked, this,
@@ -187,10 +210,18 @@ void MainWindow::connectWorkspace()
     connect(m_problemsPanel, &ProblemsPanel::repairAllRequested, this,
             [this](const QStringList& roots) {
                 for (const QString& root : roots)
-                    m_workspace->operations()->repairAll(root);
+                    if (m_workspace->isRemote(root))
+                        m_status->setText(RemoteActions::notAvailableRemotely());
+                    else
+                        m_workspace->operations()->repairAll(root);
             });
-    connect(m_problemsPanel, &ProblemsPanel::moveWorkAsideRequested, m_workspace->operations(),
-            &RunOperations::moveWorkAside);
+    connect(m_problemsPanel, &ProblemsPanel::moveWorkAsideRequested, this,
+            [this](const QString& root) {
+                if (m_workspace->isRemote(root))
+                    m_status->setText(RemoteActions::notAvailableRemotely());
+                else
+                    m_workspace->operations()->moveWorkAside(root);
+            });
     connect(m_problemsPanel, &ProblemsPanel::showRequested, this,
             [this](const QString& root, int epoch) {
                 m_sidebar->selectRuns({root});
@@ -215,33 +246,63 @@ void MainWindow::updateTitle()
         title = m_workspace->runName(shown.first()) + QStringLiteral(" — ") + title;
     else if (shown.size() > 1)
         title = tr("%1 runs — %2").arg(shown.size()).arg(title);
+    // What the table and plot show of a disconnected remote run may be out of date.
+    QStringList offline;
+    for (const QString& root : shown)
+        if (const RunState* s = m_workspace->state(root);
+            s && m_workspace->isRemote(root) &&
+            !m_workspace->remote()->staleLabel(s->folder).isEmpty())
+            offline << m_workspace->remote()->host(s->folder);
+    offline.removeDuplicates();
+    if (!offline.isEmpty())
+        title = tr("[offline: %1] %2").arg(offline.join(QStringLiteral(", ")), title);
     setWindowTitle(title);
 }
 
 void MainWindow::updateActions()
 {
-    const int selected = static_cast<int>(m_table->selectedEpochs().size());
+    const auto epochs = m_table->selectedEpochs();
+    const int selected = static_cast<int>(epochs.size());
+    bool remoteEpochs = false;
+    for (const EpochRef& ref : epochs)
+        remoteEpochs = remoteEpochs || m_workspace->isRemote(ref.root);
+    bool remoteRuns = false;
+    for (const QString& root : m_sidebar->selectedRuns())
+        remoteRuns = remoteRuns || m_workspace->isRemote(root);
+    // What cannot run over ssh yet is disabled and says so, never tried on an ssh:// root.
+    const auto gate = [](QAction* a, bool enabled, bool remote) {
+        a->setEnabled(enabled && !remote);
+        a->setToolTip(remote ? RemoteActions::notAvailableRemotely()
+                             : a->text().remove(QLatin1Char('&')));
+    };
     action("makeLast")->setEnabled(selected == 1);
     action("makeBest")->setEnabled(selected == 1);
-    action("restartFrom")->setEnabled(selected == 1);
-    action("forkFrom")->setEnabled(selected == 1);
-    action("compare")->setEnabled(selected == 2);
-    action("inspectModel")->setEnabled(selected == 1);
+    gate(action("restartFrom"), selected == 1, remoteEpochs);
+    gate(action("forkFrom"), selected == 1, remoteEpochs);
+    gate(action("compare"), selected == 2, remoteEpochs);
+    gate(action("inspectModel"), selected == 1, remoteEpochs);
     action("verifyEpochs")->setEnabled(selected > 0);
     action("copy")->setEnabled(selected > 0);
     action("verifyRuns")->setEnabled(!m_sidebar->selectedRuns().isEmpty());
     action("cancel")->setEnabled(m_workspace->isVerifying());
-    action("prune")->setEnabled(m_sidebar->selectedRuns().size() == 1);
+    gate(action("prune"), m_sidebar->selectedRuns().size() == 1, remoteRuns);
+    const QString folder = m_remote->currentFolder();
+    action("retryRemote")->setEnabled(m_workspace->remote()->contains(folder));
+    action("closeFolder")->setEnabled(!folder.isEmpty());
 }
 
 void MainWindow::openFolders(const QStringList& folders)
 {
     QStringList dirs;
+    QStringList remote;
     for (const QString& f : folders)
-        if (QFileInfo(f).isDir())
+        if (RemoteFolders::looksRemote(f))
+            remote << f;
+        else if (QFileInfo(f).isDir())
             dirs << QFileInfo(f).absoluteFilePath();
         else
             m_status->setText(tr("Not a folder: %1").arg(f));
+    m_actions->addRecent(m_remote->open(remote));
     if (dirs.isEmpty())
         return;
     m_workspace->openFolders(dirs);

@@ -20,6 +20,7 @@ class PlotPanel;
 class PlotSync;
 class ProblemsPanel;
 class ProgressStrip;
+class RemoteActions;
 class RunSidebar;
 class StudioActions;
 struct StudioSettings;
@@ -44,6 +45,7 @@ public:
     ProblemsPanel* problemsPanel() const { return m_problemsPanel; }
     CompareView* compareView() const { return m_compareView; }
     ExperimentsController* experiments() const { return m_experiments; }
+    RemoteActions* remoteActions() const { return m_remote; }
     ProgressStrip* progressStrip() const { return m_progress; }
     QUndoStack* undoStack() const { return m_undo; }
     QAction* action(const QString& name) const;
@@ -84,6 +86,7 @@ private:
     StudioActions* m_actions = nullptr;
     ExperimentsController* m_experiments = nullptr;
     EpochActions* m_epochActions = nullptr;
+    RemoteActions* m_remote = nullptr;
 };
 
 } // namespace ckpt

@@ -23,6 +23,10 @@ StudioActions::StudioActions(QMainWindow* window, QUndoStack* undo, QAction* cop
 {
     const Definition definitions[] = {
         {"open", QT_TR_NOOP("&Open Folder…"), QKeySequence::Open},
+        {"connect", QT_TR_NOOP("Connect to &Cluster…"),
+         QKeySequence(QStringLiteral("Ctrl+Shift+O"))},
+        {"retryRemote", QT_TR_NOOP("Re&try Connection Now"), QKeySequence()},
+        {"closeFolder", QT_TR_NOOP("Close &Folder"), QKeySequence(QStringLiteral("Ctrl+W"))},
         {"closeAll", QT_TR_NOOP("&Close All"), QKeySequence(QStringLiteral("Ctrl+Shift+W"))},
         {"exportCsv", QT_TR_NOOP("&Export Table as CSV…"), QKeySequence(QStringLiteral("Ctrl+E"))},
         {"quit", QT_TR_NOOP("&Quit"), QKeySequence::Quit},
@@ -74,6 +78,8 @@ void StudioActions::buildMenus()
     // A null name is a separator.
     const auto menu = [this](const QString& title, std::initializer_list<const char*> names) {
         QMenu* m = m_window->menuBar()->addMenu(title);
+        // A disabled action's tooltip says why (e.g. not available remotely).
+        m->setToolTipsVisible(true);
         for (const char* name : names) {
             if (!name)
                 m->addSeparator();
@@ -83,7 +89,8 @@ void StudioActions::buildMenus()
                 m->addAction(action(QLatin1String(name)));
         }
     };
-    menu(tr("&File"), {"open", "recent", nullptr, "exportCsv", "closeAll", nullptr, "quit"});
+    menu(tr("&File"), {"open", "connect", "recent", nullptr, "retryRemote", "closeFolder",
+                       "closeAll", nullptr, "exportCsv", nullptr, "quit"});
     menu(tr("&Edit"), {"undo", "redo", nullptr, "copy", "find"});
     menu(tr("E&poch"), {"makeLast", "makeBest", nullptr, "restartFrom", "forkFrom", nullptr,
                         "compare", "inspectModel", "verifyEpochs"});

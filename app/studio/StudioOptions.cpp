@@ -30,8 +30,12 @@ StudioOptions StudioOptions::parse(const QCoreApplication& app)
         QStringLiteral("Show this tab first: epochs, problems or experiments."),
         QStringLiteral("NAME"));
     parser.addOptions({shot, size, dark, tab});
-    parser.addPositionalArgument(QStringLiteral("DIR"), QStringLiteral("Folders to open."),
-                                 QStringLiteral("[DIR...]"));
+    parser.addPositionalArgument(
+        QStringLiteral("DIR"),
+        QStringLiteral("Folders to open: local, or on another machine as "
+                       "ssh://[user@]host[:port]/path (read by `ckpt` there; CKPT_SSH_COMMAND and "
+                       "CKPT_REMOTE_CKPT set the ssh command and the far ckpt)."),
+        QStringLiteral("[DIR...]"));
     parser.process(app);
     StudioOptions o;
     o.folders = parser.positionalArguments();

@@ -26,8 +26,10 @@ enum : int
     NodeKindRole,                // int: RunTreeModel::NodeKind
     ColumnKindRole,              // int: EpochTableModel::ColumnKind (header data)
     MetricNameRole,              // QString: metric of a metric column (header data)
-    ExportRole,   // raw value for CSV (double, qulonglong, text); header: machine column name
-    RunStateRole, // int: ckpt::RunState of a launched run (LaunchedRunsModel)
+    ExportRole,     // raw value for CSV (double, qulonglong, text); header: machine column name
+    RunStateRole,   // int: ckpt::RunState of a launched run (LaunchedRunsModel)
+    RemoteHostRole, // QString: the host of a remote folder or run, empty when local
+    StaleRole,      // QString: why a remote folder/run is not current ("reconnecting"), else empty
 };
 } // namespace roles
 

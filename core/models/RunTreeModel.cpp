@@ -4,6 +4,7 @@
 #include "report/Format.h"
 
 #include <QDir>
+#include <QUrl>
 
 #include <algorithm>
 
@@ -23,7 +24,10 @@ RunTreeModel::RunTreeModel(QObject* parent) : QAbstractItemModel(parent) {}
 
 QString RunTreeModel::displayName(const QString& folder, const QString& root)
 {
-    QString rel = QDir(folder).relativeFilePath(root);
+    // ssh:// roots are not local paths: only their text relates them.
+    QString rel = root.startsWith(folder + QLatin1Char('/')) ? root.mid(folder.size() + 1)
+                  : root == folder                           ? QStringLiteral(".")
+                                                             : QDir(folder).relativeFilePath(root);
     if (rel == QLatin1String("."))
         rel.clear();
     // CANDLE roots end in ckpts/ or save/ckpts/: the run is the folder above.
@@ -54,7 +58,7 @@ void RunTreeModel::addFolder(const QString& folder)
         return;
     const int row = static_cast<int>(m_folders.size());
     beginInsertRows({}, row, row);
-    m_folders.push_back(Folder{folder, {}});
+    m_folders.push_back(Folder{folder, {}, {}, {}, {}});
     endInsertRows();
 }
 
@@ -66,6 +70,18 @@ void RunTreeModel::removeFolder(const QString& folder)
     beginRemoveRows({}, row, row);
     m_folders.erase(m_folders.begin() + row);
     endRemoveRows();
+}
+
+void RunTreeModel::setFolderRemote(const QString& folder, const QString& host, const QString& stale,
+                                   const QString& message)
+{
+    addFolder(folder);
+    const int row = folderRow(folder);
+    Folder& f = m_folders[static_cast<size_t>(row)];
+    f.host = host;
+    f.stale = stale;
+    f.message = message;
+    emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
 }
 
 void RunTreeModel::clear()
@@ -227,20 +243,35 @@ QVariant RunTreeModel::folderData(const Folder& folder, int column, int role) co
     }
     switch (role) {
     case Qt::DisplayRole:
-        if (column == NameColumn)
-            return QDir(folder.path).dirName().isEmpty() ? folder.path
-                                                         : QDir(folder.path).dirName();
+        if (column == NameColumn) {
+            const QString name =
+                QDir(folder.path).dirName().isEmpty() ? folder.path : QDir(folder.path).dirName();
+            // A remote folder says where it is, briefly: "cluster:exp" (user
+            // and port are in the tooltip).
+            const QString host = QUrl(folder.path).host();
+            return folder.host.isEmpty()
+                       ? name
+                       : (host.isEmpty() ? folder.host : host) + QLatin1Char(':') + name;
+        }
         if (column == EpochsColumn)
             return QStringLiteral("%1 runs").arg(folder.runs.size());
         if (column == DiskColumn)
             return formatBytes(bytes);
         return {};
-    case Qt::ToolTipRole:
-        return QStringLiteral("%1\n%2 runs, %3 epochs, %4")
-            .arg(folder.path)
-            .arg(folder.runs.size())
-            .arg(epochs)
-            .arg(formatBytes(bytes));
+    case Qt::ToolTipRole: {
+        QString tip = QStringLiteral("%1\n%2 runs, %3 epochs, %4")
+                          .arg(folder.path)
+                          .arg(folder.runs.size())
+                          .arg(epochs)
+                          .arg(formatBytes(bytes));
+        if (!folder.host.isEmpty())
+            tip += QStringLiteral("\nremote, on %1: %2").arg(folder.host, folder.message);
+        return tip;
+    }
+    case roles::RemoteHostRole:
+        return folder.host;
+    case roles::StaleRole:
+        return folder.stale;
     case roles::SortRole:
         if (column == DiskColumn)
             return QVariant::fromValue(bytes);
@@ -288,6 +319,10 @@ QVariant RunTreeModel::runData(const Folder& folder, const RunSummary& run, int 
             tip += QStringLiteral("\nlive: a trainer is writing this run");
         if (run.problems > 0)
             tip += QStringLiteral("\n%1 problem(s)").arg(run.problems);
+        if (!run.host.isEmpty())
+            tip += QStringLiteral("\nremote, on %1").arg(run.host);
+        if (!run.stale.isEmpty())
+            tip += QStringLiteral("\nnot current (%1): %2").arg(run.stale, run.staleWhy);
         tip += QStringLiteral("\nchecksums: ") + checksumStateLabel(run.checksum);
         return tip;
     }
@@ -312,6 +347,10 @@ QVariant RunTreeModel::runData(const Folder& folder, const RunSummary& run, int 
         return run.problems;
     case roles::LiveRole:
         return run.live;
+    case roles::RemoteHostRole:
+        return run.host;
+    case roles::StaleRole:
+        return run.stale;
     case roles::ChecksumStateRole:
         return static_cast<int>(run.checksum);
     default:

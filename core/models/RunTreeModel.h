@@ -23,6 +23,9 @@ struct RunSummary
     ChecksumState checksum = ChecksumState::Unknown;
     std::optional<int> lastEpoch;
     std::optional<int> bestEpoch;
+    QString host;     // a remote run's host ("user@host:port"), empty for a local run
+    QString stale;    // why what is shown may not be current ("reconnecting"), empty when it is
+    QString staleWhy; // the whole message: what happened and what to do
 };
 
 // Opened folders at the top level, their runs below (folder > run), sorted by
@@ -48,6 +51,10 @@ public:
 
     void addFolder(const QString& folder);
     void removeFolder(const QString& folder);
+    // Marks `folder` as remote on `host`, with its connection: `stale` a short
+    // word while it is not connected (empty when it is), `message` the detail.
+    void setFolderRemote(const QString& folder, const QString& host, const QString& stale,
+                         const QString& message);
     void clear();
     // Adds the run under its folder (adding the folder if needed) or updates it.
     void upsertRun(const RunSummary& summary);
@@ -74,6 +81,9 @@ private:
     {
         QString path;
         std::vector<RunSummary> runs; // sorted by root
+        QString host;                 // remote folders only
+        QString stale;
+        QString message;
     };
 
     int folderRow(const QString& folder) const;

@@ -48,6 +48,21 @@ bool RunRegistry::addFolder(const QString& folder)
     return true;
 }
 
+QStringList RunRegistry::removeFolder(const QString& folder)
+{
+    QStringList roots;
+    if (!m_folders.removeOne(folder))
+        return roots;
+    for (auto it = m_runs.begin(); it != m_runs.end();) {
+        if (it->second.folder == folder) {
+            roots << it->first;
+            it = m_runs.erase(it);
+        } else
+            ++it;
+    }
+    return roots;
+}
+
 QString RunRegistry::folderOf(const QString& root) const
 {
     QString best;

@@ -36,6 +36,8 @@ class RunRegistry
 public:
     // Adds `folder` (cleaned, absolute); false when it was open already.
     bool addFolder(const QString& folder);
+    // Forgets `folder` and its runs; the roots it held.
+    QStringList removeFolder(const QString& folder);
     QStringList folders() const { return m_folders; }
     // The opened folder `root` lies in, empty when none.
     QString folderOf(const QString& root) const;

@@ -7,6 +7,7 @@
 #include "models/ProblemsModel.h"
 #include "models/RunTreeModel.h"
 #include "session/HistoryService.h"
+#include "session/RemoteFolders.h"
 #include "session/RunOperations.h"
 #include "session/ScanController.h"
 #include "watch/RunWatcher.h"
@@ -60,8 +61,10 @@ Workspace::Workspace(QObject* parent)
     const QString cache = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
     if (!cache.isEmpty())
         m_verify->setStorePath(cache + QStringLiteral("/verify-cache.json"));
+    m_remote = new RemoteFolders(m_pool, this);
     connectParts();
     connectWatcher();
+    connectRemote();
 }
 
 Workspace::~Workspace()
@@ -70,6 +73,7 @@ Workspace::~Workspace()
     m_scans->cancelAll();
     m_history->clear();
     m_verify->cancel();
+    delete m_remote;
     delete m_verify;
     delete m_history;
     delete m_scans;
@@ -168,13 +172,17 @@ void Workspace::connectParts()
     connect(m_verify, &VerifySession::finished, this, [this](const QString& summary) {
         emit verifyFinished(summary);
         emit message(summary);
+        if (auto next = std::exchange(m_remoteVerifyNext, {}); !next.empty())
+            verifyRemote(next);
     });
     connect(m_verify, &VerifySession::storeLoaded, this, [this](const QString& error) {
         if (!error.isEmpty())
             emit message(error);
         // Runs that loaded before the remembered verdicts did get them now.
         for (auto& [root, s] : m_registry.all())
-            if (auto known = m_verify->remembered(s.run); !known.empty())
+            if (auto known =
+                    isRemote(root) ? VerifySession::Verdicts{} : m_verify->remembered(s.run);
+                !known.empty())
                 onVerdicts(root, known);
     });
     connect(m_scans, &ScanController::busyChanged, this, &Workspace::checkIdle);
@@ -200,6 +208,10 @@ void Workspace::connectWatcher()
 void Workspace::openFolders(const QStringList& folders)
 {
     for (const QString& f : folders) {
+        if (RemoteFolders::looksRemote(f)) {
+            openRemote(f, RemoteFolders::defaultOptions());
+            continue;
+        }
         const QString folder = QDir::cleanPath(QDir(f).absolutePath());
         if (!m_registry.addFolder(folder))
             continue;
@@ -213,6 +225,7 @@ void Workspace::closeAll()
     m_scans->cancelAll();
     m_history->clear();
     cancelVerify();
+    m_remote->closeAll();
     QMetaObject::invokeMethod(
         m_watcher,
         [w = m_watcher, l = m_liveness, folders = m_registry.folders(), roots = runRoots()] {
@@ -237,7 +250,7 @@ bool Workspace::isScanning() const
 bool Workspace::isIdle() const
 {
     return !m_scans->isBusy() && !m_history->isBusy() && m_operations->pending() == 0 &&
-           !m_verify->isVerifying();
+           !m_verify->isVerifying() && !m_remote->isBusy();
 }
 
 void Workspace::checkIdle()
@@ -278,8 +291,10 @@ void Workspace::applyLoadedRun(const QString& folder, std::shared_ptr<Run> run)
     // under way keeps its "verifying".
     std::erase_if(s.checks,
                   [](const auto& c) { return c.second.state != ChecksumState::Verifying; });
-    for (auto& [number, verdict] : m_verify->remembered(s.run))
-        s.checks.try_emplace(number, std::move(verdict));
+    // A remote run's files are not here: nothing remembered holds for them.
+    if (!isRemote(root))
+        for (auto& [number, verdict] : m_verify->remembered(s.run))
+            s.checks.try_emplace(number, std::move(verdict));
     publish(root);
     // A reload replaces the run wholesale; keep the other shown runs.
     if (m_epochTable->showsRun(root))
@@ -306,7 +321,9 @@ void Workspace::removeRun(const QString& root)
 
 void Workspace::reloadRun(const QString& root)
 {
-    if (const RunState* s = state(root))
+    if (isRemote(root))
+        m_remote->reload(root);
+    else if (const RunState* s = state(root))
         m_scans->reload(root, s->run.layout);
 }
 
@@ -335,7 +352,9 @@ void Workspace::showRuns(const QStringList& roots)
 
 void Workspace::requestHistory(const QString& root)
 {
-    if (const RunState* s = state(root))
+    if (isRemote(root))
+        m_remote->requestHistory(root);
+    else if (const RunState* s = state(root))
         m_history->request(root, std::make_shared<const Run>(s->run));
 }
 
@@ -360,6 +379,13 @@ void Workspace::refreshSummary(const QString& root)
     summary.live = s.live == LiveState::Live;
     summary.lastEpoch = s.run.linkedEpoch("last");
     summary.bestEpoch = s.run.linkedEpoch("best");
+    if (m_remote->contains(s.folder)) {
+        summary.host = m_remote->host(s.folder);
+        summary.stale = m_remote->staleLabel(s.folder);
+        summary.staleWhy = m_remote->connectionMessage(s.folder);
+        // Not connected: whether a trainer writes it now is unknown.
+        summary.live = summary.live && summary.stale.isEmpty();
+    }
     bool first = true;
     for (const auto& e : s.run.epochs) {
         if (!e.hasModel())
@@ -379,17 +405,31 @@ void Workspace::refreshSummary(const QString& root)
 
 void Workspace::verify(const std::map<QString, std::vector<int>>& epochs)
 {
-    m_verify->verify(epochs);
+    if (isVerifying())
+        return;
+    // Remote runs are verified next to their data by the far ckpt.
+    std::map<QString, std::vector<int>> local;
+    std::map<QString, std::vector<int>> remote;
+    for (const auto& [root, wanted] : epochs)
+        (isRemote(root) ? remote : local)[root] = wanted;
+    // Both: the local runs first, the remote ones when they are done.
+    m_remoteVerifyNext = local.empty() ? decltype(remote){} : remote;
+    if (!local.empty())
+        m_verify->verify(local);
+    else if (!remote.empty())
+        verifyRemote(remote);
 }
 
 void Workspace::cancelVerify()
 {
+    m_remoteVerifyNext.clear();
     m_verify->cancel();
+    m_remote->cancelVerify();
 }
 
 bool Workspace::isVerifying() const
 {
-    return m_verify->isVerifying();
+    return m_verify->isVerifying() || m_remote->isVerifying();
 }
 
 void Workspace::onVerdicts(const QString& root, const VerifySession::Verdicts& verdicts)

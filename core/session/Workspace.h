@@ -25,6 +25,8 @@ class EpochTableModel;
 class HistoryService;
 class LivenessMonitor;
 class ProblemsModel;
+class RemoteFolders;
+struct RemoteOptions;
 class RunOperations;
 class RunTreeModel;
 class RunWatcher;
@@ -52,7 +54,15 @@ public:
     ProblemsModel* problems() const { return m_problems; }
 
     // Scans each folder in the background; runs appear as they are loaded.
+    // `ssh://[user@]host[:port]/path` entries are remote folders (openRemote
+    // with RemoteFolders::defaultOptions()).
     void openFolders(const QStringList& folders);
+    // A folder on another machine, read through its `ckpt` over ssh: its runs'
+    // roots are ssh:// URLs. Returns the folder's key, empty (and message())
+    // when `url` is not a remote folder.
+    QString openRemote(const QString& url, const RemoteOptions& options);
+    // Closes one opened folder (local or remote) and forgets its runs.
+    void closeFolder(const QString& folder);
     void closeAll();
     QStringList folders() const { return m_registry.folders(); }
     bool isScanning() const;
@@ -72,6 +82,9 @@ public:
     void reloadRun(const QString& root);
 
     RunOperations* operations() const { return m_operations; }
+    RemoteFolders* remote() const { return m_remote; }
+    // Whether the run (or folder) lives on another machine (its root is an ssh:// URL).
+    bool isRemote(const QString& root) const;
     VerifySession* verification() const { return m_verify; }
 
     // Verifies checksums in the background: `epochs` per run root, an empty
@@ -102,6 +115,8 @@ signals:
     void livenessChanged(const QString& root, ckpt::LiveState state);
     // Every background part became idle (isIdle()).
     void idle();
+    // A remote folder's connection changed (RemoteFolders::connection()).
+    void remoteConnectionChanged(const QString& folder);
 
 private:
     void startWatcher();
@@ -119,6 +134,16 @@ private:
     void publish(const QString& root);
     void refreshSummary(const QString& root);
     void checkIdle();
+    // WorkspaceRemote.cpp: RemoteFolders' runs, events and results into the registry.
+    void connectRemote();
+    void applyRemoteRun(const QString& folder, std::shared_ptr<Run> run, LiveState live);
+    void replaceRemoteRuns(const QString& folder, const QStringList& roots);
+    void onRemoteLink(const QString& root, const QString& link, int epoch);
+    void onRemoteConnection(const QString& folder);
+    // Marks the epochs "verifying" and has the far ckpt verify them.
+    void verifyRemote(const std::map<QString, std::vector<int>>& epochs);
+    void onRemoteVerdicts(const QString& root, const VerifySession::Verdicts& verdicts);
+    void onRemoteVerifyFinished(const QString& summary);
 
     RunTreeModel* m_runTree;
     EpochTableModel* m_epochTable;
@@ -129,6 +154,9 @@ private:
     ScanController* m_scans;
     HistoryService* m_history;
     VerifySession* m_verify;
+    RemoteFolders* m_remote;
+    std::map<QString, std::vector<int>> m_remoteVerifyNext; // after the local verification
+    std::map<QString, std::vector<int>> m_remoteVerifying;  // epochs the far verify reports
     QStringList m_shown;
     QThread* m_watchThread;
     RunWatcher* m_watcher = nullptr;

@@ -16,6 +16,7 @@ private slots:
     void badgesThroughRoles_data();
     void badgesThroughRoles();
     void removeRunAndFolder();
+    void remoteFolderShowsHostAndConnection();
 };
 
 static RunSummary run(const QString& folder, const QString& rel, int epochs = 3)
@@ -110,6 +111,40 @@ void tst_RunTreeModel::removeRunAndFolder()
     model.removeFolder("/exp");
     QCOMPARE(model.rowCount(), 0);
     QVERIFY(!model.indexOfRun("/exp/b").isValid());
+}
+
+void tst_RunTreeModel::remoteFolderShowsHostAndConnection()
+{
+    RunTreeModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const QString folder = QStringLiteral("ssh://me@gpu:2222/data/exp");
+    auto s = run(folder, "RUN001/ckpts");
+    s.host = QStringLiteral("me@gpu:2222");
+    model.upsertRun(s);
+    // ssh:// roots are named by their text, like local paths.
+    QCOMPARE(model.indexOfRun(s.root).data().toString(), QStringLiteral("RUN001"));
+    QCOMPARE(model.indexOfRun(s.root).data(roles::RemoteHostRole).toString(), s.host);
+    QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+    model.setFolderRemote(folder, s.host, QStringLiteral("reconnecting"),
+                          QStringLiteral("The connection to me@gpu:2222 dropped."));
+    QCOMPARE(changed.count(), 1);
+    const QModelIndex f = model.indexOfFolder(folder);
+    QCOMPARE(f.data().toString(), QStringLiteral("gpu:exp"));
+    QCOMPARE(f.data(roles::StaleRole).toString(), QStringLiteral("reconnecting"));
+    QVERIFY(f.data(Qt::ToolTipRole).toString().contains(QStringLiteral("dropped")));
+    s.stale = QStringLiteral("reconnecting");
+    s.staleWhy = QStringLiteral("The connection to me@gpu:2222 dropped.");
+    model.upsertRun(s);
+    QVERIFY(model.indexOfRun(s.root)
+                .data(Qt::ToolTipRole)
+                .toString()
+                .contains(QStringLiteral("not current (reconnecting)")));
+    model.setFolderRemote(folder, s.host, {}, QStringLiteral("connected to me@gpu:2222"));
+    QCOMPARE(f.data(roles::StaleRole).toString(), QString());
+    // A local folder says nothing of hosts.
+    model.upsertRun(run("/exp", "a"));
+    QCOMPARE(model.indexOfFolder("/exp").data(roles::RemoteHostRole).toString(), QString());
+    QCOMPARE(model.indexOfFolder("/exp").data().toString(), QStringLiteral("exp"));
 }
 
 QTEST_GUILESS_MAIN(tst_RunTreeModel)

@@ -197,6 +197,32 @@ bool SshServer::start()
         m_error = "SshServer: cannot write the configs";
         return false;
     }
+    return listen();
+}
+
+void SshServer::stop()
+{
+    if (m_sshd.state() == QProcess::NotRunning)
+        return;
+    dropConnections();
+    m_sshd.disconnect();
+    m_sshd.terminate();
+    if (!m_sshd.waitForFinished(10000)) {
+        m_sshd.kill();
+        m_sshd.waitForFinished();
+    }
+}
+
+bool SshServer::resume()
+{
+    if (m_sshd.state() != QProcess::NotRunning)
+        return true;
+    m_error.clear();
+    return listen();
+}
+
+bool SshServer::listen()
+{
     m_sshd.setProcessChannelMode(QProcess::SeparateChannels);
     m_sshd.setReadChannel(QProcess::StandardError); // waitForReadyRead waits on its log
     m_sshd.start(QStringLiteral("/usr/sbin/sshd"),

@@ -44,6 +44,11 @@ public:
     // the listener stays: what a client sees when the network goes away.
     // Returns how many connections were dropped.
     int dropConnections();
+    // Stops the server (connections dropped, nobody listens on port()): what a
+    // client sees when the host goes down. resume() listens again on the same
+    // port with the same keys.
+    void stop();
+    bool resume();
     // The pids of sshd's per-connection processes now.
     std::vector<int> connectionPids() const;
 
@@ -52,6 +57,7 @@ public:
 
 private:
     bool start();
+    bool listen();
     bool run(const QString& program, const QStringList& arguments);
 
     QTemporaryDir m_dir;

@@ -23,6 +23,7 @@ public:
     static QColor bestColor() { return QColor(0xb8, 0x86, 0x0b); }
     static QColor problemColor() { return QColor(0xd0, 0x5a, 0x1c); }
     static QColor liveColor() { return QColor(0x1f, 0xa0, 0x4a); }
+    static QColor remoteColor() { return QColor(0x5a, 0x6b, 0x8c); }
     // A highlight for "this differs" rows that fits the palette (light or dark).
     static QColor differenceBackground(const QPalette& palette);
 

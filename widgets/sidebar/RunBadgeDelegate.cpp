@@ -16,7 +16,26 @@ struct Pill
     QColor color;
 };
 
+std::vector<Pill> localPillsFor(const QModelIndex& index);
+
+// A remote folder or run: first whether what it shows is current (the alarm
+// that must not be dropped), then a small remote mark, then the badges a local
+// one has. The folder is named "host:folder"; details are in the tooltips.
 std::vector<Pill> pillsFor(const QModelIndex& index)
+{
+    std::vector<Pill> pills;
+    const bool folder =
+        index.data(roles::NodeKindRole).toInt() == static_cast<int>(RunTreeModel::NodeKind::Folder);
+    if (const QString stale = index.data(roles::StaleRole).toString(); !stale.isEmpty())
+        pills.push_back({folder ? stale : QObject::tr("offline"), Badges::problemColor()});
+    if (const QString host = index.data(roles::RemoteHostRole).toString(); !host.isEmpty())
+        pills.push_back({QStringLiteral("⇄"), Badges::remoteColor()});
+    for (Pill& p : localPillsFor(index))
+        pills.push_back(std::move(p));
+    return pills;
+}
+
+std::vector<Pill> localPillsFor(const QModelIndex& index)
 {
     std::vector<Pill> pills;
     const int problems = index.data(roles::ProblemCountRole).toInt();
@@ -70,12 +89,17 @@ void RunBadgeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
     // a long path still elides in the middle) and badges that no longer fit
     // are dropped rather than squeezing "EXP000/RUN000" to "EX…00".
     const int fullWidth = opt.fontMetrics.horizontalAdvance(text);
-    const int nameWidth =
-        std::max({20, textRect.width() - reserved, std::min(fullWidth, textRect.width() * 3 / 5)});
+    // A row that is not current gives more room to its "reconnecting" / "offline" pill.
+    const bool stale = !index.data(roles::StaleRole).toString().isEmpty();
+    const int share = stale ? 2 : 3;
+    const int nameWidth = std::max(
+        {20, textRect.width() - reserved, std::min(fullWidth, textRect.width() * share / 5)});
     reserved = std::max(0, textRect.width() - nameWidth);
     const QString elided = opt.fontMetrics.elidedText(text, Qt::ElideMiddle, nameWidth);
     painter->save();
+    // A remote run that is not current is drawn faded: it may be out of date.
     painter->setPen(opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText
+                                      : stale                            ? QPalette::PlaceholderText
                                                                          : QPalette::Text));
     painter->drawText(textRect.adjusted(0, 0, -reserved, 0), Qt::AlignVCenter | Qt::AlignLeft,
                       elided);
