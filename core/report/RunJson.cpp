@@ -440,16 +440,20 @@ void RunJson::writeEpoch(JsonWriter& w, const Run& run, const Epoch& epoch)
         w.key("metadata");
         writeRecord(w, epoch.metadata, infoRaw);
     }
-    Json nonFinite = Json::object();
-    for (const auto& m : epoch.metrics)
-        if (!std::isfinite(m.value))
-            nonFinite[LenientJson::validUtf8(m.name)] = std::isnan(m.value) ? "NaN"
-                                                        : m.value > 0       ? "Infinity"
-                                                                            : "-Infinity";
-    if (!nonFinite.empty())
-        w.key("metrics_nonfinite").raw(nonFinite.dump(-1, ' ', false, kReplace));
-    if (!infoRaw.empty())
-        w.key("info_raw").raw(infoRaw.dump(-1, ' ', false, kReplace));
+    std::optional<Json> nonFinite;
+    for (const auto& m : epoch.metrics) {
+        if (std::isfinite(m.value))
+            continue;
+        if (!nonFinite)
+            nonFinite = Json::object();
+        (*nonFinite)[LenientJson::validUtf8(m.name)] = std::isnan(m.value) ? "NaN"
+                                                       : m.value > 0       ? "Infinity"
+                                                                           : "-Infinity";
+    }
+    if (nonFinite)
+        w.key("metrics_nonfinite").raw(nonFinite->dump(-1, ' ', false, kReplace));
+    if (infoRaw && !infoRaw->empty())
+        w.key("info_raw").raw(infoRaw->dump(-1, ' ', false, kReplace));
     w.endObject();
 }
 

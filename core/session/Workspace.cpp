@@ -157,15 +157,7 @@ void Workspace::connectParts()
                                              : error);
             });
     connect(m_scans, &ScanController::allScansFinished, this, &Workspace::allScansFinished);
-    connect(m_history, &HistoryService::ready, this,
-            [this](const QString& root, std::shared_ptr<MetricHistory> history) {
-                RunState* s = m_registry.find(root);
-                if (!s || !history)
-                    return;
-                s->history = std::move(*history);
-                m_epochTable->setHistory(root, *s->history);
-                emit historyChanged(root);
-            });
+    connect(m_history, &HistoryService::ready, this, &Workspace::onHistory);
     connect(m_verify, &VerifySession::verdicts, this, &Workspace::onVerdicts);
     connect(m_verify, &VerifySession::started, this, &Workspace::verifyStarted);
     connect(m_verify, &VerifySession::progress, this, &Workspace::verifyProgress);
@@ -348,6 +340,16 @@ void Workspace::showRuns(const QStringList& roots)
         if (!s.checks.empty())
             m_epochTable->setChecksumStates(root, s.checksumStates(), s.checksumNotes());
     }
+}
+
+void Workspace::onHistory(const QString& root, const std::shared_ptr<MetricHistory>& history)
+{
+    RunState* s = m_registry.find(root);
+    if (!s || !history)
+        return;
+    s->history = std::move(*history);
+    m_epochTable->setHistory(root, *s->history);
+    emit historyChanged(root);
 }
 
 void Workspace::requestHistory(const QString& root)

@@ -130,6 +130,8 @@ private:
     void onLiveness(const QString& root, LiveState state);
     void onVerdicts(const QString& root, const VerifySession::Verdicts& verdicts);
     void requestHistory(const QString& root);
+    // A merged history arrived (local HistoryService or a far `ckpt history`).
+    void onHistory(const QString& root, const std::shared_ptr<MetricHistory>& history);
     // Derives the problems and the sidebar row from the run's state.
     void publish(const QString& root);
     void refreshSummary(const QString& root);

@@ -30,15 +30,7 @@ void Workspace::connectRemote()
     connect(r, &RemoteFolders::epochRemoved, this, &Workspace::onWatchedEpochRemoved);
     connect(r, &RemoteFolders::linkChanged, this, &Workspace::onRemoteLink);
     connect(r, &RemoteFolders::livenessChanged, this, &Workspace::onLiveness);
-    connect(r, &RemoteFolders::historyReady, this,
-            [this](const QString& root, std::shared_ptr<MetricHistory> history) {
-                RunState* s = m_registry.find(root);
-                if (!s || !history)
-                    return;
-                s->history = std::move(*history);
-                m_epochTable->setHistory(root, *s->history);
-                emit historyChanged(root);
-            });
+    connect(r, &RemoteFolders::historyReady, this, &Workspace::onHistory);
     connect(r, &RemoteFolders::verifyStarted, this, &Workspace::verifyStarted);
     connect(r, &RemoteFolders::verifyProgress, this, &Workspace::verifyProgress);
     connect(r, &RemoteFolders::verdicts, this, &Workspace::onRemoteVerdicts);
