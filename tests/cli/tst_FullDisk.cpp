@@ -7,6 +7,7 @@
 #include "CandleFixture.h"
 #include "CliRunner.h"
 #include "FileTree.h"
+#include "VerifyCacheCase.h"
 #include "candle/CandleLayout.h"
 #include "checksum/Verifier.h"
 #include "checksum/VerifyStore.h"
@@ -259,22 +260,10 @@ void tst_FullDisk::verifyCacheFailsCleanly()
 {
     QFETCH(int, fault);
     mountTmpfs();
-    const fs::path root = m_mount / "RUN" / "ckpts";
-    CandleFixture f(root);
-    for (int e = 1; e <= 3; ++e)
-        f.addEpoch(e, 1.0 / e, 64 * 1024, e == 1);
-    const ckpt::Run run = ckpt::CandleLayout().loadRun(root);
-    auto report = ckpt::Verifier::verifyRuns({run}, {}, ckpt::Progress::none());
-    QVERIFY(report && report->runs.size() == 1 && report->runs[0].epochs.size() == 3);
-    const auto& verdicts = report->runs[0].epochs;
-    const fs::path cache = m_mount / "cache" / "verify-cache.json";
-    ckpt::VerifyStore store;
-    store.record(run, *run.findEpoch(1), verdicts[0]);
-    QVERIFY(store.save(cache));
-    const std::string saved = CandleFixture::readText(cache);
-
-    for (int i = 1; i < 3; ++i)
-        store.record(run, *run.findEpoch(i + 1), verdicts[std::size_t(i)]);
+    std::string error;
+    auto made = VerifyCacheCase::make(m_mount, m_mount / "cache" / "verify-cache.json", error);
+    QVERIFY2(made, error.c_str());
+    auto& [run, store, cache, saved] = *made;
     fill(Fault(fault));
     const FileTree before = treeOf(m_mount);
     const ckpt::Status st = store.save(cache);

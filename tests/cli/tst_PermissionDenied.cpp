@@ -10,6 +10,7 @@
 #include "CliRunner.h"
 #include "FileTree.h"
 #include "UnprivilegedScope.h"
+#include "VerifyCacheCase.h"
 #include "candle/CandleLayout.h"
 #include "checksum/Verifier.h"
 #include "checksum/VerifyStore.h"
@@ -169,21 +170,10 @@ void tst_PermissionDenied::writesFailCleanly()
 void tst_PermissionDenied::verifyCacheFailsCleanly()
 {
     const fs::path base = m_base / "cache";
-    const fs::path root = base / "RUN" / "ckpts";
-    CandleFixture f(root);
-    for (int e = 1; e <= 3; ++e)
-        f.addEpoch(e, 1.0 / e, 16 * 1024, e == 1);
-    const ckpt::Run run = ckpt::CandleLayout().loadRun(root);
-    auto report = ckpt::Verifier::verifyRuns({run}, {}, ckpt::Progress::none());
-    QVERIFY(report && report->runs.size() == 1 && report->runs[0].epochs.size() == 3);
-    const auto& verdicts = report->runs[0].epochs;
-    const fs::path cache = base / "cache" / "verify-cache.json";
-    ckpt::VerifyStore store;
-    store.record(run, *run.findEpoch(1), verdicts[0]);
-    QVERIFY(store.save(cache));
-    const std::string saved = CandleFixture::readText(cache);
-    for (int i = 1; i < 3; ++i)
-        store.record(run, *run.findEpoch(i + 1), verdicts[std::size_t(i)]);
+    std::string error;
+    auto made = VerifyCacheCase::make(base, base / "cache" / "verify-cache.json", error);
+    QVERIFY2(made, error.c_str());
+    auto& [run, store, cache, saved] = *made;
 
     // (A read-only cache file in a writable folder is replaced, as an editor
     // or git replaces one: the folder is what denies.)
