@@ -129,14 +129,7 @@ void Workspace::flushWatcher()
 void Workspace::connectParts()
 {
     connect(m_operations, &RunOperations::relinked, this, &Workspace::relinked);
-    connect(m_operations, &RunOperations::finished, this,
-            [this](const QString& root, const QString& action, const QString& error) {
-                emit operationFinished(root, action, error);
-                emit message(error.isEmpty() ? tr("%1: done (%2)").arg(action, runName(root))
-                                             : error);
-                reloadRun(root);
-                checkIdle();
-            });
+    connect(m_operations, &RunOperations::finished, this, &Workspace::onOperationFinished);
     connect(m_scans, &ScanController::scanStarted, this, [this](const QString& folder) {
         emit scanStarted(folder);
         emit message(tr("Scanning %1…").arg(folder));
@@ -340,6 +333,15 @@ void Workspace::showRuns(const QStringList& roots)
         if (!s.checks.empty())
             m_epochTable->setChecksumStates(root, s.checksumStates(), s.checksumNotes());
     }
+}
+
+void Workspace::onOperationFinished(const QString& root, const QString& action,
+                                    const QString& error)
+{
+    emit operationFinished(root, action, error);
+    emit message(error.isEmpty() ? tr("%1: done (%2)").arg(action, runName(root)) : error);
+    reloadRun(root);
+    checkIdle();
 }
 
 void Workspace::onHistory(const QString& root, const std::shared_ptr<MetricHistory>& history)

@@ -130,6 +130,8 @@ private:
     void onLiveness(const QString& root, LiveState state);
     void onVerdicts(const QString& root, const VerifySession::Verdicts& verdicts);
     void requestHistory(const QString& root);
+    // A relink, undo, repair or prune ended (here or on a far host): the run is read again.
+    void onOperationFinished(const QString& root, const QString& action, const QString& error);
     // A merged history arrived (local HistoryService or a far `ckpt history`).
     void onHistory(const QString& root, const std::shared_ptr<MetricHistory>& history);
     // Derives the problems and the sidebar row from the run's state.

@@ -35,14 +35,7 @@ void Workspace::connectRemote()
     connect(r, &RemoteFolders::verifyProgress, this, &Workspace::verifyProgress);
     connect(r, &RemoteFolders::verdicts, this, &Workspace::onRemoteVerdicts);
     connect(r, &RemoteFolders::verifyFinished, this, &Workspace::onRemoteVerifyFinished);
-    connect(r, &RemoteFolders::operationFinished, this,
-            [this](const QString& root, const QString& action, const QString& error) {
-                emit operationFinished(root, action, error);
-                emit message(error.isEmpty() ? tr("%1: done (%2)").arg(action, runName(root))
-                                             : error);
-                reloadRun(root);
-                checkIdle();
-            });
+    connect(r, &RemoteFolders::operationFinished, this, &Workspace::onOperationFinished);
     connect(r, &RemoteFolders::message, this, &Workspace::message);
     connect(r, &RemoteFolders::busyChanged, this, &Workspace::checkIdle);
 }

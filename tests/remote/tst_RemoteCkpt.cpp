@@ -1,5 +1,6 @@
 #include "CandleFixture.h"
 #include "DemoRun.h"
+#include "ProcessRunner.h"
 #include "SshServer.h"
 #include "modelfile/WeightsDiff.h"
 #include "remote/RemoteCkpt.h"
@@ -32,18 +33,9 @@ namespace {
 int farCkptCount(const std::string& command, const std::string& needle)
 {
     int n = 0;
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator("/proc", ec)) {
-        QFile in(QString::fromStdString((entry.path() / "cmdline").string()));
-        if (!in.open(QIODevice::ReadOnly))
-            continue;
-        std::string text = in.readAll().toStdString();
-        for (char& c : text)
-            if (c == '\0')
-                c = ' ';
-        if (text.find(CKPT_CLI_PATH " " + command) == 0 && text.find(needle) != std::string::npos)
+    for (const std::string& line : runningCommandLines())
+        if (line.find(CKPT_CLI_PATH " " + command) == 0 && line.find(needle) != std::string::npos)
             ++n;
-    }
     return n;
 }
 

@@ -1,5 +1,6 @@
 #include "CandleFixture.h"
 #include "DemoRun.h"
+#include "ProcessRunner.h"
 #include "SshServer.h"
 #include "models/ModelRoles.h"
 #include "models/ProblemsModel.h"
@@ -14,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -30,19 +32,10 @@ constexpr int kConnect = 30000;
 // Whether a process whose command line starts with `command` runs now.
 bool farProcessRuns(const std::string& command)
 {
-    std::error_code ec;
-    for (const auto& entry : fs::directory_iterator("/proc", ec)) {
-        QFile in(QString::fromStdString((entry.path() / "cmdline").string()));
-        if (!in.open(QIODevice::ReadOnly))
-            continue;
-        std::string text = in.readAll().toStdString();
-        for (char& c : text)
-            if (c == '\0')
-                c = ' ';
-        if (text.find(command) != std::string::npos)
-            return true;
-    }
-    return false;
+    const auto lines = runningCommandLines();
+    return std::any_of(lines.begin(), lines.end(), [&](const std::string& line) {
+        return line.find(command) != std::string::npos;
+    });
 }
 
 QStringList epochNumbers(const Run& run)

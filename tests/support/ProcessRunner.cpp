@@ -1,6 +1,9 @@
 #include "ProcessRunner.h"
 
+#include <QFile>
 #include <QProcess>
+
+#include <filesystem>
 
 namespace ckpt::test {
 
@@ -29,6 +32,23 @@ ProcessResult runProcess(const QString& program, const QStringList& arguments, i
     r.out = p.readAllStandardOutput();
     r.err = p.readAllStandardError();
     return r;
+}
+
+std::vector<std::string> runningCommandLines()
+{
+    std::vector<std::string> lines;
+    std::error_code ec;
+    for (const auto& entry : std::filesystem::directory_iterator("/proc", ec)) {
+        QFile in(QString::fromStdString((entry.path() / "cmdline").string()));
+        if (!in.open(QIODevice::ReadOnly))
+            continue;
+        std::string text = in.readAll().toStdString();
+        for (char& c : text)
+            if (c == '\0')
+                c = ' ';
+        lines.push_back(std::move(text));
+    }
+    return lines;
 }
 
 } // namespace ckpt::test

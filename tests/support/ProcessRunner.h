@@ -4,6 +4,9 @@
 #include <QString>
 #include <QStringList>
 
+#include <string>
+#include <vector>
+
 namespace ckpt::test {
 
 // What a child process did. `started` is false when the program could not be
@@ -23,5 +26,9 @@ struct ProcessResult
 // capturing stdout and stderr; `timeoutMs` bounds the start and the run each.
 ProcessResult runProcess(const QString& program, const QStringList& arguments,
                          int timeoutMs = 60000, const QByteArray& input = {});
+
+// The command lines of the processes running now (/proc/*/cmdline), their
+// arguments joined by spaces: "is the far ckpt still running?".
+std::vector<std::string> runningCommandLines();
 
 } // namespace ckpt::test
