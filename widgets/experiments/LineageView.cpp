@@ -20,7 +20,7 @@ namespace {
 constexpr double NodeWidth = 150;
 constexpr double NodeHeight = 42;
 constexpr double ColumnPitch = NodeWidth + 190;
-constexpr double RowPitch = 84;
+constexpr double MinRowPitch = 84;
 constexpr double LabelWidth = 175;
 constexpr int LabelChanges = 3; // changes listed on an edge; the rest in its tooltip
 constexpr int RootKey = 0;
@@ -85,9 +85,26 @@ private:
     QPalette m_palette;
 };
 
-QPointF nodeOrigin(const LineageGraph::Node& n)
+QPointF nodeOrigin(const LineageGraph::Node& n, double rowPitch)
 {
-    return {n.column * ColumnPitch, n.row * RowPitch};
+    return {n.column * ColumnPitch, n.row * rowPitch};
+}
+
+// The lines of an edge's label: the epoch and mode, then one change a line.
+QStringList labelLines(const LineageGraph::Link& l, const QFontMetrics& fm)
+{
+    const QString mode =
+        l.mode == LaunchPlan::Mode::Restart ? LineageView::tr("restart") : LineageView::tr("fork");
+    QStringList lines{QStringLiteral("e%1 · %2").arg(l.epoch).arg(mode)};
+    const QStringList changes =
+        QString::fromStdString(l.changes).split(QStringLiteral(", "), Qt::SkipEmptyParts);
+    for (int i = 0; i < changes.size() && i < LabelChanges; ++i)
+        lines << fm.elidedText(changes[i], Qt::ElideRight, int(LabelWidth));
+    if (changes.size() > LabelChanges)
+        lines << LineageView::tr("+%1 more").arg(changes.size() - LabelChanges);
+    if (changes.isEmpty())
+        lines << LineageView::tr("no parameter changed");
+    return lines;
 }
 
 } // namespace
@@ -140,11 +157,17 @@ void LineageView::rebuild()
     QFont labelFont = font();
     labelFont.setPointSizeF(labelFont.pointSizeF() * 0.9);
     const QFontMetrics fm(labelFont);
+    // A label hangs below a descending edge and above a straight one: two of
+    // them, plus a margin, fit between two rows.
+    qsizetype tallest = 0;
+    for (const LineageGraph::Link& l : m_graph->links)
+        tallest = std::max(tallest, labelLines(l, fm).size());
+    m_rowPitch = std::max(MinRowPitch, 2.0 * (double(tallest) * fm.lineSpacing() + 6) + 8);
     for (const LineageGraph::Link& l : m_graph->links) {
         const auto& a = m_graph->nodes[std::size_t(l.from)];
         const auto& b = m_graph->nodes[std::size_t(l.to)];
-        const QPointF from = nodeOrigin(a) + QPointF(NodeWidth, NodeHeight / 2);
-        const QPointF to = nodeOrigin(b) + QPointF(0, NodeHeight / 2);
+        const QPointF from = nodeOrigin(a, m_rowPitch) + QPointF(NodeWidth, NodeHeight / 2);
+        const QPointF to = nodeOrigin(b, m_rowPitch) + QPointF(0, NodeHeight / 2);
         QPainterPath path(from);
         const double dx = (to.x() - from.x()) / 2;
         path.cubicTo(from + QPointF(dx, 0), to - QPointF(dx, 0), to);
@@ -162,15 +185,7 @@ void LineageView::rebuild()
         // The label sits along the edge's last stretch, before the child: the
         // epoch, then one change a line.
         const QString mode = l.mode == LaunchPlan::Mode::Restart ? tr("restart") : tr("fork");
-        QStringList lines{QStringLiteral("e%1 · %2").arg(l.epoch).arg(mode)};
-        const QStringList changes =
-            QString::fromStdString(l.changes).split(QStringLiteral(", "), Qt::SkipEmptyParts);
-        for (int i = 0; i < changes.size() && i < LabelChanges; ++i)
-            lines << fm.elidedText(changes[i], Qt::ElideRight, int(LabelWidth));
-        if (changes.size() > LabelChanges)
-            lines << tr("+%1 more").arg(changes.size() - LabelChanges);
-        if (changes.isEmpty())
-            lines << tr("no parameter changed");
+        const QStringList lines = labelLines(l, fm);
         auto* label = m_scene->addSimpleText(lines.join(QLatin1Char('\n')), labelFont);
         label->setData(RootKey + 1, QString::fromStdString(l.label));
         label->setBrush(pal.color(QPalette::Text));
@@ -185,7 +200,7 @@ void LineageView::rebuild()
     for (const LineageGraph::Node& n : m_graph->nodes) {
         auto* item = new NodeItem(
             n, !m_current.isEmpty() && QString::fromStdString(n.root) == m_current, pal);
-        item->setPos(nodeOrigin(n));
+        item->setPos(nodeOrigin(n, m_rowPitch));
         m_scene->addItem(item);
     }
     if (m_graph->nodes.empty()) {
@@ -215,8 +230,8 @@ QPoint LineageView::nodePosition(const QString& root) const
             best = int(i);
     if (best < 0)
         return {};
-    const QPointF centre =
-        nodeOrigin(m_graph->nodes[std::size_t(best)]) + QPointF(NodeWidth / 2, NodeHeight / 2);
+    const QPointF centre = nodeOrigin(m_graph->nodes[std::size_t(best)], m_rowPitch) +
+                           QPointF(NodeWidth / 2, NodeHeight / 2);
     return mapFromScene(centre);
 }
 

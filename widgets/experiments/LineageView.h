@@ -54,6 +54,9 @@ private:
     LaunchedRunsModel* m_model = nullptr;
     std::unique_ptr<LineageGraph> m_graph;
     QString m_current;
+    // Rows far enough apart that an edge label below one row and one above the
+    // next never overlap (set from the tallest label at each rebuild).
+    double m_rowPitch = 84;
     bool m_autoFit = true;
 };
 
