@@ -249,6 +249,15 @@ QString LaunchedRunsModel::forget(const QString& root)
     return {};
 }
 
+QStringList LaunchedRunsModel::goneRuns() const
+{
+    QStringList out;
+    for (const auto& run : m_runs)
+        if (run.gone)
+            out << QString::fromStdString(run.entry.runRoot);
+    return out;
+}
+
 RunState LaunchedRunsModel::stateAt(int row) const
 {
     const LaunchRecord* r = recordAt(row);

@@ -70,6 +70,8 @@ public:
     // Takes `root` off the registry (its files and launch record stay), then
     // refreshes; an error message when the registry could not be changed.
     QString forget(const QString& root);
+    // The runs whose folder no longer exists ("gone"), in table order.
+    QStringList goneRuns() const;
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

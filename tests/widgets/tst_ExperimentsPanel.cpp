@@ -36,6 +36,7 @@ private slots:
     void forkEdgeIsLabelledAndItsNodeSelectsTheRun();
     void columnWidthsAndFollowAreRemembered();
     void finishedRunIsForgottenAfterConfirmationFilesStay();
+    void goneRunsAreForgottenAllAtOnce();
 
 private:
     // Clicks the row of `root` in the panel's table.
@@ -281,6 +282,52 @@ void tst_ExperimentsPanel::finishedRunIsForgottenAfterConfirmationFilesStay()
     QSignalSpy finished(&model, &LaunchedRunsModel::stopFinished);
     model.stop(runningRoot, 1s);
     QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 15000);
+}
+
+void tst_ExperimentsPanel::goneRunsAreForgottenAllAtOnce()
+{
+    QStringList roots;
+    for (const char* name : {"RUN000", "RUN001", "RUN002"}) {
+        auto launched = m_runs->launch(name, 1, 0.0);
+        QVERIFY2(launched, launched ? "" : launched.error().message.c_str());
+        roots << QString::fromStdString(*launched);
+    }
+    LaunchedRunsModel model(m_runs->registry());
+    model.setIntervals(150, 150);
+    ExperimentsPanel panel(&model);
+    panel.resize(1000, 600);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    for (const QString& root : roots)
+        QTRY_COMPARE_WITH_TIMEOUT(stateText(panel, root), QStringLiteral("completed"), 30000);
+    // Two run folders deleted by hand: their rows say "gone".
+    for (int i = 0; i < 2; ++i)
+        fs::remove_all(roots[i].toStdString());
+    for (int i = 0; i < 2; ++i)
+        QTRY_COMPARE_WITH_TIMEOUT(stateText(panel, roots[i]), QStringLiteral("gone"), 10000);
+
+    clickRow(panel, roots[0]);
+    QTRY_VERIFY(panel.forgetButton()->isEnabled());
+    QTest::keyClick(panel.table(), Qt::Key_Delete, Qt::ShiftModifier);
+    QTRY_VERIFY(panel.findChild<QPushButton*>(QStringLiteral("forgetAllGone")));
+    auto* all = panel.findChild<QPushButton*>(QStringLiteral("forgetAllGone"));
+    QVERIFY2(all->text().contains(QLatin1String("2")), qPrintable(all->text()));
+    QTest::mouseClick(all, Qt::LeftButton);
+    QTRY_COMPARE(model.rowCount(), 1);
+    QCOMPARE(model.rootAt(0), roots[2]);
+    auto listed = m_runs->registry().launched();
+    QVERIFY(listed);
+    QCOMPARE(int(listed->size()), 1);
+
+    // With one gone run left, the box offers no "all".
+    fs::remove_all(roots[2].toStdString());
+    QTRY_COMPARE_WITH_TIMEOUT(stateText(panel, roots[2]), QStringLiteral("gone"), 10000);
+    clickRow(panel, roots[2]);
+    QTest::mouseClick(panel.forgetButton(), Qt::LeftButton);
+    QTRY_VERIFY(panel.findChild<QMessageBox*>(QStringLiteral("forgetConfirmation")));
+    QVERIFY(!panel.findChild<QPushButton*>(QStringLiteral("forgetAllGone")));
+    QTest::keyClick(panel.findChild<QMessageBox*>(QStringLiteral("forgetConfirmation")),
+                    Qt::Key_Escape);
 }
 
 QTEST_MAIN(tst_ExperimentsPanel)

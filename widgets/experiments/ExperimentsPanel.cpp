@@ -349,15 +349,33 @@ void ExperimentsPanel::confirmForget()
                                "record stay in %1. `ckpt runs` stops listing it too.")
                                 .arg(root));
     box->button(QMessageBox::Yes)->setText(tr("&Forget"));
+    // Runs whose folders were deleted pile up: one click takes them all off.
+    const QStringList gone = m_model->goneRuns();
+    QPushButton* allGone =
+        gone.size() > 1 && gone.contains(root)
+            ? box->addButton(tr("Forget All %1 &Gone").arg(gone.size()), QMessageBox::AcceptRole)
+            : nullptr;
+    if (allGone)
+        allGone->setObjectName(QStringLiteral("forgetAllGone"));
     box->setDefaultButton(QMessageBox::Cancel);
     box->setAttribute(Qt::WA_DeleteOnClose);
-    connect(box, &QMessageBox::finished, this, [this, root, box](int) {
-        if (box->clickedButton() != box->button(QMessageBox::Yes))
+    connect(box, &QMessageBox::finished, this, [this, root, box, allGone, gone](int) {
+        QStringList roots;
+        if (box->clickedButton() == box->button(QMessageBox::Yes))
+            roots << root;
+        else if (allGone && box->clickedButton() == allGone)
+            roots = gone;
+        if (roots.isEmpty())
             return;
-        const QString name = m_model->nameOf(root);
-        const QString error = m_model->forget(root);
-        m_status->setText(error.isEmpty() ? tr("%1 is no longer listed.").arg(name)
-                                          : tr("Could not forget %1: %2").arg(name, error));
+        QStringList failed;
+        for (const QString& r : roots)
+            if (const QString error = m_model->forget(r); !error.isEmpty())
+                failed << tr("%1: %2").arg(m_model->nameOf(r), error);
+        m_status->setText(!failed.isEmpty()
+                              ? tr("Could not forget %1").arg(failed.join(QStringLiteral("; ")))
+                          : roots.size() == 1
+                              ? tr("%1 is no longer listed.").arg(m_model->nameOf(root))
+                              : tr("%n gone run(s) no longer listed.", nullptr, int(roots.size())));
     });
     box->open();
 }
