@@ -29,6 +29,8 @@ public:
     // it. False for any other text, or one parse() would refuse: parse() reads
     // and explains those.
     static bool parseFlat(std::string_view text, CkptInfo& info, KeyValues& record);
+    // A number as writers spell it, bare or quoted: Python's Infinity/inf/NaN too.
+    static std::optional<double> numberFromText(std::string_view text);
 
     // Why a "model_file" value must not be followed, or nullopt when it names a
     // file inside its epoch directory. Absolute paths and ".." components point

@@ -1,0 +1,410 @@
+// The fast path of CkptInfoReader: flat ckpt-info.json files read without a
+// JSON document (what trainers write); anything else goes to parse().
+#include "candle/CkptInfoReader.h"
+
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace ckpt {
+
+namespace {
+
+// One value of a flat ckpt-info.json, as LenientJson would hold it.
+struct FlatValue
+{
+    enum class Kind : std::uint8_t
+    {
+        String,
+        Int,
+        UInt,
+        Double,
+        Bool,
+        Null
+    };
+    Kind kind = Kind::Null;
+    std::string_view text; // a string's characters, or the token as written
+    std::int64_t i = 0;
+    std::uint64_t u = 0;
+    double d = 0.0;
+    bool b = false;
+
+    bool isNumber() const
+    {
+        return kind == Kind::Int || kind == Kind::UInt || kind == Kind::Double;
+    }
+    double number() const
+    {
+        return kind == Kind::Int    ? static_cast<double>(i)
+               : kind == Kind::UInt ? static_cast<double>(u)
+                                    : d;
+    }
+};
+
+class FlatObject
+{
+public:
+    static constexpr std::size_t kMaxMembers = 32;
+
+    bool parse(std::string_view text)
+    {
+        m_text = text;
+        skipSpace();
+        if (!take('{'))
+            return false;
+        skipSpace();
+        if (take('}'))
+            return atEndAfterSpace();
+        for (;;) {
+            skipSpace();
+            std::string_view key;
+            if (m_count == kMaxMembers || !plainString(key))
+                return false;
+            for (std::size_t k = 0; k < m_count; ++k)
+                if (m_keys[k] == key)
+                    return false; // Python keeps the last one in the first one's place
+            skipSpace();
+            if (!take(':'))
+                return false;
+            skipSpace();
+            FlatValue& v = m_values[m_count];
+            const std::size_t start = m_pos;
+            if (!value(v))
+                return false;
+            if (v.kind != FlatValue::Kind::String)
+                v.text = m_text.substr(start, m_pos - start);
+            m_keys[m_count++] = key;
+            skipSpace();
+            if (take(','))
+                continue;
+            if (take('}'))
+                return atEndAfterSpace();
+            return false;
+        }
+    }
+
+    const FlatValue* find(std::string_view key) const
+    {
+        for (std::size_t k = 0; k < m_count; ++k)
+            if (m_keys[k] == key)
+                return &m_values[k];
+        return nullptr;
+    }
+
+    std::size_t size() const { return m_count; }
+    std::string_view key(std::size_t k) const { return m_keys[k]; }
+    const FlatValue& value(std::size_t k) const { return m_values[k]; }
+
+private:
+    bool take(char c)
+    {
+        if (m_pos < m_text.size() && m_text[m_pos] == c) {
+            ++m_pos;
+            return true;
+        }
+        return false;
+    }
+
+    bool word(std::string_view w)
+    {
+        if (m_text.substr(m_pos, w.size()) != w)
+            return false;
+        m_pos += w.size();
+        return true;
+    }
+
+    void skipSpace()
+    {
+        while (m_pos < m_text.size() && (m_text[m_pos] == ' ' || m_text[m_pos] == '\n' ||
+                                         m_text[m_pos] == '\r' || m_text[m_pos] == '\t'))
+            ++m_pos;
+    }
+
+    bool atEndAfterSpace()
+    {
+        skipSpace();
+        return m_pos == m_text.size();
+    }
+
+    // ASCII, no escapes, no control characters: the text is the value.
+    bool plainString(std::string_view& out)
+    {
+        if (!take('"'))
+            return false;
+        const std::size_t start = m_pos;
+        while (m_pos < m_text.size()) {
+            const auto c = static_cast<unsigned char>(m_text[m_pos]);
+            if (c == '"') {
+                out = m_text.substr(start, m_pos - start);
+                ++m_pos;
+                return true;
+            }
+            if (c < 0x20 || c >= 0x80 || c == '\\')
+                return false;
+            ++m_pos;
+        }
+        return false;
+    }
+
+    bool digits()
+    {
+        const std::size_t from = m_pos;
+        while (m_pos < m_text.size() && m_text[m_pos] >= '0' && m_text[m_pos] <= '9')
+            ++m_pos;
+        return m_pos > from;
+    }
+
+    bool value(FlatValue& v)
+    {
+        using K = FlatValue::Kind;
+        if (m_pos >= m_text.size())
+            return false;
+        switch (m_text[m_pos]) {
+        case '"':
+            v.kind = K::String;
+            return plainString(v.text);
+        case 't':
+            v.kind = K::Bool;
+            v.b = true;
+            return word("true");
+        case 'f':
+            v.kind = K::Bool;
+            v.b = false;
+            return word("false");
+        case 'n':
+            v.kind = K::Null;
+            return word("null");
+        case 'N':
+            v.kind = K::Double;
+            v.d = std::numeric_limits<double>::quiet_NaN();
+            return word("NaN");
+        case 'I':
+            v.kind = K::Double;
+            v.d = std::numeric_limits<double>::infinity();
+            return word("Infinity");
+        default:
+            return number(v);
+        }
+    }
+
+    // As LenientJson reads numbers: int64, else uint64, else double.
+    bool number(FlatValue& v)
+    {
+        using K = FlatValue::Kind;
+        const std::size_t start = m_pos;
+        if (take('-') && word("Infinity")) {
+            v.kind = K::Double;
+            v.d = -std::numeric_limits<double>::infinity();
+            return true;
+        }
+        if (take('0')) {
+        } else if (!digits()) {
+            return false;
+        }
+        bool integral = true;
+        if (take('.')) {
+            integral = false;
+            if (!digits())
+                return false;
+        }
+        if (m_pos < m_text.size() && (m_text[m_pos] == 'e' || m_text[m_pos] == 'E')) {
+            ++m_pos;
+            integral = false;
+            if (m_pos < m_text.size() && (m_text[m_pos] == '+' || m_text[m_pos] == '-'))
+                ++m_pos;
+            if (!digits())
+                return false;
+        }
+        const char* first = m_text.data() + start;
+        const char* last = m_text.data() + m_pos;
+        if (integral) {
+            if (*first == '-') {
+                if (std::from_chars(first, last, v.i).ec == std::errc()) {
+                    v.kind = K::Int;
+                    return true;
+                }
+            } else if (std::from_chars(first, last, v.u).ec == std::errc()) {
+                if (v.u <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+                    v.kind = K::Int;
+                    v.i = static_cast<std::int64_t>(v.u);
+                } else {
+                    v.kind = K::UInt;
+                }
+                return true;
+            }
+        }
+        v.kind = K::Double;
+        const auto [ptr, ec] = std::from_chars(first, last, v.d);
+        (void)ptr;
+        if (ec == std::errc::result_out_of_range)
+            v.d = *first == '-' ? -std::numeric_limits<double>::infinity()
+                                : std::numeric_limits<double>::infinity();
+        return true;
+    }
+
+    std::string_view m_text;
+    std::size_t m_pos = 0;
+    std::size_t m_count = 0;
+    std::string_view m_keys[kMaxMembers];
+    FlatValue m_values[kMaxMembers];
+};
+
+using FK = FlatValue::Kind;
+
+// The typed reads of parse() for flat values; false where parse() would refuse.
+bool flatInt(const FlatValue* v, std::optional<int>& out)
+{
+    if (!v || v->kind == FK::Null)
+        return true;
+    if (v->kind != FK::Int || v->i < std::numeric_limits<int>::min() ||
+        v->i > std::numeric_limits<int>::max())
+        return false; // parse() decides (12.0 and "12" are integers too)
+    out = static_cast<int>(v->i);
+    return true;
+}
+
+bool flatDouble(const FlatValue* v, std::optional<double>& out)
+{
+    if (!v || v->kind == FK::Null)
+        return true;
+    if (v->isNumber()) {
+        out = v->number();
+        return true;
+    }
+    if (v->kind == FK::String) {
+        if (auto d = CkptInfoReader::numberFromText(v->text)) {
+            out = d;
+            return true;
+        }
+    }
+    return false;
+}
+
+bool flatString(const FlatValue* v, std::optional<std::string>& out)
+{
+    if (!v || v->kind == FK::Null)
+        return true;
+    if (v->kind != FK::String)
+        return false;
+    out = std::string(v->text);
+    return true;
+}
+
+bool flatChecksum(const FlatValue* v, std::optional<std::string>& out)
+{
+    if (v && ((v->kind == FK::Int && v->i >= 0) || v->kind == FK::UInt)) {
+        out = std::to_string(v->kind == FK::Int ? static_cast<std::uint64_t>(v->i) : v->u);
+        return true;
+    }
+    return flatString(v, out);
+}
+
+// A value as nlohmann's dump() writes it (Json::dump for metadata that is not text).
+void appendDump(std::string& out, const FlatValue& v, bool pythonNonFinite)
+{
+    switch (v.kind) {
+    case FK::String:
+        out += '"';
+        out += v.text;
+        out += '"';
+        return;
+    case FK::Int:
+    case FK::UInt: {
+        char buffer[24];
+        const auto end = v.kind == FK::Int ? std::to_chars(buffer, buffer + sizeof buffer, v.i).ptr
+                                           : std::to_chars(buffer, buffer + sizeof buffer, v.u).ptr;
+        out.append(buffer, static_cast<std::size_t>(end - buffer));
+        return;
+    }
+    case FK::Double: {
+        if (!std::isfinite(v.d)) {
+            // jsonText keeps Python's spelling; a plain dump() writes null.
+            out += !pythonNonFinite  ? "null"
+                   : std::isnan(v.d) ? "NaN"
+                   : v.d > 0         ? "Infinity"
+                                     : "-Infinity";
+            return;
+        }
+        char buffer[64];
+        char* end = nlohmann::detail::to_chars(buffer, buffer + sizeof buffer, v.d);
+        out.append(buffer, static_cast<std::size_t>(end - buffer));
+        return;
+    }
+    case FK::Bool:
+        out += v.b ? "true" : "false";
+        return;
+    case FK::Null:
+        out += "null";
+        return;
+    }
+}
+
+} // namespace
+
+bool CkptInfoReader::parseFlat(std::string_view text, CkptInfo& info, KeyValues& record)
+{
+    FlatObject f;
+    if (!f.parse(text))
+        return false;
+    if (!flatInt(f.find("epoch"), info.epoch))
+        return false;
+    if (const FlatValue* metric = f.find("save_best_metric")) {
+        if (!flatString(metric, info.saveBestMetric))
+            return false;
+    } else if (const FlatValue* stat = f.find("save_best_stat")) {
+        if (!flatString(stat, info.saveBestMetric))
+            return false;
+    }
+    if (const FlatValue* only = f.find("save_best_only"); only && !f.find("save_best_metric")) {
+        if (only->kind == FK::Bool && !only->b)
+            info.saveBestMetric.reset();
+        else if (only->kind == FK::String)
+            return false;
+    }
+    if (const FlatValue* last = f.find("best_metric_last")) {
+        if (!flatDouble(last, info.bestMetricLast))
+            return false;
+    } else if (!flatDouble(f.find("best_stat_last"), info.bestMetricLast)) {
+        return false;
+    }
+    if (!flatString(f.find("model_file"), info.modelFile))
+        return false;
+    if (const FlatValue* sum = f.find("checksum")) {
+        if (!flatChecksum(sum, info.checksum))
+            return false;
+    } else if (!flatChecksum(f.find("checksum_model"), info.checksum)) {
+        return false;
+    }
+    if (!flatString(f.find("timestamp"), info.timestamp))
+        return false;
+    const FlatValue* elapsed = f.find("time_elapsed");
+    if (elapsed && elapsed->kind == FK::String && elapsed->text == "__FIRST__")
+        info.firstSave = true;
+    else if (!flatDouble(elapsed, info.timeElapsed))
+        return false;
+    if (const FlatValue* meta = f.find("metadata"); meta && meta->kind != FK::Null) {
+        if (meta->kind == FK::String) {
+            info.metadata = std::string(meta->text);
+        } else {
+            std::string dumped;
+            appendDump(dumped, *meta, false);
+            info.metadata = std::move(dumped);
+        }
+    }
+    thread_local std::string values;
+    values.clear();
+    std::size_t ends[FlatObject::kMaxMembers];
+    for (std::size_t k = 0; k < f.size(); ++k) {
+        appendDump(values, f.value(k), true);
+        ends[k] = values.size();
+    }
+    KeyValues::Entry entries[FlatObject::kMaxMembers];
+    for (std::size_t k = 0, from = 0; k < f.size(); from = ends[k], ++k)
+        entries[k] = {f.key(k), std::string_view(values).substr(from, ends[k] - from)};
+    record.assignDistinct(entries, f.size());
+    return true;
+}
+
+} // namespace ckpt
