@@ -10,6 +10,7 @@
 #include "StudioActions.h"
 #include "StudioSettings.h"
 #include "VerifyProgress.h"
+#include "common/MessageBanner.h"
 #include "common/ProgressStrip.h"
 #include "compare/CompareView.h"
 #include "dialogs/AboutDialog.h"
@@ -40,6 +41,7 @@
 #include <QTableView>
 #include <QTreeView>
 #include <QUndoStack>
+#include <QVBoxLayout>
 
 namespace ckpt {
 
@@ -48,7 +50,8 @@ MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
       m_sidebar(new RunSidebar(this)), m_table(new EpochTableView(this)),
       m_plotPanel(new PlotPanel(this)), m_problemsPanel(new ProblemsPanel(this)),
       m_compareView(new CompareView(this)), m_progress(new ProgressStrip(this)),
-      m_status(new QLabel(this)), m_mainSplitter(new QSplitter(Qt::Horizontal, this)),
+      m_status(new QLabel(this)), m_banner(new MessageBanner(this)),
+      m_mainSplitter(new QSplitter(Qt::Horizontal, this)),
       m_rightSplitter(new QSplitter(Qt::Vertical, this)), m_tabs(new QTabWidget(this)),
       m_undo(new QUndoStack(this)), m_plotSync(new PlotSync(workspace, m_plotPanel, this))
 {
@@ -76,14 +79,21 @@ MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
     m_mainSplitter->setSizes({400, 1000});
     m_rightSplitter->setSizes({360, 480});
     m_mainSplitter->setChildrenCollapsible(false);
-    setCentralWidget(m_mainSplitter);
+    // A message the user must read (a folder that cannot be opened) above it all.
+    auto* central = new QWidget(this);
+    auto* column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addWidget(m_banner);
+    column->addWidget(m_mainSplitter, 1);
+    setCentralWidget(central);
     statusBar()->addWidget(m_status, 1);
     statusBar()->addPermanentWidget(m_progress);
 
     m_epochActions = new EpochActions({this, workspace, m_sidebar, m_table, m_problemsPanel,
                                        m_compareModel, m_compareView, m_tabs, m_status},
                                       this);
-    m_remote = new RemoteActions(this, workspace, m_sidebar, m_status, this);
+    m_remote = new RemoteActions(this, workspace, m_sidebar, m_status, m_banner, this);
     connect(m_remote, &RemoteActions::dialogShown, this, &MainWindow::confirmationShown);
     createActions();
     m_experiments = new ExperimentsController(
@@ -193,10 +203,7 @@ void MainWindow::connectWorkspace()
     connect(m_table, &EpochTableView::currentEpochChanged, plot, &MetricPlot::selectEpoch);
     connect(m_workspace, &Workspace::message, m_status, &QLabel::setText);
     connect(m_workspace, &Workspace::remoteConnectionChanged, this, [this](const QString& folder) {
-        // A folder that cannot be opened says why where the user looks, not
-        // only in the sidebar's tooltip.
-        if (m_workspace->remote()->connection(folder) == RemoteFolders::Connection::Failed)
-            m_status->setText(m_workspace->remote()->connectionMessage(folder));
+        m_remote->connectionChanged(folder);
         updateTitle();
         updateActions();
     });

@@ -29,8 +29,13 @@ std::string sshReason(const std::string& stderrText)
             line.pop_back();
         if (line.empty() || line.starts_with("Warning: Permanently added"))
             continue;
-        reason += (reason.empty() ? "" : "; ") + line;
+        if (!reason.empty())
+            reason += "; ";
+        reason += line;
     }
+    // Our messages put the reason in parentheses and end the sentence themselves.
+    while (!reason.empty() && reason.back() == '.')
+        reason.pop_back();
     return reason;
 }
 
@@ -138,6 +143,11 @@ std::pair<RemoteFailure, std::string> RemoteCkpt::classify(const RemoteTarget& t
         return {RemoteFailure::ProtocolMismatch,
                 "ckpt on " + host + " is too old for Ckpt Studio (" + reason +
                     "). Update it with scripts/install-remote.sh " + host + " [PREFIX]."};
+    if (contains(reason, {"Permission denied"}))
+        return {RemoteFailure::Refused,
+                "on " + host + ": " + reason + ". Your login on " + host +
+                    " may not read or change it: check its permissions there (ls -ld), or "
+                    "connect as the user who owns it."};
     return {RemoteFailure::Refused, reason.empty() ? "ckpt on " + host + " failed (exit status " +
                                                          std::to_string(exitCode) + ")"
                                                    : "on " + host + ": " + reason};

@@ -1,6 +1,7 @@
 #include "DemoRun.h"
 #include "MainWindow.h"
 #include "SshServer.h"
+#include "common/MessageBanner.h"
 #include "models/ModelRoles.h"
 #include "session/RemoteFolders.h"
 #include "session/Workspace.h"
@@ -14,6 +15,7 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolButton>
 #include <QTreeView>
 
 #include <filesystem>
@@ -25,6 +27,14 @@ namespace fs = std::filesystem;
 
 namespace {
 constexpr int kConnect = 30000;
+
+// Saves the window when CKPT_TEST_SCREENSHOTS names a folder (to look at by eye).
+void keepScreenshot(QWidget* widget, const QString& name)
+{
+    const QString dir = qEnvironmentVariable("CKPT_TEST_SCREENSHOTS");
+    if (!dir.isEmpty())
+        widget->grab().save(dir + QLatin1Char('/') + name);
+}
 
 void writeScript(const fs::path& path, const std::string& body)
 {
@@ -50,6 +60,7 @@ private slots:
     void cleanup();
     void failedOpenSaysWhatToDo_data();
     void failedOpenSaysWhatToDo();
+    void retryFromTheBannerOpensOnceFixed();
 
 private:
     std::unique_ptr<SshServer> m_server;
@@ -123,7 +134,7 @@ void tst_RemoteFailures::failedOpenSaysWhatToDo_data()
     QTest::newRow("permission denied on the far folder")
         << ""
         << "unprivileged-ckpt"
-        << "locked" << QStringList{"Permission denied", "locked"};
+        << "locked" << QStringList{"Permission denied", "locked", "check its permissions there"};
 }
 
 void tst_RemoteFailures::failedOpenSaysWhatToDo()
@@ -160,6 +171,14 @@ void tst_RemoteFailures::failedOpenSaysWhatToDo()
     QVERIFY2(shown.contains(QStringLiteral("ckpt-test")), qPrintable(shown));
     for (const QString& needle : needles)
         QVERIFY2(shown.contains(needle), qPrintable(needle + QStringLiteral(" not in: ") + shown));
+    // So does the banner above the window's content, whole, with what to do about it.
+    MessageBanner* banner = window.banner();
+    QVERIFY(banner->isVisible());
+    QCOMPARE(banner->topic(), key);
+    for (const QString& needle : needles)
+        QVERIFY2(banner->text().contains(needle.toHtmlEscaped()), qPrintable(banner->text()));
+    QCOMPARE(banner->buttons().size(), qsizetype(2));
+    QVERIFY(!shown.contains(QStringLiteral(".).")));
     // So do the folder's row (marked failed) and its tooltip, and no run is shown.
     QAbstractItemModel* model = window.sidebar()->view()->model();
     QCOMPARE(model->rowCount(), 1);
@@ -168,8 +187,47 @@ void tst_RemoteFailures::failedOpenSaysWhatToDo()
     QVERIFY2(row.data(Qt::ToolTipRole).toString().contains(needles.first()),
              qPrintable(row.data(Qt::ToolTipRole).toString()));
     QCOMPARE(model->rowCount(row), 0);
+    keepScreenshot(&window,
+                   QStringLiteral("remote-failed-%1.png")
+                       .arg(QString::fromLatin1(QTest::currentDataTag()).replace(' ', '-')));
     // Nothing of the far tree changed (the failure was a read).
     QVERIFY(fs::exists(m_far / "RUN000" / "ckpts" / "last"));
+
+    // Close Folder on the banner closes it, and the banner goes.
+    QTest::mouseClick(banner->buttons().at(1), Qt::LeftButton);
+    QVERIFY(!banner->isVisible());
+    QTRY_COMPARE(model->rowCount(), 0);
+    QVERIFY(workspace.remote()->folders().isEmpty());
+}
+
+// Retry Now on the banner connects again: once the cause is gone, the folder
+// opens and the banner leaves.
+void tst_RemoteFailures::retryFromTheBannerOpensOnceFixed()
+{
+    const fs::path far = m_far.parent_path() / "late";
+    const QString url =
+        QStringLiteral("ssh://%1%2").arg(m_server->host(), QString::fromStdString(far.string()));
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.openFolders({url});
+    QTRY_COMPARE_WITH_TIMEOUT(workspace.remote()->folders().size(), qsizetype(1), kConnect);
+    const QString key = workspace.remote()->folders().first();
+    QTRY_COMPARE_WITH_TIMEOUT(workspace.remote()->connection(key),
+                              RemoteFolders::Connection::Failed, kConnect);
+    MessageBanner* banner = window.banner();
+    QTRY_VERIFY(banner->isVisible());
+    // The folder appears on the far side (the user fixed the path's cause).
+    fs::create_directories(far);
+    fs::copy(m_far / "RUN000", far / "RUN000", fs::copy_options::recursive);
+    QTest::mouseClick(banner->buttons().at(0), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(workspace.remote()->connection(key),
+                              RemoteFolders::Connection::Connected, kConnect);
+    QVERIFY(!banner->isVisible());
+    QTRY_COMPARE_WITH_TIMEOUT(
+        window.sidebar()->view()->model()->rowCount(window.sidebar()->view()->model()->index(0, 0)),
+        1, kConnect);
 }
 
 QTEST_MAIN(tst_RemoteFailures)
