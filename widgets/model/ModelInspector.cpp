@@ -178,9 +178,11 @@ bool ModelInspector::isModelFile(const QString& path)
            path.endsWith(QLatin1String(".variables.json"));
 }
 
-void ModelInspector::open(const QString& path)
+void ModelInspector::reset(const QString& path)
 {
     m_path = path;
+    m_remote.reset();
+    m_host.clear();
     m_overview.reset();
     m_treeModel->clear();
     m_tensorList->clear();
@@ -188,6 +190,11 @@ void ModelInspector::open(const QString& path)
     m_attributeText->clear();
     m_tensorJob->cancel();
     clearStatistics(tr("Select a numeric dataset in the tree."));
+}
+
+void ModelInspector::open(const QString& path)
+{
+    reset(path);
     m_header->setText(tr("Opening %1\u2026").arg(path.toHtmlEscaped()));
     const std::string file = path.toStdString();
     const std::string scratch = m_scratch.path().toStdString();
@@ -341,6 +348,10 @@ void ModelInspector::showTensorList()
 void ModelInspector::onTensorChanged()
 {
     const QTreeWidgetItem* item = m_tensorList->currentItem();
+    if (item && m_remote) {
+        showRemoteTensor(item->text(0));
+        return;
+    }
     if (!item || !m_overview || !m_overview->source) {
         m_tensorJob->cancel();
         clearStatistics(tr("Select a tensor in the list."));
@@ -366,7 +377,7 @@ void ModelInspector::onTensorChanged()
 
 bool ModelInspector::selectObject(const QString& objectPath)
 {
-    if (m_overview && m_overview->source) {
+    if (m_remote || (m_overview && m_overview->source)) {
         const auto found = m_tensorList->findItems(objectPath, Qt::MatchExactly, 0);
         if (found.isEmpty())
             return false;
@@ -399,7 +410,7 @@ void ModelInspector::clearStatistics(const QString& message)
 void ModelInspector::onCurrentChanged()
 {
     // The HDF5 tree is hidden (and empty) while a tensor list is shown.
-    if (m_overview && m_overview->source)
+    if (m_remote || (m_overview && m_overview->source))
         return;
     m_tabs->setEnabled(true);
     const QModelIndex index = m_tree->currentIndex();
