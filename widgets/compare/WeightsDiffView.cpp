@@ -228,7 +228,13 @@ void WeightsDiffView::showOutcome(Outcome outcome)
     m_progress->hide();
     m_cancel->hide();
     if (!outcome.diff) {
-        m_summary->setText(QString::fromStdString(outcome.diff.error().message).toHtmlEscaped());
+        QString text = QString::fromStdString(outcome.diff.error().message).toHtmlEscaped();
+        // Which comparison failed where: the far message may name neither.
+        if (!m_host.isEmpty())
+            text = tr("<b>%1</b> \u2192 <b>%2</b> on %3: %4")
+                       .arg(m_labelA.toHtmlEscaped(), m_labelB.toHtmlEscaped(),
+                            m_host.toHtmlEscaped(), text);
+        m_summary->setText(text);
         emit finished(false);
         return;
     }
