@@ -104,6 +104,7 @@ private slots:
     void initTestCase();
     void init();
     void compareShowsTheFarWeightsDiff();
+    void localAgainstRemoteComparesMetadataOnly();
     void inspectShowsTheFarModelsTensors();
     void pruneDeletesExactlyThePlannedEpochsThere();
     void repairFixesABrokenFarLastLink();
@@ -256,6 +257,55 @@ void tst_RemoteViews::compareShowsTheFarWeightsDiff()
     }
     QCOMPARE(weights->tensorModel()->rowCount(), int(local->diff.tensors.size()));
     QVERIFY(weights->summary()->text().contains(QStringLiteral("changed")));
+}
+
+void tst_RemoteViews::localAgainstRemoteComparesMetadataOnly()
+{
+    // The same run copied here: its epochs side by side with the far ones.
+    QTemporaryDir here;
+    const fs::path local = fs::path(here.path().toStdString()) / "RUN000";
+    fs::copy(m_far / "RUN000", local,
+             fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+    Workspace workspace;
+    MainWindow window(&workspace);
+    openAndShow(window, "RUN000");
+    window.openFolders({here.path()});
+    const QString localRoot = QString::fromStdString((local / "ckpts").string());
+    QTRY_VERIFY_WITH_TIMEOUT(sidebarRow(window, localRoot).isValid(), kConnect);
+    // Both runs in the table: the far one clicked, the local one Ctrl+clicked.
+    QTreeView* tree = window.sidebar()->view();
+    const QModelIndex row = sidebarRow(window, localRoot);
+    tree->scrollTo(row);
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, Qt::ControlModifier,
+                      tree->visualRect(row).center());
+    QTRY_COMPARE(workspace.shownRuns().size(), 2);
+    QTRY_COMPARE(window.epochTable()->view()->model()->rowCount(), 8);
+    selectEpochs(window, root("RUN000"), {3});
+    QTableView* view = window.epochTable()->view();
+    for (int r = 0; r < view->model()->rowCount(); ++r) {
+        const QModelIndex i = view->model()->index(r, 1);
+        if (i.data(roles::EpochRole).toInt() == 3 &&
+            i.data(roles::RunRootRole).toString() == localRoot) {
+            view->scrollTo(i);
+            QTest::mouseClick(view->viewport(), Qt::LeftButton, Qt::ControlModifier,
+                              view->visualRect(i).center());
+        }
+    }
+    QTRY_COMPARE(window.epochTable()->selectedEpochs().size(), std::size_t(2));
+    QVERIFY(window.action(QStringLiteral("compare"))->isEnabled());
+    QTest::keyClick(view, Qt::Key_D, Qt::ControlModifier);
+    CompareView* compare = window.compareView();
+    QTRY_VERIFY(compare->isVisible());
+    // The metadata from the state held here: the copy is the same epoch.
+    QVERIFY(compare->table()->model()->rowCount() > 0);
+    QTabBar* tabs = compare->tabs()->tabBar();
+    QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(1).center());
+    WeightsDiffView* weights = compare->weightsView();
+    QVERIFY(!weights->isRunning());
+    const QString text = weights->summary()->text();
+    QVERIFY2(text.contains(m_server->host()) && text.contains(QStringLiteral("two machines")),
+             qPrintable(text));
+    keepScreenshot(&window, QStringLiteral("remote-compare-mixed.png"));
 }
 
 void tst_RemoteViews::inspectShowsTheFarModelsTensors()
