@@ -109,6 +109,7 @@ private slots:
     void pruneDeletesExactlyThePlannedEpochsThere();
     void repairFixesABrokenFarLastLink();
     void undoAfterRemoteMakeLastMovesTheFarLinkBack();
+    void cancelAndANewPairEndTheFarDiff();
     void droppedConnectionDuringADiffSaysSo();
 
 private:
@@ -180,6 +181,9 @@ void tst_RemoteViews::openAndShow(MainWindow& window, const char* run)
     QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(row).center());
     QTRY_COMPARE(window.workspace()->shownRuns(), QStringList{r});
     QTRY_VERIFY(window.epochTable()->view()->model()->rowCount() > 0);
+    // Its metrics (the far `ckpt history`) fill the table in: select after that.
+    QTRY_VERIFY_WITH_TIMEOUT(window.workspace()->state(r)->history.has_value(), kConnect);
+    QTRY_VERIFY(window.workspace()->isIdle());
 }
 
 void tst_RemoteViews::selectEpochs(MainWindow& window, const QString& runRoot,
@@ -375,15 +379,18 @@ void tst_RemoteViews::pruneDeletesExactlyThePlannedEpochsThere()
     QTest::keyClick(window.sidebar()->view(), Qt::Key_P, Qt::ControlModifier | Qt::ShiftModifier);
     QCOMPARE(planned, expected);
     const auto name = [](int e) { return QStringLiteral("%1").arg(e, 3, 10, QLatin1Char('0')); };
-    QTRY_VERIFY_WITH_TIMEOUT(!fs::exists(epochs / name(planned.front()).toStdString()), kConnect);
-    QStringList left;
-    for (const auto& e : fs::directory_iterator(epochs))
-        left << QString::fromStdString(e.path().filename().string());
-    left.sort();
+    const auto left = [&epochs] {
+        QStringList names;
+        for (const auto& e : fs::directory_iterator(epochs))
+            names << QString::fromStdString(e.path().filename().string());
+        names.sort();
+        return names;
+    };
     QStringList kept;
     for (const int e : protect)
         kept << name(e);
-    QCOMPARE(left, kept);
+    // Each goes as a whole (renamed aside, then removed): in the end only these.
+    QTRY_COMPARE_WITH_TIMEOUT(left(), kept, kConnect);
     // The table follows (the far watch and the read-back).
     QTRY_COMPARE_WITH_TIMEOUT(window.epochTable()->view()->model()->rowCount(), int(protect.size()),
                               kConnect);
@@ -462,14 +469,65 @@ void tst_RemoteViews::undoAfterRemoteMakeLastMovesTheFarLinkBack()
                               std::optional<int>(was), kConnect);
 }
 
+void tst_RemoteViews::cancelAndANewPairEndTheFarDiff()
+{
+    // A far ckpt whose diff of epochs 2 and 4 takes its time (until the client
+    // goes away, as the real one with --exit-on-eof); others are quick.
+    const fs::path slow = fs::path(m_tmp.path().toStdString()) / "slow-2-ckpt";
+    {
+        std::ofstream out(slow);
+        out << "#!/bin/sh\nif [ \"$1\" = diff ] && [ \"$4\" = 2 ]; then timeout 20 cat >/dev/null; "
+               "fi\nexec " CKPT_CLI_PATH " \"$@\"\n";
+    }
+    fs::permissions(slow, fs::perms::owner_all | fs::perms::group_read | fs::perms::others_read);
+    QSettings().setValue(QStringLiteral("remote/ckpt/") + m_server->host(),
+                         QString::fromStdString(slow.string()));
+    const std::string farDiff = "/bin/sh " + slow.string() + " diff";
+    Workspace workspace;
+    MainWindow window(&workspace);
+    openAndShow(window, "RUN000");
+    selectEpochs(window, root("RUN000"), {2, 4});
+    QTest::keyClick(window.epochTable()->view(), Qt::Key_D, Qt::ControlModifier);
+    CompareView* view = window.compareView();
+    WeightsDiffView* weights = view->weightsView();
+    QTabBar* tabs = view->tabs()->tabBar();
+    QTRY_VERIFY(tabs->isVisible());
+    QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(1).center());
+    QTRY_VERIFY_WITH_TIMEOUT(farProcessRuns(farDiff), kConnect);
+    // Cancel: the connection is ended and the far diff with it.
+    QTest::mouseClick(weights->cancelButton(), Qt::LeftButton);
+    QCOMPARE(weights->summary()->text(), QStringLiteral("Comparison cancelled."));
+    QTRY_VERIFY_WITH_TIMEOUT(!farProcessRuns(farDiff), kConnect);
+
+    // Again, and while it runs another pair is compared: only that one is shown.
+    QTest::keyClick(weights->tensorView(), Qt::Key_D, Qt::ControlModifier);
+    QVERIFY(weights->isRunning());
+    QTRY_VERIFY_WITH_TIMEOUT(farProcessRuns(farDiff), kConnect);
+    QSignalSpy finished(weights, &WeightsDiffView::finished);
+    window.action(QStringLiteral("focusTable"))->trigger();
+    selectEpochs(window, root("RUN000"), {1, 3});
+    QTest::keyClick(window.epochTable()->view(), Qt::Key_D, Qt::ControlModifier);
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), kConnect);
+    QVERIFY2(finished.first().at(0).toBool(), qPrintable(weights->summary()->text()));
+    QVERIFY2(weights->summary()->text().contains(QStringLiteral("epoch 1")) &&
+                 weights->summary()->text().contains(QStringLiteral("epoch 3")),
+             qPrintable(weights->summary()->text()));
+    QVERIFY(weights->diff() && !weights->diff()->tensors.empty());
+    QTRY_VERIFY_WITH_TIMEOUT(!farProcessRuns(farDiff), kConnect);
+    // The dropped (2, 4) result never arrives over it.
+    QTest::qWait(300);
+    QCOMPARE(finished.size(), 1);
+}
+
 void tst_RemoteViews::droppedConnectionDuringADiffSaysSo()
 {
-    // A far ckpt whose diff takes its time, so that the drop lands mid-way.
+    // A far ckpt whose diff takes its time (until the connection goes), so
+    // that the drop lands mid-way.
     const fs::path slow = fs::path(m_tmp.path().toStdString()) / "slow-ckpt";
     {
         std::ofstream out(slow);
-        out << "#!/bin/sh\nif [ \"$1\" = diff ]; then sleep 20; fi\nexec " CKPT_CLI_PATH
-               " \"$@\"\n";
+        out << "#!/bin/sh\nif [ \"$1\" = diff ]; then timeout 20 cat >/dev/null; "
+               "fi\nexec " CKPT_CLI_PATH " \"$@\"\n";
     }
     fs::permissions(slow, fs::perms::owner_all | fs::perms::group_read | fs::perms::others_read);
     QSettings().setValue(QStringLiteral("remote/ckpt/") + m_server->host(),

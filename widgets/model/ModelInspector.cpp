@@ -131,6 +131,13 @@ ModelInspector::ModelInspector(QWidget* parent)
     connect(m_attributes->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &ModelInspector::showAttributeText);
     connect(m_tensorList, &QTreeWidget::currentItemChanged, this, &ModelInspector::onTensorChanged);
+    // A far inspect reports its statistics pass (a local open reports nothing).
+    connect(m_openJob, &JobRunner::progress, this, [this](quint64 done, quint64 total) {
+        if (total == 0)
+            return;
+        m_tensorProgress->setRange(0, 1000);
+        m_tensorProgress->setValue(int(1000.0 * double(done) / double(total)));
+    });
     connect(m_tensorJob, &JobRunner::progress, this, [this](quint64 done, quint64 total) {
         m_tensorProgress->setRange(0, 1000);
         m_tensorProgress->setValue(total ? int(1000.0 * double(done) / double(total)) : 0);
