@@ -15,6 +15,7 @@
 #include <QTest>
 
 #include <filesystem>
+#include <map>
 
 using namespace ckpt;
 using namespace ckpt::test;
@@ -64,6 +65,7 @@ private slots:
     void inspectWorkReadsTheFarModel();
     void pruneDeletesThePlannedEpochsThere();
     void pruneRefusedThereNamesHostAndPath();
+    void repairAnnouncesTheMovedLink_data();
     void repairAnnouncesTheMovedLink();
     void undoRevertsTheFarRelink_data();
     void undoRevertsTheFarRelink();
@@ -252,27 +254,48 @@ void tst_RemoteOperations::pruneRefusedThereNamesHostAndPath()
                            QStringLiteral("%1").arg(e, 3, 10, QLatin1Char('0')).toStdString()));
 }
 
+void tst_RemoteOperations::repairAnnouncesTheMovedLink_data()
+{
+    QTest::addColumn<QString>("asked");
+    QTest::addColumn<QStringList>("broken");
+    QTest::newRow("best") << QStringLiteral("best") << QStringList{QStringLiteral("best")};
+    QTest::newRow("all") << QStringLiteral("all")
+                         << QStringList{QStringLiteral("last"), QStringLiteral("best")};
+}
+
 void tst_RemoteOperations::repairAnnouncesTheMovedLink()
 {
-    const fs::path best = m_far / "RUN001" / "ckpts" / "best";
-    const int was = linkedEpoch(best);
-    fs::remove(best);
-    fs::create_directory_symlink(
-        QStringLiteral("/gone/ckpts/epochs/%1").arg(was, 3, 10, QLatin1Char('0')).toStdString(),
-        best);
+    QFETCH(QString, asked);
+    QFETCH(QStringList, broken);
+    // As a copy elsewhere leaves them: absolute, into a folder that is not there.
+    std::map<QString, int> was;
+    for (const QString& link : broken) {
+        const fs::path path = m_far / "RUN001" / "ckpts" / link.toStdString();
+        was[link] = linkedEpoch(path);
+        QVERIFY(was[link] > 0);
+        fs::remove(path);
+        fs::create_directory_symlink(QStringLiteral("/gone/ckpts/epochs/%1")
+                                         .arg(was[link], 3, 10, QLatin1Char('0'))
+                                         .toStdString(),
+                                     path);
+    }
     Workspace ws;
     open(ws);
     QSignalSpy relinked(ws.remoteOperations(), &RemoteOperations::relinked);
     QSignalSpy finished(ws.remoteOperations(), &RemoteOperations::finished);
-    ws.remoteOperations()->repair(root("RUN001"), QStringLiteral("best"));
+    ws.remoteOperations()->repair(root("RUN001"), asked);
     QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), kConnect);
     QVERIFY2(finished.first().at(2).toString().isEmpty(),
              qPrintable(finished.first().at(2).toString()));
-    QCOMPARE(linkedEpoch(best), was);
-    QVERIFY(fs::read_symlink(best).is_relative());
-    QCOMPARE(relinked.size(), 1);
-    QCOMPARE(relinked.first().at(1).toString(), QStringLiteral("best"));
-    QCOMPARE(relinked.first().at(2).toInt(), was);
+    QCOMPARE(relinked.size(), broken.size());
+    for (const auto& r : relinked) {
+        const QString link = r.at(1).toString();
+        QVERIFY2(broken.contains(link), qPrintable(link));
+        const fs::path path = m_far / "RUN001" / "ckpts" / link.toStdString();
+        QCOMPARE(linkedEpoch(path), was[link]);
+        QVERIFY(fs::read_symlink(path).is_relative());
+        QCOMPARE(r.at(2).toInt(), was[link]);
+    }
 }
 
 void tst_RemoteOperations::undoRevertsTheFarRelink_data()
