@@ -66,25 +66,29 @@ std::string diffText(const ModelDiff& d, int top)
             t.status == TensorDiffEntry::Status::DtypeMismatch) {
             const auto shape = [](const std::vector<std::uint64_t>& s) {
                 std::string r;
-                for (auto v : s)
-                    r += (r.empty() ? "" : "x") + std::to_string(v);
+                for (auto v : s) {
+                    if (!r.empty())
+                        r += 'x';
+                    r += std::to_string(v);
+                }
                 return r.empty() ? std::string("scalar") : r;
             };
             note = shape(t.shapeA) + " " + t.dtypeA.name + " vs " + shape(t.shapeB) + " " +
                    t.dtypeB.name;
         }
         if (t.nonFiniteAppeared)
-            note += (note.empty() ? "" : ", ") + std::string("NaN ") + std::to_string(t.nanA) +
-                    "->" + std::to_string(t.nanB) + ", Inf " + std::to_string(t.infA) + "->" +
+            note += std::string(note.empty() ? "" : ", ") + "NaN " + std::to_string(t.nanA) + "->" +
+                    std::to_string(t.nanB) + ", Inf " + std::to_string(t.infA) + "->" +
                     std::to_string(t.infB);
         tensors.addRow({t.key, TensorDiff::statusName(t.status), num(t.relChange), num(t.cosine),
                         num(t.maxAbsDiff), note});
     }
     if (!tensors.empty())
-        out += "\ntensors that differ:\n" + tensors.render("  ");
-    out += "\n" + std::to_string(d.tensors.size()) + " tensors: " + std::to_string(counts[0]) +
-           " same, " + std::to_string(counts[1]) + " changed, " + std::to_string(counts[2]) +
-           " only in A, " + std::to_string(counts[3]) + " only in B, " +
+        out.append("\ntensors that differ:\n").append(tensors.render("  "));
+    out += '\n';
+    out += std::to_string(d.tensors.size()) + " tensors: " + std::to_string(counts[0]) + " same, " +
+           std::to_string(counts[1]) + " changed, " + std::to_string(counts[2]) + " only in A, " +
+           std::to_string(counts[3]) + " only in B, " +
            std::to_string(counts[4] + counts[5] + counts[6]) + " mismatched\n";
     return out;
 }

@@ -45,7 +45,7 @@ void listTree(const H5Node& node, TextTable& table)
         } else if (c.dataset) {
             std::string storage = c.dataset->layout;
             if (!c.dataset->chunk.empty())
-                storage += " " + shapeText(c.dataset->chunk);
+                storage.append(" ").append(shapeText(c.dataset->chunk));
             for (const std::string& f : c.dataset->filters)
                 storage += " " + f;
             table.addRow({c.path, shapeText(c.dataset->shape), c.dataset->dtype.name,

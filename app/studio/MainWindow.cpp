@@ -193,7 +193,11 @@ void MainWindow::connectWorkspace()
     connect(plot, &MetricPlot::epochClicked, m_table, &EpochTableView::selectEpoch);
     connect(m_table, &EpochTableView::currentEpochChanged, plot, &MetricPlot::selectEpoch);
     connect(m_workspace, &Workspace::message, m_status, &QLabel::setText);
-    connect(m_workspace, &Workspace::remoteConnectionChanged, this, [this] {
+    connect(m_workspace, &Workspace::remoteConnectionChanged, this, [this](const QString& folder) {
+        // A folder that cannot be opened says why where the user looks, not
+        // only in the sidebar's tooltip.
+        if (m_workspace->remote()->connection(folder) == RemoteFolders::Connection::Failed)
+            m_status->setText(m_workspace->remote()->connectionMessage(folder));
         updateTitle();
         updateActions();
     });

@@ -393,11 +393,23 @@ Result<Json> RemoteCkpt::history(const std::string& run) const
     return std::move(o.json);
 }
 
-Result<Json> RemoteCkpt::verify(const std::string& path, const Progress& progress) const
+Result<Json> RemoteCkpt::verify(const std::string& path, const Progress& progress,
+                                const std::vector<int>& epochs) const
 {
-    Outcome o = run(
-        {QStringLiteral("verify"), QStringLiteral("--progress-json"), QString::fromStdString(path)},
-        progress, true);
+    QStringList arguments{QStringLiteral("verify"), QStringLiteral("--progress-json"),
+                          QString::fromStdString(path)};
+    if (!epochs.empty()) {
+        QStringList list;
+        for (int n : epochs)
+            list << QString::number(n);
+        arguments << QStringLiteral("--epoch") << list.join(QLatin1Char(','));
+    }
+    Outcome o = run(arguments, progress, true);
+    // A ckpt from before lists took only one --epoch N: it refuses "3,5" as a
+    // usage error (exit 2), and the whole run is verified instead.
+    if (epochs.size() > 1 && o.failure == RemoteFailure::Refused && o.exitCode == 2 &&
+        o.message.find("--epoch") != std::string::npos)
+        return verify(path, progress);
     if (o.failure == RemoteFailure::Dropped)
         return Error{o.message + " Verify only reads: nothing changed on " + m_target.display() +
                          "; run it again.",

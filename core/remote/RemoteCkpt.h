@@ -95,8 +95,12 @@ public:
                                      const RunCallback& onRun = {}) const;
     Result<nlohmann::ordered_json> history(const std::string& run) const;
     // Progress comes from the far `verify --progress-json`; cancelling ends
-    // the ssh connection, and the far `ckpt` stops (--exit-on-eof).
-    Result<nlohmann::ordered_json> verify(const std::string& path, const Progress& progress) const;
+    // the ssh connection, and the far `ckpt` stops (--exit-on-eof). `epochs`
+    // (when given) limits it to those epochs of each run; a far `ckpt` older
+    // than `--epoch N,M` verifies the whole run instead (the caller keeps what
+    // it asked for).
+    Result<nlohmann::ordered_json> verify(const std::string& path, const Progress& progress,
+                                          const std::vector<int>& epochs = {}) const;
     // Points `link` of `run` at `epoch` (atomic on the far side). If the
     // connection drops before the answer, the run is scanned again over a new
     // connection: the result says whether it was applied.

@@ -492,11 +492,12 @@ void RemoteFolders::verify(const std::map<QString, std::vector<int>>& epochs)
         QString root;
         std::string far;
         RemoteCkpt client;
+        std::vector<int> epochs; // empty: the whole run
     };
     std::vector<Job> jobs;
     for (const auto& [root, wanted] : epochs)
         if (Folder* f = owner(root))
-            jobs.push_back({root, farRoot(*f, root), f->client});
+            jobs.push_back({root, farRoot(*f, root), f->client, wanted});
     if (jobs.empty())
         return;
     struct Outcome
@@ -512,7 +513,7 @@ void RemoteFolders::verify(const std::map<QString, std::vector<int>>& epochs)
             for (const Job& job : jobs) {
                 if (progress.cancelled())
                     break;
-                auto json = job.client.verify(job.far, progress);
+                auto json = job.client.verify(job.far, progress, job.epochs);
                 auto read = json ? RemoteResults::verification(*json, job.client.target().url())
                                  : Result<RemoteResults::Verification>(json.error());
                 if (!read) {
