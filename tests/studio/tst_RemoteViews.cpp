@@ -430,7 +430,9 @@ void tst_RemoteViews::repairFixesABrokenFarLastLink()
     QTest::mouseClick(problems->viewport(), Qt::LeftButton, {}, problems->visualRect(row).center());
     QPushButton* repair = window.problemsPanel()->repairButton();
     QTRY_VERIFY(repair->isEnabled());
+    QVERIFY(window.problemsPanel()->repairAllButton()->isEnabled());
     QVERIFY(!window.problemsPanel()->openButton()->isEnabled());
+    keepScreenshot(&window, QStringLiteral("remote-repair.png"));
     QTest::mouseClick(repair, Qt::LeftButton);
     // Repaired there: relative, at the epoch it was shown as.
     QTRY_VERIFY_WITH_TIMEOUT(fs::read_symlink(last).is_relative(), kConnect);

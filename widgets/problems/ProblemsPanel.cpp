@@ -135,8 +135,7 @@ QStringList ProblemsPanel::repairableRuns() const
     for (int r = 0; m_model && r < m_model->rowCount(); ++r) {
         const QModelIndex i = m_model->index(r, 0);
         const QString root = i.data(roles::RunRootRole).toString();
-        if (i.data(roles::RepairableRole).toBool() && !roots.contains(root) &&
-            !RemoteTarget::looksRemote(root.toStdString()))
+        if (i.data(roles::RepairableRole).toBool() && !roots.contains(root))
             roots << root;
     }
     return roots;
