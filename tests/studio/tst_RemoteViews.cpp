@@ -348,6 +348,15 @@ void tst_RemoteViews::inspectShowsTheFarModelsTensors()
     QCOMPARE(inspector->statistic(QStringLiteral("count")),
              QLocale::c().toString(qulonglong(last.stats.count)));
     keepScreenshot(dialog, QStringLiteral("remote-inspect.png"));
+    // What the far answer does not carry, each view says.
+    QTabBar* tabs = inspector->tabs()->tabBar();
+    QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(2).center());
+    keepScreenshot(dialog, QStringLiteral("remote-inspect-histogram.png"));
+    QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(0).center());
+    QVERIFY(inspector->attributeView()->model()->rowCount() >= 2);
+    QCOMPARE(inspector->attributeView()->model()->index(0, 0).data().toString(),
+             QStringLiteral("host"));
+    keepScreenshot(dialog, QStringLiteral("remote-inspect-attributes.png"));
     dialog->close();
 }
 

@@ -195,6 +195,7 @@ void ModelInspector::reset(const QString& path)
     m_tensorList->clear();
     m_attributeModel->setAttributes({});
     m_attributeText->clear();
+    m_attributeText->setPlaceholderText(tr("Select an attribute to see its whole value"));
     m_tensorJob->cancel();
     clearStatistics(tr("Select a numeric dataset in the tree."));
 }

@@ -109,18 +109,26 @@ void ModelInspector::showInspection(const RemoteInspect& inspection, const QStri
     if (!r.weightsFile.empty())
         attributes.push_back(fact("weights file", r.weightsFile));
     const auto& j = r.weightsFile.empty() ? r.json : r.json.value("weights", r.json);
+    const std::pair<const char*, const char*> kerasFacts[] = {
+        {"layout", "Keras layout"},       {"keras_version", "Keras version"},
+        {"backend", "backend"},           {"model_class", "model class"},
+        {"optimizer_class", "optimizer"}, {"total_params", "parameters"}};
     if (const auto keras = j.find("keras"); keras != j.end() && keras->is_object())
-        for (const char* key : {"layout", "keras_version", "backend", "model_class",
-                                "optimizer_class", "total_params"})
-            if (const auto v = keras->find(key); v != keras->end() && !v->is_null())
-                attributes.push_back(fact(std::string("keras ") + key,
-                                          v->is_string() ? v->get<std::string>() : v->dump()));
+        for (const auto& [key, label] : kerasFacts)
+            if (const auto v = keras->find(key); v != keras->end() && !v->is_null() &&
+                                                 !(v->is_string() && v->get<std::string>().empty()))
+                attributes.push_back(
+                    fact(label, v->is_string() ? v->get<std::string>() : v->dump()));
     if (const auto a = r.json.find("attributes"); a != r.json.end() && a->is_object())
         for (const auto& [key, value] : a->items())
             attributes.push_back(
                 fact(key, value.is_string() ? value.get<std::string>() : value.dump()));
     m_attributeModel->setAttributes(attributes);
     m_attributes->resizeColumnToContents(AttributeModel::NameColumn);
+    m_attributeText->setPlaceholderText(
+        tr("The file's facts as ckpt on %1 read them (select one to see it whole). The "
+           "attributes of each HDF5 object are not shown for a model on another host.")
+            .arg(host));
 
     for (const RemoteInspect::Tensor& t : r.tensors) {
         QString shape;
