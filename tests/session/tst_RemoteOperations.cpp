@@ -65,6 +65,7 @@ private slots:
     void inspectWorkReadsTheFarModel();
     void pruneDeletesThePlannedEpochsThere();
     void pruneRefusedThereNamesHostAndPath();
+    void pruneWithADroppedConnectionReadsBackWhatWent();
     void repairAnnouncesTheMovedLink_data();
     void repairAnnouncesTheMovedLink();
     void undoRevertsTheFarRelink_data();
@@ -92,7 +93,7 @@ void tst_RemoteOperations::initTestCase()
     QVERIFY2(m_server->ok(), m_server->error().c_str());
     QVERIFY(m_tmp.isValid());
     m_far = fs::path(m_tmp.path().toStdString()) / "far" / "exp";
-    for (const char* run : {"RUN000", "RUN001", "RUN002", "RUN003"})
+    for (const char* run : {"RUN000", "RUN001", "RUN002", "RUN003", "RUN004"})
         trainDemoRun(QStringLiteral(CKPT_DEMO_TRAIN), m_far / run,
                      (m_far / run / "config.ini").string(),
                      "[Global_Params]\nepochs = 4\nlearning_rate = 0.01\n"
@@ -252,6 +253,40 @@ void tst_RemoteOperations::pruneRefusedThereNamesHostAndPath()
     for (int e = 1; e <= 4; ++e)
         QVERIFY(fs::exists(m_far / "RUN003" / "ckpts" / "epochs" /
                            QStringLiteral("%1").arg(e, 3, 10, QLatin1Char('0')).toStdString()));
+}
+
+void tst_RemoteOperations::pruneWithADroppedConnectionReadsBackWhatWent()
+{
+    // The far prune deletes, then the connection drops before its answer.
+    const fs::path script = fs::path(m_tmp.path().toStdString()) / "bin" / "prune-drops-ckpt";
+    writeScript(script,
+                std::string("if [ \"$1\" = prune ]; then\n" CKPT_CLI_PATH " \"$@\" >/dev/null\n") +
+                    kKillSession + "fi\nexec " CKPT_CLI_PATH " \"$@\"\n");
+    Workspace ws;
+    open(ws, script.string());
+    const Run held = ws.state(root("RUN004"))->run;
+    const KeepPolicy policy{KeepMode::Linear, 1};
+    std::vector<int> planned;
+    for (const auto& c : Pruner::planHeld(held, policy).toDelete)
+        planned.push_back(c.epoch);
+    QVERIFY(!planned.empty());
+    QSignalSpy finished(ws.remoteOperations(), &RemoteOperations::finished);
+    QSignalSpy messages(ws.remoteOperations(), &RemoteOperations::message);
+    ws.remoteOperations()->prune(held, policy, planned);
+    QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), kConnect);
+    QVERIFY2(finished.first().at(2).toString().isEmpty(),
+             qPrintable(finished.first().at(2).toString()));
+    QTRY_VERIFY(!messages.isEmpty());
+    const QString text = messages.first().at(0).toString();
+    QStringList gone;
+    for (const int e : planned)
+        gone << QString::number(e);
+    QVERIFY2(text.contains(QStringLiteral("dropped")) && text.contains(m_server->host()) &&
+                 text.contains(gone.join(QStringLiteral(", "))),
+             qPrintable(text));
+    for (const int e : planned)
+        QVERIFY(!fs::exists(m_far / "RUN004" / "ckpts" / "epochs" /
+                            QStringLiteral("%1").arg(e, 3, 10, QLatin1Char('0')).toStdString()));
 }
 
 void tst_RemoteOperations::repairAnnouncesTheMovedLink_data()
