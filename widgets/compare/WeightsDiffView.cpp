@@ -156,6 +156,17 @@ void WeightsDiffView::clear(const QString& message)
     m_progress->hide();
     m_cancel->hide();
     m_summary->setText(message.toHtmlEscaped());
+    setResultsEnabled(false);
+}
+
+// Greyed while there is nothing to filter or sort: the message says why.
+void WeightsDiffView::setResultsEnabled(bool enabled)
+{
+    for (QCheckBox* box : m_statusBoxes)
+        box->setEnabled(enabled);
+    m_optimizerBox->setEnabled(enabled);
+    m_tensors->setEnabled(enabled);
+    m_layers->setEnabled(enabled);
 }
 
 void WeightsDiffView::cancel()
@@ -242,6 +253,7 @@ void WeightsDiffView::showOutcome(Outcome outcome)
     m_hdf5B = QString::fromStdString(outcome.hdf5B);
     m_diff = std::move(outcome.diff.value());
     m_tensorModel->setDiff(m_diff->tensors);
+    setResultsEnabled(true);
     showLayers();
     m_tensors->sortByColumn(TensorDiffModel::RelChangeColumn, Qt::DescendingOrder);
     m_tensors->resizeColumnsToContents();

@@ -77,6 +77,7 @@ private:
     void openOverlay(const QModelIndex& proxyIndex);
     void updateSummary();
     void showLayers();
+    void setResultsEnabled(bool enabled);
 
     QString m_labelA;
     QString m_labelB;
