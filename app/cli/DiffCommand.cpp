@@ -118,9 +118,16 @@ int runDiff(const QStringList& arguments)
          QStringLiteral("Leave optimizer state (optimizer_weights, optimizer/vars) out.")});
     cl.addOption({QStringLiteral("top"), QStringLiteral("Show only the N most changed layers."),
                   QStringLiteral("N"), QStringLiteral("0")});
+    cl.addOption({QStringLiteral("progress-json"),
+                  QStringLiteral("One JSON line per progress step on stderr (for programs "
+                                 "driving ckpt, e.g. over ssh).")});
+    cl.addOption({QStringLiteral("exit-on-eof"),
+                  QStringLiteral("Stop when stdin closes (a client over ssh went away).")});
     // `--epochs N M`: the second number arrives as a positional argument.
     if (auto exit = cl.parse(arguments, 2, 2))
         return *exit;
+    if (cl.isSet(QStringLiteral("exit-on-eof")))
+        Console::exitWhenStdinCloses();
     const bool byEpochs = cl.isSet(QStringLiteral("epochs"));
     const auto top = cl.intValue(QStringLiteral("top"), 0);
     if (!top)
@@ -156,6 +163,7 @@ int runDiff(const QStringList& arguments)
     TensorDiff::Options options;
     options.includeOptimizer = !cl.isSet(QStringLiteral("no-optimizer"));
     TerminalProgress progress("comparing");
+    progress.setJsonLines(cl.isSet(QStringLiteral("progress-json")));
     auto outcome = WeightsDiff::diff(fileA, fileB, tmp.path().toStdString(), "diff", options,
                                      progress.progress());
     if (!outcome) {

@@ -23,6 +23,7 @@
 #include "plotpanel/PlotPanel.h"
 #include "problems/ProblemsPanel.h"
 #include "session/RemoteFolders.h"
+#include "session/RemoteOperations.h"
 #include "session/RunOperations.h"
 #include "session/Workspace.h"
 #include "sidebar/RunSidebar.h"
@@ -222,7 +223,7 @@ void MainWindow::connectWorkspace()
             [this](const QStringList& roots) {
                 for (const QString& root : roots)
                     if (m_workspace->isRemote(root))
-                        m_status->setText(RemoteActions::notAvailableRemotely());
+                        m_workspace->remoteOperations()->repair(root, QStringLiteral("all"));
                     else
                         m_workspace->operations()->repairAll(root);
             });
@@ -277,9 +278,6 @@ void MainWindow::updateActions()
     bool remoteEpochs = false;
     for (const EpochRef& ref : epochs)
         remoteEpochs = remoteEpochs || m_workspace->isRemote(ref.root);
-    bool remoteRuns = false;
-    for (const QString& root : m_sidebar->selectedRuns())
-        remoteRuns = remoteRuns || m_workspace->isRemote(root);
     // What cannot run over ssh yet is disabled and says so, never tried on an ssh:// root.
     const auto gate = [](QAction* a, bool enabled, bool remote) {
         a->setEnabled(enabled && !remote);
@@ -290,13 +288,14 @@ void MainWindow::updateActions()
     action("makeBest")->setEnabled(selected == 1);
     gate(action("restartFrom"), selected == 1, remoteEpochs);
     gate(action("forkFrom"), selected == 1, remoteEpochs);
-    gate(action("compare"), selected == 2, remoteEpochs);
-    gate(action("inspectModel"), selected == 1, remoteEpochs);
+    // Compare and inspect serve remote epochs too (the far ckpt reads the models).
+    action("compare")->setEnabled(selected == 2);
+    action("inspectModel")->setEnabled(selected == 1);
     action("verifyEpochs")->setEnabled(selected > 0);
     action("copy")->setEnabled(selected > 0);
     action("verifyRuns")->setEnabled(!m_sidebar->selectedRuns().isEmpty());
     action("cancel")->setEnabled(m_workspace->isVerifying());
-    gate(action("prune"), m_sidebar->selectedRuns().size() == 1, remoteRuns);
+    action("prune")->setEnabled(m_sidebar->selectedRuns().size() == 1);
     const QString folder = m_remote->currentFolder();
     action("retryRemote")->setEnabled(m_workspace->remote()->contains(folder));
     action("closeFolder")->setEnabled(!folder.isEmpty());

@@ -429,36 +429,4 @@ Result<Json> RemoteCkpt::verify(const std::string& path, const Progress& progres
     return std::move(o.json);
 }
 
-Result<RemoteCkpt::RelinkResult> RemoteCkpt::relink(const std::string& run, const std::string& link,
-                                                    int epoch) const
-{
-    const Outcome o = this->run({QStringLiteral("relink"), QString::fromStdString(run),
-                                 QString::fromStdString("--" + link), QString::number(epoch)});
-    if (o.failure == RemoteFailure::None) {
-        RelinkResult r;
-        r.applied = true;
-        r.json = o.json;
-        if (o.json.contains("epoch") && o.json["epoch"].is_number_integer())
-            r.epoch = o.json["epoch"].get<int>();
-        return r;
-    }
-    if (o.failure != RemoteFailure::Dropped)
-        return error(o);
-    // The far relink is atomic (rename over the link): done or not. Read it back.
-    auto scanned = scan(run);
-    if (!scanned || scanned->runs.size() != 1)
-        return Error{o.message + " Whether the relink of " + link + " was applied could not be " +
-                         "read back" +
-                         (scanned ? std::string(" (no single run at ") + run + ")"
-                                  : ": " + scanned.error().message) +
-                         ". It is atomic on " + m_target.display() +
-                         " (done or not): open the folder again to see.",
-                     m_target.url()};
-    RelinkResult r;
-    r.confirmedByRescan = true;
-    r.epoch = scanned->runs.front().linkedEpoch(link);
-    r.applied = r.epoch == epoch;
-    return r;
-}
-
 } // namespace ckpt

@@ -453,7 +453,7 @@ void RemoteFolders::reload(const QString& root)
                          });
 }
 
-void RemoteFolders::relink(const QString& root, const QString& link, int epoch)
+void RemoteFolders::relink(const QString& root, const QString& link, int epoch, bool announce)
 {
     Folder* f = owner(root);
     if (!f)
@@ -462,7 +462,7 @@ void RemoteFolders::relink(const QString& root, const QString& link, int epoch)
     m_relinker->start<Relinked>(
         [client = f->client, far = farRoot(*f, root), link = link.toStdString(),
          epoch](const Progress&) { return client.relink(far, link, epoch); },
-        [this, root, link, epoch, host = qs(f->client.target().display())](Relinked r) {
+        [this, root, link, epoch, announce, host = qs(f->client.target().display())](Relinked r) {
             QString error;
             if (!r)
                 error = qs(r.error().message);
@@ -476,6 +476,9 @@ void RemoteFolders::relink(const QString& root, const QString& link, int epoch)
                                 "afterwards, %2 -> %3 was applied.")
                                  .arg(host, link)
                                  .arg(epoch));
+            if (error.isEmpty() && announce && r->epoch == epoch &&
+                (r->confirmedByRescan || r->moved.empty() || r->moved.front().changed))
+                emit relinked(root, link, epoch);
             emit operationFinished(root, QStringLiteral("relink"), error);
         });
 }

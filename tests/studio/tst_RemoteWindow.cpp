@@ -134,13 +134,13 @@ void tst_RemoteWindow::commandLineUrlOpensItMarkedRemote()
     // Its metrics come from the far `ckpt history`, as for a local run.
     QTRY_VERIFY_WITH_TIMEOUT(workspace.state(root)->history.has_value(), kConnect);
     QVERIFY(!workspace.state(root)->history->rows.empty());
-    // Select an epoch: rollback is offered, restart/fork/inspect say they are not here yet.
+    // Select an epoch: rollback and inspect are offered, restart/fork say they are not here yet.
     QTableView* table = window.epochTable()->view();
     const QModelIndex first = table->model()->index(0, 1);
     table->scrollTo(first);
     QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(first).center());
     QTRY_VERIFY(window.action(QStringLiteral("makeLast"))->isEnabled());
-    for (const char* name : {"restartFrom", "forkFrom", "inspectModel"}) {
+    for (const char* name : {"restartFrom", "forkFrom"}) {
         QAction* a = window.action(QLatin1String(name));
         QVERIFY2(!a->isEnabled(), name);
         QCOMPARE(a->toolTip(), RemoteActions::notAvailableRemotely());
