@@ -261,6 +261,12 @@ void tst_MainWindow::rollbackChangesLinkAndUndoRestoresIt()
                     .data(roles::IsLastRole)
                     .toBool());
     QTRY_COMPARE(window.undoStack()->count(), 1);
+    // The run is read again after the change; the epoch stays selected.
+    QTRY_VERIFY(workspace.isIdle());
+    QCOMPARE(window.epochTable()->selectedEpochs().size(), qsizetype(1));
+    QCOMPARE(window.epochTable()->selectedEpochs().first().root, rootText);
+    QCOMPARE(window.epochTable()->selectedEpochs().first().epoch, 3);
+    QVERIFY(window.action("makeLast")->isEnabled());
 
     // Edit > Undo puts the link back.
     // (The offscreen platform does not hand activation back after a dialog.)

@@ -10,6 +10,7 @@
 #include <QClipboard>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelection>
 #include <QKeySequence>
 #include <QLineEdit>
 #include <QMenu>
@@ -18,6 +19,8 @@
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <utility>
 
 namespace ckpt {
 
@@ -99,9 +102,14 @@ void EpochTableView::setModel(EpochTableModel* model)
         rebuildColumnMenu();
         updateRunColumn();
     };
+    connect(model, &QAbstractItemModel::modelAboutToBeReset, this, [this] {
+        m_keptSelection = selectedEpochs();
+        m_keptCurrent = currentEpoch();
+    });
     connect(model, &QAbstractItemModel::modelReset, this, [this, refresh] {
         refresh();
         fitColumns();
+        restoreSelection();
     });
     connect(model, &QAbstractItemModel::columnsInserted, this,
             [this, refresh](const QModelIndex&, int first, int last) {
@@ -110,6 +118,24 @@ void EpochTableView::setModel(EpochTableModel* model)
                     m_view->resizeColumnToContents(c);
             });
     refresh();
+}
+
+void EpochTableView::restoreSelection()
+{
+    const auto proxyIndex = [this](const EpochRef& ref) {
+        const int row = m_model->rowOf(ref.root, ref.epoch);
+        return row < 0 ? QModelIndex() : m_proxy->mapFromSource(m_model->index(row, 0));
+    };
+    QItemSelection selection;
+    for (const EpochRef& ref : std::exchange(m_keptSelection, {}))
+        if (const QModelIndex i = proxyIndex(ref); i.isValid())
+            selection.select(i, i);
+    QItemSelectionModel* model = m_view->selectionModel();
+    if (const auto current = std::exchange(m_keptCurrent, std::nullopt))
+        if (const QModelIndex i = proxyIndex(*current); i.isValid())
+            model->setCurrentIndex(i, QItemSelectionModel::NoUpdate);
+    if (!selection.isEmpty())
+        model->select(selection, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
 }
 
 void EpochTableView::fitColumns()

@@ -60,6 +60,7 @@ signals:
 private:
     void rebuildColumnMenu();
     void fitColumns();
+    void restoreSelection();
     void updateRunColumn();
     QList<int> visibleColumns() const; // logical indexes, in view order
     QString rowsAsText(const QList<int>& proxyRows) const;
@@ -72,6 +73,10 @@ private:
     QMenu* m_columnMenu;
     QAction* m_copy;
     QStringList m_hiddenByUser; // header titles hidden from the column menu
+    // The selection across a model reset (a run re-read after a relink or a
+    // rescan): the same epochs are selected again when they are still shown.
+    QList<EpochRef> m_keptSelection;
+    std::optional<EpochRef> m_keptCurrent;
 };
 
 } // namespace ckpt
