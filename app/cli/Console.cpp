@@ -88,6 +88,13 @@ void Console::exitWhenStdinCloses()
     }).detach();
 }
 
+void Console::exitNow(int code)
+{
+    std::fflush(stdout);
+    std::fflush(stderr);
+    std::_Exit(code);
+}
+
 TerminalProgress::TerminalProgress(std::string label)
     : m_label(std::move(label)), m_enabled(Console::stderrIsTerminal()),
       m_start(std::chrono::steady_clock::now())

@@ -37,6 +37,9 @@ public:
     // instead of running on with nobody reading. Only for commands that change
     // nothing on disk.
     static void exitWhenStdinCloses();
+    // Flushes stdout and stderr and ends the process with `code` at once: no
+    // destructors, no atexit handlers. For a command whose output is complete.
+    [[noreturn]] static void exitNow(int code);
 };
 
 // A Progress whose callback draws "\r<label> 45% 123 MB of 270 MB, 1.2 GB/s" on

@@ -25,6 +25,12 @@ public:
     // Reads `block` into `out` (block.elements * elementSize() bytes).
     Status read(const BlockPlan::Block& block, void* out) const;
 
+    // True when blocks are read with pread from the file's own descriptor rather
+    // than H5Dread: the dataset is contiguous, allocated, in this file (not an
+    // external one) and stored exactly as it is read (same type, byte order and
+    // size), so the bytes on disk are the bytes H5Dread would deliver.
+    bool readsRaw() const { return m_rawOffset >= 0; }
+
 private:
     DatasetReader() = default;
 
@@ -34,6 +40,8 @@ private:
     H5Handle m_memType;            // owned memory type, when one is needed
     std::int64_t m_memTypeId = -1; // m_memType or a predefined native type
     mutable H5Handle m_fileSpace;  // fetched on the first partial read
+    std::int64_t m_rawOffset = -1; // file offset of the data (readsRaw())
+    std::uint64_t m_rawBytes = 0;  // its size
     DTypeKind m_kind = DTypeKind::Other;
     int m_elementSize = 0;
 };

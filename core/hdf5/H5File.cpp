@@ -192,7 +192,15 @@ Result<H5File> H5File::open(const std::string& path)
             what = "HDF5 file is truncated";
         return Error::at(path, detail.empty() ? what : what + " (" + detail + ")");
     }
-    return H5File(std::move(file), path);
+    // Only the sec2 driver's handle is a plain descriptor (the default; checked
+    // so that a change of driver can never hand us something else).
+    int fd = -1;
+    H5Handle openFapl(H5Fget_access_plist(file.get()));
+    void* vfd = nullptr;
+    if (openFapl && H5Pget_driver(openFapl.get()) == H5FD_SEC2 &&
+        H5Fget_vfd_handle(file.get(), H5P_DEFAULT, &vfd) >= 0 && vfd)
+        fd = *static_cast<int*>(vfd);
+    return H5File(std::move(file), path, fd);
 }
 
 Error H5File::error(const std::string& object, const std::string& what) const
@@ -375,7 +383,7 @@ Result<std::vector<H5Attribute>> H5File::attributes(std::int64_t object,
     return out;
 }
 
-Result<std::vector<H5File::DatasetEntry>> H5File::datasets(bool light) const
+Result<std::vector<H5File::DatasetLink>> H5File::datasetLinks() const
 {
     H5Lock lock;
     // H5Ovisit walks inside the library without creating an identifier per group,
@@ -384,22 +392,49 @@ Result<std::vector<H5File::DatasetEntry>> H5File::datasets(bool light) const
     std::vector<LinkEntry> found;
     if (H5Ovisit2(id(), H5_INDEX_NAME, H5_ITER_INC, collectDataset, &found, H5O_INFO_BASIC) < 0)
         return error("/", "cannot walk the file (corrupted?)");
-    std::vector<DatasetEntry> out;
+    std::vector<DatasetLink> out;
     out.reserve(found.size());
-    for (const LinkEntry& entry : found) {
-        const std::string objectPath = "/" + entry.name;
-        H5Handle dataset(H5Oopen_by_addr(id(), entry.address));
+    for (LinkEntry& entry : found) {
+        std::string objectPath;
+        objectPath.reserve(entry.name.size() + 1);
+        objectPath += '/';
+        objectPath += entry.name;
+        out.push_back(DatasetLink{std::move(objectPath), entry.address});
+    }
+    return out;
+}
+
+Result<H5Handle> H5File::openDataset(const DatasetLink& link) const
+{
+    H5Lock lock;
+    H5Handle dataset(link.address == HADDR_UNDEF ? -1 : H5Oopen_by_addr(id(), link.address));
+    if (!dataset)
+        dataset.reset(H5Dopen2(id(), link.path.c_str(), H5P_DEFAULT));
+    if (!dataset)
+        return error("dataset " + link.path, "cannot open");
+    return dataset;
+}
+
+Result<std::vector<H5File::DatasetEntry>> H5File::datasets(bool light) const
+{
+    H5Lock lock;
+    auto links = datasetLinks();
+    if (!links)
+        return links.error();
+    std::vector<DatasetEntry> out;
+    out.reserve(links->size());
+    for (DatasetLink& link : links.value()) {
+        auto dataset = openDataset(link);
         if (!dataset)
-            dataset.reset(H5Dopen2(id(), entry.name.c_str(), H5P_DEFAULT));
-        if (!dataset)
-            return error("dataset " + objectPath, "cannot open");
-        auto info = datasetInfo(dataset.get(), objectPath, light);
+            return dataset.error();
+        auto info = datasetInfo(dataset->get(), link.path, light);
         if (!info)
             return info.error();
         std::shared_ptr<H5Handle> handle;
         if (light && out.size() < kKeepOpen)
-            handle = std::make_shared<H5Handle>(std::move(dataset));
-        out.push_back(DatasetEntry{objectPath, std::move(info.value()), std::move(handle)});
+            handle = std::make_shared<H5Handle>(std::move(dataset.value()));
+        out.push_back(
+            DatasetEntry{std::move(link.path), std::move(info.value()), std::move(handle)});
     }
     return out;
 }

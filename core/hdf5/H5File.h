@@ -26,6 +26,13 @@ public:
         std::shared_ptr<H5Handle> handle;
     };
 
+    // A dataset found by the listing: its path and object address, nothing opened.
+    struct DatasetLink
+    {
+        std::string path; // absolute
+        std::uint64_t address = ~std::uint64_t{0};
+    };
+
     static constexpr std::size_t kKeepOpen = 50000;
     // Light listings leave `layout` and `chunk` empty below this size.
     static constexpr std::uint64_t kLightLayoutBytes = 1ull << 20;
@@ -44,6 +51,17 @@ public:
     // with thousands of small tensors, opening is what costs.
     Result<std::vector<DatasetEntry>> datasets(bool light = false) const;
 
+    // The same datasets as datasets(), in the same order, without opening any:
+    // a caller that reads each one right away opens, reads and closes it in turn
+    // (keeping thousands open makes every later HDF5 call slower).
+    Result<std::vector<DatasetLink>> datasetLinks() const;
+    // Opens one listed dataset, by address (no path traversal), else by path.
+    Result<H5Handle> openDataset(const DatasetLink& link) const;
+
+    // The file descriptor HDF5 reads this file through (its default sec2 driver),
+    // for reading contiguous raw data with pread; -1 when there is none.
+    int rawFd() const { return m_fd; }
+
     Result<H5DatasetInfo> datasetInfo(std::int64_t dataset, const std::string& objectPath,
                                       bool light = false) const;
     Result<std::vector<H5Attribute>> attributes(std::int64_t object,
@@ -58,10 +76,13 @@ public:
     static bool hasStringAttr(std::int64_t object, const char* name, const std::string& value);
 
 private:
-    H5File(H5Handle file, std::string path) : m_file(std::move(file)), m_path(std::move(path)) {}
+    H5File(H5Handle file, std::string path, int fd)
+        : m_file(std::move(file)), m_path(std::move(path)), m_fd(fd)
+    {}
 
     H5Handle m_file;
     std::string m_path;
+    int m_fd = -1;
 };
 
 } // namespace ckpt

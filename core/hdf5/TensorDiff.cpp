@@ -1,6 +1,7 @@
 #include "hdf5/TensorDiff.h"
 
 #include "hdf5/BlockPipeline.h"
+#include "hdf5/DatasetReader.h"
 #include "hdf5/DiffAccumulator.h"
 #include "hdf5/H5File.h"
 
@@ -190,6 +191,78 @@ bool TensorDiff::isOptimizerKey(const std::string& key)
     return last == "iterations" || last == "iteration" || last == "global_step" || last == "step";
 }
 
+namespace {
+
+// Datasets by matching key, sorted; of several paths with one key the last
+// listed wins.
+struct Keyed
+{
+    std::string key;
+    std::size_t index = 0;
+};
+
+std::vector<Keyed> keyed(const std::vector<H5File::DatasetLink>& links, bool includeOptimizer)
+{
+    std::vector<Keyed> out;
+    out.reserve(links.size());
+    for (std::size_t i = 0; i < links.size(); ++i) {
+        std::string key = TensorDiff::matchKey(links[i].path);
+        if (!includeOptimizer && TensorDiff::isOptimizerKey(key))
+            continue;
+        out.push_back(Keyed{std::move(key), i});
+    }
+    std::stable_sort(out.begin(), out.end(),
+                     [](const Keyed& x, const Keyed& y) { return x.key < y.key; });
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+        if (i + 1 < out.size() && out[i + 1].key == out[i].key)
+            continue;
+        if (kept != i)
+            out[kept] = std::move(out[i]);
+        ++kept;
+    }
+    out.resize(kept);
+    return out;
+}
+
+// One side of a pair: the dataset open and described.
+struct Side
+{
+    H5Handle handle;
+    H5DatasetInfo info;
+};
+
+Result<Side> openSide(const H5File& file, const H5File::DatasetLink& link)
+{
+    auto handle = file.openDataset(link);
+    if (!handle)
+        return handle.error();
+    auto info = file.datasetInfo(handle->get(), link.path, true);
+    if (!info)
+        return info.error();
+    return Side{std::move(handle.value()), std::move(info.value())};
+}
+
+// Reads a whole small tensor into `buffer` (8-byte words, reused across tensors).
+Status readWhole(const H5File& file, const std::string& path, Side& side,
+                 std::vector<std::uint64_t>& buffer, DTypeKind& kind)
+{
+    auto reader = DatasetReader::open(file, path, side.info, &side.handle);
+    if (!reader)
+        return reader.error();
+    kind = reader->kind();
+    const std::uint64_t bytes =
+        side.info.elements * static_cast<std::uint64_t>(reader->elementSize());
+    if (buffer.size() * 8 < bytes)
+        buffer.resize(static_cast<std::size_t>((bytes + 7) / 8));
+    BlockPlan::Block whole;
+    whole.elements = side.info.elements;
+    whole.whole = true;
+    return reader->read(whole, buffer.data());
+}
+
+} // namespace
+
 Result<ModelDiff> TensorDiff::diff(const std::string& fileA, const std::string& fileB,
                                    const Options& options, const Progress& progress)
 {
@@ -199,51 +272,71 @@ Result<ModelDiff> TensorDiff::diff(const std::string& fileA, const std::string& 
     auto b = H5File::open(fileB);
     if (!b)
         return b.error();
-    auto listA = a->datasets(true);
-    if (!listA)
-        return listA.error();
-    auto listB = b->datasets(true);
-    if (!listB)
-        return listB.error();
+    auto linksA = a->datasetLinks();
+    if (!linksA)
+        return linksA.error();
+    auto linksB = b->datasetLinks();
+    if (!linksB)
+        return linksB.error();
+    const std::vector<Keyed> keysA = keyed(linksA.value(), options.includeOptimizer);
+    const std::vector<Keyed> keysB = keyed(linksB.value(), options.includeOptimizer);
 
-    std::map<std::string, TensorDiffEntry> byKey;
-    std::map<std::string, H5File::DatasetEntry> infoA;
-    std::map<std::string, H5File::DatasetEntry> infoB;
-    for (H5File::DatasetEntry& d : listA.value()) {
-        const std::string key = matchKey(d.path);
-        if (!options.includeOptimizer && isOptimizerKey(key))
-            continue;
-        TensorDiffEntry& e = byKey[key];
-        e.key = key;
-        e.pathA = d.path;
-        e.shapeA = d.info.shape;
-        e.dtypeA = d.info.dtype;
-        infoA[key] = std::move(d);
-    }
-    for (H5File::DatasetEntry& d : listB.value()) {
-        const std::string key = matchKey(d.path);
-        if (!options.includeOptimizer && isOptimizerKey(key))
-            continue;
-        TensorDiffEntry& e = byKey[key];
-        e.key = key;
-        e.pathB = d.path;
-        e.shapeB = d.info.shape;
-        e.dtypeB = d.info.dtype;
-        infoB[key] = std::move(d);
-    }
-
+    // One walk over both listings in key order. Each dataset is opened, described
+    // and closed in turn (thousands kept open slow every HDF5 call down); a small
+    // tensor pair is read and compared right here, one read per side (a pread
+    // when stored plainly, see DatasetReader), with reused buffers: for a file of
+    // thousands of small tensors the per-tensor cost is what the diff costs. The
+    // larger ones go through the pipeline afterwards (math overlapping reads).
+    const std::uint64_t inlineBytes = std::min<std::uint64_t>(options.blockBytes, 64 * 1024);
     ModelDiff result;
     result.fileA = fileA;
     result.fileB = fileB;
+    result.tensors.reserve(keysA.size() + keysB.size());
     std::vector<BlockPipeline::Job> jobs;
     std::vector<std::size_t> jobEntry;
+    std::vector<std::uint64_t> bufferA;
+    std::vector<std::uint64_t> bufferB;
+    std::uint64_t inlineDone = 0;
+    const std::size_t reportEvery =
+        std::max<std::size_t>(std::max(keysA.size(), keysB.size()) / 100, 1);
     using S = TensorDiffEntry::Status;
-    for (auto& [key, e] : byKey) {
+    for (std::size_t i = 0, j = 0; i < keysA.size() || j < keysB.size();) {
+        const bool hasA = i < keysA.size() && (j >= keysB.size() || keysA[i].key <= keysB[j].key);
+        const bool hasB = j < keysB.size() && (i >= keysA.size() || keysB[j].key <= keysA[i].key);
+        const std::string& key = hasA ? keysA[i].key : keysB[j].key;
+        if (progress.cancelled())
+            return Error::at(fileA, "cancelled");
+        TensorDiffEntry e;
+        e.key = key;
         e.layer = layerOf(key);
         e.optimizerState = isOptimizerKey(key);
-        if (e.pathB.empty()) {
+        Side sideA;
+        Side sideB;
+        if (hasA) {
+            const H5File::DatasetLink& link = linksA.value()[keysA[i].index];
+            auto side = openSide(*a, link);
+            if (!side)
+                return side.error();
+            sideA = std::move(side.value());
+            e.pathA = link.path;
+            e.shapeA = sideA.info.shape;
+            e.dtypeA = sideA.info.dtype;
+        }
+        if (hasB) {
+            const H5File::DatasetLink& link = linksB.value()[keysB[j].index];
+            auto side = openSide(*b, link);
+            if (!side)
+                return side.error();
+            sideB = std::move(side.value());
+            e.pathB = link.path;
+            e.shapeB = sideB.info.shape;
+            e.dtypeB = sideB.info.dtype;
+        }
+        i += hasA ? 1 : 0;
+        j += hasB ? 1 : 0;
+        if (!hasB) {
             e.status = S::OnlyA;
-        } else if (e.pathA.empty()) {
+        } else if (!hasA) {
             e.status = S::OnlyB;
         } else if (e.shapeA != e.shapeB) {
             e.status = S::ShapeMismatch;
@@ -251,28 +344,49 @@ Result<ModelDiff> TensorDiff::diff(const std::string& fileA, const std::string& 
             e.status = e.dtypeA == e.dtypeB ? S::NotNumeric : S::DtypeMismatch;
         } else {
             e.status = e.dtypeA == e.dtypeB ? S::Same : S::DtypeMismatch;
-            jobEntry.push_back(result.tensors.size());
-            H5File::DatasetEntry& da = infoA[key];
-            H5File::DatasetEntry& db = infoB[key];
-            result.bytesRead += da.info.bytes + db.info.bytes;
-            jobs.push_back(BlockPipeline::Job{e.pathA, std::move(da.info), e.pathB,
-                                              std::move(db.info), std::move(da.handle),
-                                              std::move(db.handle)});
+            result.bytesRead += sideA.info.bytes + sideB.info.bytes;
+            if (sideA.info.bytes <= inlineBytes && sideB.info.bytes <= inlineBytes) {
+                DiffAccumulator acc;
+                if (sideA.info.elements > 0) {
+                    DTypeKind kindA = DTypeKind::Other;
+                    DTypeKind kindB = DTypeKind::Other;
+                    if (Status st = readWhole(*a, e.pathA, sideA, bufferA, kindA); !st)
+                        return st.error();
+                    if (Status st = readWhole(*b, e.pathB, sideB, bufferB, kindB); !st)
+                        return st.error();
+                    acc.addRaw(kindA, bufferA.data(), kindB, bufferB.data(),
+                               static_cast<std::size_t>(sideA.info.elements));
+                }
+                finish(e, acc.result());
+                inlineDone += sideA.info.bytes + sideB.info.bytes;
+            } else {
+                jobEntry.push_back(result.tensors.size());
+                jobs.push_back(BlockPipeline::Job{e.pathA, std::move(sideA.info), e.pathB,
+                                                  std::move(sideB.info), nullptr, nullptr});
+            }
         }
         result.tensors.push_back(std::move(e));
+        // In bytes like the pipeline's, the total unknown (0) until every pair is open.
+        if (result.tensors.size() % reportEvery == 0)
+            progress.report(ProgressUpdate{inlineDone, 0, "bytes", key});
     }
 
-    std::vector<DiffAccumulator> acc(jobs.size());
-    auto consume = [&](const BlockPipeline::Segment& seg) {
-        acc[seg.job].addRaw(seg.kindA, seg.a, seg.kindB, seg.b,
-                            static_cast<std::size_t>(seg.elements));
-    };
-    BlockPipeline::Options pipe;
-    pipe.slotBytes = options.blockBytes;
-    if (Status st = BlockPipeline::run(*a, &b.value(), jobs, consume, progress, pipe); !st)
-        return st.error();
-    for (std::size_t j = 0; j < jobs.size(); ++j)
-        finish(result.tensors[jobEntry[j]], acc[j].result());
+    if (!jobs.empty()) {
+        std::vector<DiffAccumulator> acc(jobs.size());
+        auto consume = [&](const BlockPipeline::Segment& seg) {
+            acc[seg.job].addRaw(seg.kindA, seg.a, seg.kindB, seg.b,
+                                static_cast<std::size_t>(seg.elements));
+        };
+        BlockPipeline::Options pipe;
+        pipe.slotBytes = options.blockBytes;
+        const Progress rest = Progress::relay(progress, inlineDone, result.bytesRead);
+        if (Status st = BlockPipeline::run(*a, &b.value(), jobs, consume, rest, pipe); !st)
+            return st.error();
+        for (std::size_t k = 0; k < jobs.size(); ++k)
+            finish(result.tensors[jobEntry[k]], acc[k].result());
+    } else {
+        progress.report(ProgressUpdate{result.bytesRead, result.bytesRead, "bytes", {}});
+    }
     result.layers = summariseLayers(result.tensors);
     return result;
 }

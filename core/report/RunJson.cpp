@@ -457,14 +457,13 @@ void RunJson::writeEpoch(JsonWriter& w, const Run& run, const Epoch& epoch)
     w.endObject();
 }
 
-void RunJson::write(const Run& run, const std::function<void(std::string_view)>& sink,
-                    const nlohmann::ordered_json& extra)
+namespace {
+
+// The body of write() and append(): `sink` (when set) takes the text each time
+// it passes `chunk` bytes and at the end.
+void writeRun(const Run& run, std::string& text, const Json& extra,
+              const std::function<void(std::string_view)>* sink, std::size_t chunk)
 {
-    // Handed over in pieces of about this size: a run of 100,000 epochs never
-    // exists as one text, and a reader sees each run as soon as it is written.
-    constexpr std::size_t kChunk = 64 * 1024;
-    std::string text;
-    text.reserve(kChunk + 4096);
     {
         JsonWriter w(text);
         w.beginObject();
@@ -476,9 +475,9 @@ void RunJson::write(const Run& run, const std::function<void(std::string_view)>&
     for (std::size_t i = 0; i < run.epochs.size(); ++i) {
         text += i == 0 ? "\n" : ",\n";
         JsonWriter w(text);
-        writeEpoch(w, run, run.epochs[i]);
-        if (text.size() >= kChunk) {
-            sink(text);
+        RunJson::writeEpoch(w, run, run.epochs[i]);
+        if (sink && text.size() >= chunk) {
+            (*sink)(text);
             text.clear();
         }
     }
@@ -486,7 +485,26 @@ void RunJson::write(const Run& run, const std::function<void(std::string_view)>&
     JsonWriter w(text);
     writeProblems(w, run.problems);
     text += '}';
-    sink(text);
+    if (sink)
+        (*sink)(text);
+}
+
+} // namespace
+
+void RunJson::write(const Run& run, const std::function<void(std::string_view)>& sink,
+                    const nlohmann::ordered_json& extra)
+{
+    // Handed over in pieces of about this size: a run of 100,000 epochs never
+    // exists as one text, and a reader sees each run as soon as it is written.
+    constexpr std::size_t kChunk = 64 * 1024;
+    std::string text;
+    text.reserve(kChunk + 4096);
+    writeRun(run, text, extra, &sink, kChunk);
+}
+
+void RunJson::append(const Run& run, std::string& out, const nlohmann::ordered_json& extra)
+{
+    writeRun(run, out, extra, nullptr, 0);
 }
 
 Json RunJson::toJson(const Run& run)

@@ -46,6 +46,10 @@ public:
     // members of `extra` (an object) follow the run's own ones.
     static void write(const Run& run, const std::function<void(std::string_view)>& sink,
                       const nlohmann::ordered_json& extra = nlohmann::ordered_json::object());
+    // The same text as write(), appended to `out` in one piece (no copy through
+    // a sink): for a caller that holds the whole run's text anyway.
+    static void append(const Run& run, std::string& out,
+                       const nlohmann::ordered_json& extra = nlohmann::ordered_json::object());
     static nlohmann::ordered_json toJson(const Run& run, const Epoch& epoch);
     // The same object as toJson(run, epoch), appended by `writer`.
     static void writeEpoch(JsonWriter& writer, const Run& run, const Epoch& epoch);

@@ -1,10 +1,13 @@
 #include "H5Writer.h"
 #include "ModelFixtures.h"
+#include "hdf5/DatasetReader.h"
+#include "hdf5/H5Lock.h"
 #include "hdf5/TensorDiff.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <atomic>
 #include <cmath>
 #include <limits>
@@ -74,6 +77,9 @@ private slots:
     void keras3Paths();
     void zeroBase();
     void progressAndCancel();
+    void storagePaths_data();
+    void storagePaths();
+    void manySmallTensors();
     void matchKeyAndLayer_data();
     void matchKeyAndLayer();
 
@@ -368,6 +374,174 @@ void tst_TensorDiff::progressAndCancel()
     const auto c = TensorDiff::diff(m_a, m_b, small, cancelling);
     QVERIFY(!c.ok());
     QVERIFY(c.error().message.ends_with("cancelled"));
+}
+
+// Every way a tensor can be stored reads the same values: contiguous data stored
+// as read (pread at H5Dget_offset) and everything else (H5Dread: chunked,
+// compressed, big-endian, half floats needing a byte swap, a user block in front)
+// give the reference sums; `raw` says which path DatasetReader takes.
+void tst_TensorDiff::storagePaths_data()
+{
+    QTest::addColumn<int>("layout"); // 0 contiguous, 1 chunked, 2 chunked + gzip + shuffle
+    QTest::addColumn<QString>("type");
+    QTest::addColumn<int>("elements");
+    QTest::addColumn<int>("userBlock");
+    QTest::addColumn<bool>("raw");
+    QTest::newRow("f32le contiguous") << 0 << "f32le" << 300 << 0 << true;
+    QTest::newRow("f32le contiguous, pipeline") << 0 << "f32le" << 40000 << 0 << true;
+    QTest::newRow("f32le contiguous, user block") << 0 << "f32le" << 300 << 512 << true;
+    QTest::newRow("f32be contiguous") << 0 << "f32be" << 300 << 0 << false;
+    QTest::newRow("f32be contiguous, pipeline") << 0 << "f32be" << 40000 << 0 << false;
+    QTest::newRow("f64le contiguous") << 0 << "f64le" << 300 << 0 << true;
+    QTest::newRow("f64be contiguous") << 0 << "f64be" << 300 << 0 << false;
+    QTest::newRow("f16le contiguous") << 0 << "f16le" << 300 << 0 << true;
+    QTest::newRow("f16be contiguous") << 0 << "f16be" << 300 << 0 << false;
+    QTest::newRow("i32le contiguous") << 0 << "i32le" << 300 << 0 << true;
+    QTest::newRow("i32be contiguous") << 0 << "i32be" << 300 << 0 << false;
+    QTest::newRow("f32le chunked") << 1 << "f32le" << 300 << 0 << false;
+    QTest::newRow("f32le chunked, pipeline") << 1 << "f32le" << 40000 << 0 << false;
+    QTest::newRow("f32le gzip") << 2 << "f32le" << 300 << 0 << false;
+    QTest::newRow("f32be gzip, pipeline") << 2 << "f32be" << 40000 << 0 << false;
+    QTest::newRow("f16le gzip") << 2 << "f16le" << 300 << 0 << false;
+}
+
+void tst_TensorDiff::storagePaths()
+{
+    QFETCH(int, layout);
+    QFETCH(QString, type);
+    QFETCH(int, elements);
+    QFETCH(int, userBlock);
+    QFETCH(bool, raw);
+    hid_t fileType = -1;
+    {
+        H5Lock lock;
+        if (type == "f32le")
+            fileType = H5Tcopy(H5T_IEEE_F32LE);
+        else if (type == "f32be")
+            fileType = H5Tcopy(H5T_IEEE_F32BE);
+        else if (type == "f64le")
+            fileType = H5Tcopy(H5T_IEEE_F64LE);
+        else if (type == "f64be")
+            fileType = H5Tcopy(H5T_IEEE_F64BE);
+        else if (type == "i32le")
+            fileType = H5Tcopy(H5T_STD_I32LE);
+        else if (type == "i32be")
+            fileType = H5Tcopy(H5T_STD_I32BE);
+    }
+    if (type.startsWith("f16")) {
+        fileType = H5Writer::halfType();
+        H5Lock lock;
+        H5Tset_order(fileType, type == "f16be" ? H5T_ORDER_BE : H5T_ORDER_LE);
+    }
+    QVERIFY(fileType >= 0);
+    // Values every type holds exactly (multiples of 1/4 below 8; integers for
+    // int32), so the reference is exact whatever the storage.
+    const bool integer = type.startsWith("i");
+    std::vector<double> va(static_cast<std::size_t>(elements));
+    std::vector<double> vb(va.size());
+    for (std::size_t i = 0; i < va.size(); ++i) {
+        va[i] = (static_cast<double>(i % 29) - 14.0) * (integer ? 1.0 : 0.25);
+        vb[i] = i % 3 == 0 ? va[i] + (integer ? 2.0 : 0.5) : va[i];
+    }
+    const std::string a = m_dir.filePath("path-a.h5").toStdString();
+    const std::string b = m_dir.filePath("path-b.h5").toStdString();
+    const auto n = static_cast<hsize_t>(elements);
+    const std::vector<hsize_t> chunk =
+        layout == 0 ? std::vector<hsize_t>{} : std::vector<hsize_t>{std::min<hsize_t>(n, 1000)};
+    for (int side = 0; side < 2; ++side) {
+        H5Writer w(side == 0 ? a : b, static_cast<hsize_t>(userBlock));
+        w.dataset("/layer/layer/kernel:0", fileType, H5T_NATIVE_DOUBLE, {n},
+                  side == 0 ? va.data() : vb.data(), chunk, layout == 2 ? 4 : -1, layout == 2);
+    }
+    {
+        H5Lock lock;
+        H5Tclose(fileType);
+    }
+
+    auto file = H5File::open(a);
+    QVERIFY(file.ok());
+    auto links = file->datasetLinks();
+    QVERIFY(links.ok());
+    QCOMPARE(links->size(), std::size_t(1));
+    QCOMPARE(links->front().path, std::string("/layer/layer/kernel:0"));
+    auto handle = file->openDataset(links->front());
+    QVERIFY(handle.ok());
+    auto info = file->datasetInfo(handle->get(), links->front().path, true);
+    QVERIFY(info.ok());
+    auto reader = DatasetReader::open(*file, links->front().path, *info, &handle.value());
+    QVERIFY(reader.ok());
+    QCOMPARE(reader->readsRaw(), raw);
+
+    TensorDiff::Options options;
+    options.blockBytes = 4096; // the pipeline rows read in many blocks
+    for (const auto& d : {TensorDiff::diff(a, b), TensorDiff::diff(a, b, options)}) {
+        QVERIFY2(d.ok(), d.ok() ? "" : d.error().message.c_str());
+        QCOMPARE(d->tensors.size(), std::size_t(1));
+        const TensorDiffEntry& e = d->tensors.front();
+        QCOMPARE(e.status, S::Changed);
+        QCOMPARE(e.elements, static_cast<std::uint64_t>(elements));
+        long double l2 = 0, na = 0, nb = 0, dot = 0;
+        std::uint64_t changed = 0;
+        for (std::size_t i = 0; i < va.size(); ++i) {
+            l2 += (va[i] - vb[i]) * (va[i] - vb[i]);
+            na += va[i] * va[i];
+            nb += vb[i] * vb[i];
+            dot += va[i] * vb[i];
+            changed += va[i] != vb[i] ? 1 : 0;
+        }
+        QCOMPARE(e.changedElements, changed);
+        QVERIFY(near(e.l2Diff, std::sqrt(l2)));
+        QVERIFY(near(e.normA, std::sqrt(na)));
+        QVERIFY(near(e.normB, std::sqrt(nb)));
+        QVERIFY(near(e.dot, dot));
+        QCOMPARE(e.maxAbsDiff, integer ? 2.0 : 0.5);
+    }
+}
+
+// Thousands of small tensors, the case where per-tensor cost dominates: each is
+// compared (not just listed), matched across a full model and a weights-only
+// file, and the unmatched ones are reported on their side.
+void tst_TensorDiff::manySmallTensors()
+{
+    const std::string a = m_dir.filePath("many-a.h5").toStdString();
+    const std::string b = m_dir.filePath("many-b.h5").toStdString();
+    constexpr int kTensors = 600;
+    {
+        H5Writer wa(a);
+        H5Writer wb(b);
+        for (int t = 0; t < kTensors; ++t) {
+            const std::string name =
+                "layer_" + std::to_string(t) + "/layer_" + std::to_string(t) + "/kernel:0";
+            std::vector<float> v = ModelFixtures::values(16, static_cast<unsigned>(t));
+            wa.floats("/model_weights/" + name, {4, 4}, v);
+            if (t % 2 == 0)
+                v[static_cast<std::size_t>(t) % 16] += 1.0f;
+            if (t != 7)
+                wb.floats("/" + name, {4, 4}, v);
+        }
+        wb.floats("/only_b/only_b/bias:0", {2}, {1, 2});
+    }
+    const auto d = TensorDiff::diff(a, b);
+    QVERIFY(d.ok());
+    QCOMPARE(d->tensors.size(), std::size_t(kTensors + 1));
+    std::size_t same = 0, changed = 0, onlyA = 0, onlyB = 0;
+    for (const auto& t : d->tensors) {
+        same += t.status == S::Same;
+        changed += t.status == S::Changed;
+        onlyA += t.status == S::OnlyA;
+        onlyB += t.status == S::OnlyB;
+        if (t.status == S::Changed)
+            QVERIFY(std::abs(t.maxAbsDiff - 1.0) < 1e-6);
+    }
+    QCOMPARE(onlyA, std::size_t(1));
+    QCOMPARE(onlyB, std::size_t(1));
+    QCOMPARE(changed, std::size_t(kTensors / 2));
+    QCOMPARE(same, std::size_t(kTensors / 2 - 1));
+    for (std::size_t i = 1; i < d->tensors.size(); ++i)
+        QVERIFY(d->tensors[i - 1].key < d->tensors[i].key);
+    const TensorDiffEntry* gone = find(*d, "layer_7/layer_7/kernel:0");
+    QVERIFY(gone && gone->status == S::OnlyA && gone->shapeA == std::vector<std::uint64_t>({4, 4}));
+    QCOMPARE(d->bytesRead, std::uint64_t(kTensors - 1) * 2 * 16 * 4);
 }
 
 void tst_TensorDiff::matchKeyAndLayer_data()

@@ -258,6 +258,11 @@ void tst_RunJson::streamedEqualsDocument()
         QCOMPARE(streamed, documentText(run, extra));
         QVERIFY(pieces >= 1);
         QVERIFY(nlohmann::json::accept(streamed));
+        // append() (what `ckpt scan --json` renders into) gives the same bytes
+        // after what the string already holds.
+        std::string appended = ",\n";
+        RunJson::append(run, appended, extra);
+        QCOMPARE(appended, std::string(",\n").append(streamed));
     }
     // QTemporaryDir cannot name a Latin-1 folder through QString.
     fs::remove_all(root / "caf\xe9");
