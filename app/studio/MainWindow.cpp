@@ -277,8 +277,9 @@ void MainWindow::updateActions()
     };
     action("makeLast")->setEnabled(selected == 1);
     action("makeBest")->setEnabled(selected == 1);
-    gate(action("restartFrom"), selected == 1, remoteEpochs);
-    gate(action("forkFrom"), selected == 1, remoteEpochs);
+    // A remote epoch's restart or fork is the far ckpt's (the dialog asks it).
+    gate(action("restartFrom"), selected == 1, false);
+    gate(action("forkFrom"), selected == 1, false);
     gate(action("compare"), selected == 2, remoteEpochs);
     gate(action("inspectModel"), selected == 1, remoteEpochs);
     action("verifyEpochs")->setEnabled(selected > 0);

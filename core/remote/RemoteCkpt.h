@@ -101,6 +101,8 @@ public:
     Result<RemoteLaunched> launch(const RemoteLaunchRequest& request) const;
     Result<std::vector<RemoteLaunchedRun>> runs(const std::string& under = {}) const;
     Result<RemoteStopped> stop(const std::string& run, int graceSeconds = 10) const;
+    // `ckpt runs --forget RUN`: off the far registry (its files stay).
+    Status forget(const std::string& run) const;
     Result<RemoteLineage> lineage(const std::string& run) const;
     // Model files read next to the data: only the results travel.
     Result<RemoteInspect> inspect(const std::string& modelOrEpoch) const;

@@ -168,6 +168,14 @@ Result<RemoteLaunched> RemoteCkpt::launch(const RemoteLaunchRequest& request) co
                 out.argv.push_back(a.get<std::string>());
     out.supersededDir = text(*j, "superseded_dir");
     out.state = text(*j, "state");
+    out.commandTemplate = text(*j, "command_template");
+    out.plan = text(*j, "plan");
+    out.batchScript = text(*j, "batch_script");
+    if (const auto failures = j->find("check_failures");
+        failures != j->end() && failures->is_array())
+        for (const Json& f : *failures)
+            if (f.is_string())
+                out.checkFailures.push_back(f.get<std::string>());
     out.json = std::move(*j);
     return out;
 }
@@ -206,6 +214,16 @@ Result<std::vector<RemoteLaunchedRun>> RemoteCkpt::runs(const std::string& under
         out.push_back(std::move(run));
     }
     return out;
+}
+
+Status RemoteCkpt::forget(const std::string& run) const
+{
+    auto j =
+        document({QStringLiteral("runs"), QStringLiteral("--forget"), QString::fromStdString(run)},
+                 "forgotten");
+    if (!j)
+        return j.error();
+    return {};
 }
 
 Result<RemoteStopped> RemoteCkpt::stop(const std::string& run, int graceSeconds) const
