@@ -217,6 +217,8 @@ LaunchDialog::LaunchDialog(std::shared_ptr<const LaunchSource> source, const Lau
     m_debounce->setInterval(250);
     connect(m_debounce, &QTimer::timeout, this, [this] {
         m_launchError.clear();
+        if (!m_filled) // another config file typed: its parameters (once typing pauses)
+            loadParameters();
         replan();
     });
     const auto later = [this] { m_debounce->start(); };
@@ -236,17 +238,13 @@ LaunchDialog::LaunchDialog(std::shared_ptr<const LaunchSource> source, const Lau
         if (m_source->previewsBackend())
             m_debounce->start();
     });
-    connect(m_retry, &QPushButton::clicked, this, [this] {
-        loadParameters();
-        m_debounce->start();
-    });
+    connect(m_retry, &QPushButton::clicked, this, [this] { m_debounce->start(); });
     connect(m_sweep, &SweepEditor::changed, this, [this] {
         markSwept();
         m_debounce->start();
     });
     connect(m_config, &QLineEdit::textEdited, this, [this] {
         m_filled = false; // another file: its parameters
-        loadParameters();
         m_debounce->start();
     });
     connect(m_template, &QLineEdit::textEdited, this, later);
