@@ -439,7 +439,7 @@ QVariant LaunchedRunsModel::data(const QModelIndex& index, int role) const
     switch (role) {
     case Qt::DisplayRole:
         if (index.column() == BackendColumn && !host.isEmpty() && a)
-            return tr("%1 on %2").arg(display(run, BackendColumn).toString(), host);
+            return tr("%1 @ %2").arg(display(run, BackendColumn).toString(), host);
         return display(run, index.column());
     case roles::RemoteHostRole:
         return host;

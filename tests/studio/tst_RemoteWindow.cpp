@@ -467,7 +467,7 @@ void tst_RemoteWindow::forkFromARemoteEpochThroughTheDialog()
     QCOMPARE(experimentsRow(window, root, 0).data(roles::RemoteHostRole).toString(),
              m_server->host());
     QCOMPARE(experimentsRow(window, root, 2).data().toString(),
-             QStringLiteral("local on ckpt-test"));
+             QStringLiteral("local @ ckpt-test"));
     QTRY_VERIFY_WITH_TIMEOUT(
         panel->lineage()->linkLabels().contains(QStringLiteral("e2: learning_rate 0.01 -> 0.02")),
         kConnect);

@@ -175,6 +175,7 @@ LaunchDialog::LaunchDialog(std::shared_ptr<const LaunchSource> source, const Lau
     leftLayout->addWidget(m_sweep);
     if (!m_source->canSweep()) {
         m_sweep->setEnabled(false);
+        m_sweep->setTitle(tr("Sweep: on %1, `ckpt launch --sweep` there").arg(host));
         m_sweep->setToolTip(tr("A sweep on %1 is `ckpt launch --sweep` there.").arg(host));
     }
     auto* right = new QWidget(split);
