@@ -73,10 +73,13 @@ private slots:
     void restartFromARemoteEpochMovesLaterEpochsAside();
     void stopFromTheExperimentsTabStopsAFarRun();
     void unreachableHostWhileReadingParametersNamesIt();
+    void forkOutsideTheOpenFolderIsOpenedToo();
 
 private:
-    // Opens the launch folder in a new window, selects `run`'s epoch `epoch`.
-    void openAndSelectEpoch(MainWindow& window, const QString& run, int epoch);
+    // Opens `folder` (default: the launch folder) in the window, selects
+    // `run`'s epoch `epoch`.
+    void openAndSelectEpoch(MainWindow& window, const QString& run, int epoch,
+                            const fs::path& folder = {});
     // The restart/fork dialog the window opened (exec: a nested event loop).
     static LaunchDialog* launchDialog();
     // In `dialog`: the far parameters fail (no config known for a run Ckpt
@@ -314,12 +317,13 @@ void tst_RemoteWindow::remoteProblemsOfferNoLocalRepair()
     fs::create_directory_symlink(was, best);
 }
 
-void tst_RemoteWindow::openAndSelectEpoch(MainWindow& window, const QString& run, int epoch)
+void tst_RemoteWindow::openAndSelectEpoch(MainWindow& window, const QString& run, int epoch,
+                                          const fs::path& folder)
 {
     window.resize(1280, 860);
     window.show();
     QVERIFY(QTest::qWaitForWindowExposed(&window));
-    window.openFolders({url(m_launchFar)});
+    window.openFolders({url(folder.empty() ? m_launchFar : folder)});
     const QString root = url(m_launchFar / run.toStdString() / "ckpts");
     QTRY_VERIFY_WITH_TIMEOUT(sidebarRow(window, root).isValid(), kConnect);
     QTreeView* tree = window.sidebar()->view();
@@ -562,15 +566,59 @@ void tst_RemoteWindow::stopFromTheExperimentsTabStopsAFarRun()
     QTRY_COMPARE_WITH_TIMEOUT(experimentsRow(window, root, 1).data().toString(),
                               QStringLiteral("stopped"), kConnect);
     // Stopped there: the far registry says so too.
-    auto listed = client.runs(m_launchFar.string());
-    QVERIFY(listed);
-    bool found = false;
-    for (const RemoteLaunchedRun& r : *listed)
-        if (r.run == started->run) {
-            found = true;
-            QCOMPARE(r.state, std::string("stopped"));
-        }
-    QVERIFY(found);
+    const auto farState = [&]() -> std::string {
+        auto listed = client.runs(m_launchFar.string());
+        if (!listed)
+            return listed.error().message;
+        for (const RemoteLaunchedRun& r : *listed)
+            if (r.run == started->run)
+                return r.state;
+        return "not listed";
+    };
+    QCOMPARE(farState(), std::string("stopped"));
+    // Forget takes it off the far registry (`ckpt runs --forget` there).
+    QTRY_VERIFY(panel->forgetButton()->isEnabled());
+    QTest::mouseClick(panel->forgetButton(), Qt::LeftButton);
+    QTRY_VERIFY((box = panel->findChild<QMessageBox*>(QStringLiteral("forgetConfirmation"))));
+    QTest::mouseClick(box->button(QMessageBox::Yes), Qt::LeftButton);
+    QTRY_VERIFY_WITH_TIMEOUT(!experimentsRow(window, root, 0).isValid(), kConnect);
+    QCOMPARE(farState(), std::string("not listed"));
+    QVERIFY(fs::exists(started->run)); // its files stay
+}
+
+void tst_RemoteWindow::forkOutsideTheOpenFolderIsOpenedToo()
+{
+    // Only the run's own folder is open: its fork goes beside it, outside.
+    Workspace workspace;
+    MainWindow window(&workspace);
+    openAndSelectEpoch(window, QStringLiteral("RUN001"), 1, m_launchFar / "RUN001");
+    QString failure = QStringLiteral("no dialog");
+    QTimer::singleShot(0, this, [&] {
+        LaunchDialog* dialog = nullptr;
+        QTRY_VERIFY((dialog = launchDialog()) != nullptr);
+        auto closeOnFailure = qScopeGuard([&] {
+            if (!failure.isEmpty())
+                dialog->reject();
+        });
+        failure = QStringLiteral("no parameters");
+        // An earlier launch named the config and the command: the far ckpt knows them.
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->parameterTable()->isVisible() &&
+                                     dialog->parameterTable()->rowCount() > 0,
+                                 kConnect);
+        failure = QStringLiteral("no plan");
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->isPlanned() && dialog->launchButton()->isEnabled(),
+                                 kConnect);
+        QVERIFY(!dialog->templateEdit()->text().isEmpty()); // filled from the far plan
+        failure = QStringLiteral("not launched: ") + dialog->messageLabel()->text();
+        QTest::mouseClick(dialog->launchButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->result() == QDialog::Accepted, 60000);
+        failure.clear();
+    });
+    window.action(QStringLiteral("forkFrom"))->trigger();
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    const fs::path fork = m_launchFar / "RUN001-fork-e001";
+    QTRY_VERIFY_WITH_TIMEOUT(workspace.folders().contains(url(fork)), kConnect);
+    QTRY_VERIFY_WITH_TIMEOUT(sidebarRow(window, url(fork / "ckpts")).isValid(), kConnect);
 }
 
 void tst_RemoteWindow::unreachableHostWhileReadingParametersNamesIt()
