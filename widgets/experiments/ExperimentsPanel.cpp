@@ -104,7 +104,7 @@ void ExperimentsPanel::build()
     m_table->setAlternatingRowColors(true);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionsMovable(true);
-    const int widths[] = {190, 96, 140, 90, 190, 140, 70};
+    const int widths[] = {170, 96, 140, 90, 170, 140, 70};
     for (int c = 0; c < LaunchedRunsModel::ColumnCount; ++c)
         m_table->setColumnWidth(c, widths[c]);
 
