@@ -97,7 +97,9 @@ void LocalLaunchSource::render(LaunchPreview& preview, const LaunchChoice& choic
     }
     if (preview.prepared.size() > 1) {
         std::string head = std::to_string(preview.prepared.size());
-        head += " forks from epoch " + std::to_string(m_base.fromEpoch) + ", ";
+        head += " forks from epoch ";
+        head += std::to_string(m_base.fromEpoch);
+        head += ", ";
         head += slurm ? "one Slurm job array" : std::to_string(choice.parallel) + " at a time";
         text = head + ":\n\n" + text;
     }

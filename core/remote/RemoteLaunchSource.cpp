@@ -25,8 +25,11 @@ Result<LaunchParameters> RemoteLaunchSource::parameters(const LaunchChoice& choi
 Result<RemoteLaunchRequest> RemoteLaunchSource::request(const LaunchChoice& choice,
                                                         bool dryRun) const
 {
-    if (!choice.sweep.empty())
-        return Error{"a sweep over ssh is `ckpt launch --sweep` on " + host(), m_run};
+    if (!choice.sweep.empty()) {
+        std::string message = "a sweep over ssh is `ckpt launch --sweep` on ";
+        message += host();
+        return Error{std::move(message), m_run};
+    }
     RemoteLaunchRequest r;
     r.run = m_run;
     r.from = m_from;
@@ -40,7 +43,8 @@ Result<RemoteLaunchRequest> RemoteLaunchSource::request(const LaunchChoice& choi
         r.slurm = choice.slurm;
         // What `ckpt launch` has no option of its own for goes in as #SBATCH lines.
         if (choice.slurm.nodes > 1)
-            r.slurm.extraLines.push_back("--nodes=" + std::to_string(choice.slurm.nodes));
+            r.slurm.extraLines.push_back(
+                std::string("--nodes=").append(std::to_string(choice.slurm.nodes)));
         if (!choice.slurm.account.empty())
             r.slurm.extraLines.push_back("--account=" + choice.slurm.account);
     }
