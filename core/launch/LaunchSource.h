@@ -84,7 +84,8 @@ public:
     // when they change) rather than being rendered from them by render()?
     virtual bool previewsBackend() const = 0;
 
-    virtual Result<LaunchParameters> parameters(const LaunchChoice& choice) const = 0;
+    virtual Result<LaunchParameters> parameters(const LaunchChoice& choice,
+                                                const Progress& progress) const = 0;
     virtual Result<LaunchPreview> preview(const LaunchChoice& choice,
                                           const Progress& progress) const = 0;
     // Carries out `preview` (the plan the user saw).

@@ -41,7 +41,8 @@ Result<PrepRequest> LocalLaunchSource::request(const LaunchChoice& choice) const
     return r;
 }
 
-Result<LaunchParameters> LocalLaunchSource::parameters(const LaunchChoice& choice) const
+Result<LaunchParameters> LocalLaunchSource::parameters(const LaunchChoice& choice,
+                                                       const Progress&) const
 {
     PrepRequest r = m_base;
     r.configFile = choice.configFile;

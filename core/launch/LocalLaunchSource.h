@@ -17,7 +17,8 @@ public:
     int fromEpoch() const override { return m_base.fromEpoch; }
     bool canSweep() const override { return true; }
     bool previewsBackend() const override { return false; }
-    Result<LaunchParameters> parameters(const LaunchChoice& choice) const override;
+    Result<LaunchParameters> parameters(const LaunchChoice& choice,
+                                        const Progress& progress) const override;
     Result<LaunchPreview> preview(const LaunchChoice& choice,
                                   const Progress& progress) const override;
     Result<LaunchOutcome> launch(const LaunchChoice& choice, LaunchPreview preview,

@@ -97,13 +97,17 @@ public:
     // run's parameters, a restart or fork launched there (detached: the far
     // supervisor or Slurm keeps it), the launched runs, stop, the family tree.
     // `config`: the parameter file of a run Ckpt Studio did not launch.
-    Result<RemoteParams> params(const std::string& run, const std::string& config = {}) const;
-    Result<RemoteLaunched> launch(const RemoteLaunchRequest& request) const;
-    Result<std::vector<RemoteLaunchedRun>> runs(const std::string& under = {}) const;
+    // A cancelled `progress` ends the ssh connection (the caller stops waiting).
+    Result<RemoteParams> params(const std::string& run, const std::string& config = {},
+                                const Progress& progress = {}) const;
+    Result<RemoteLaunched> launch(const RemoteLaunchRequest& request,
+                                  const Progress& progress = {}) const;
+    Result<std::vector<RemoteLaunchedRun>> runs(const std::string& under = {},
+                                                const Progress& progress = {}) const;
     Result<RemoteStopped> stop(const std::string& run, int graceSeconds = 10) const;
     // `ckpt runs --forget RUN`: off the far registry (its files stay).
     Status forget(const std::string& run) const;
-    Result<RemoteLineage> lineage(const std::string& run) const;
+    Result<RemoteLineage> lineage(const std::string& run, const Progress& progress = {}) const;
     // Model files read next to the data: only the results travel.
     Result<RemoteInspect> inspect(const std::string& modelOrEpoch) const;
     // Weights of two models (files or epoch folders) compared on the far side.
@@ -150,7 +154,8 @@ private:
     // `e` (a reader's complaint) with the host named.
     Error fromHost(const Error& e) const;
     // run() whose answer must be a document holding `member` (when given).
-    Result<nlohmann::ordered_json> document(const QStringList& arguments, const char* member) const;
+    Result<nlohmann::ordered_json> document(const QStringList& arguments, const char* member,
+                                            const Progress& progress = {}) const;
     // run() with the choice not to parse stdout (scan parses it run by run).
     Outcome execute(const QStringList& arguments, const Progress& progress, bool exitOnEof,
                     const std::function<void(const QByteArray&)>& onOutput, bool parseOutput) const;

@@ -10,9 +10,10 @@ RemoteLaunchSource::RemoteLaunchSource(RemoteCkpt client, std::string farRun, in
       m_prefix(std::move(urlPrefix))
 {}
 
-Result<LaunchParameters> RemoteLaunchSource::parameters(const LaunchChoice& choice) const
+Result<LaunchParameters> RemoteLaunchSource::parameters(const LaunchChoice& choice,
+                                                        const Progress& progress) const
 {
-    auto params = m_client.params(m_run, choice.configFile);
+    auto params = m_client.params(m_run, choice.configFile, progress);
     if (!params)
         return params.error();
     LaunchParameters out;
@@ -57,12 +58,13 @@ Result<RemoteLaunchRequest> RemoteLaunchSource::request(const LaunchChoice& choi
     return r;
 }
 
-Result<LaunchPreview> RemoteLaunchSource::preview(const LaunchChoice& choice, const Progress&) const
+Result<LaunchPreview> RemoteLaunchSource::preview(const LaunchChoice& choice,
+                                                  const Progress& progress) const
 {
     auto r = request(choice, true);
     if (!r)
         return r.error();
-    auto planned = m_client.launch(*r);
+    auto planned = m_client.launch(*r, progress);
     if (!planned)
         return planned.error();
     LaunchPreview out;
@@ -79,6 +81,7 @@ Result<LaunchPreview> RemoteLaunchSource::preview(const LaunchChoice& choice, co
 Result<LaunchOutcome> RemoteLaunchSource::launch(const LaunchChoice& choice, LaunchPreview,
                                                  const Progress&) const
 {
+    // Not cancelled half way: the far side would be left to undo it.
     auto r = request(choice, false);
     if (!r)
         return r.error();

@@ -22,7 +22,8 @@ public:
     int fromEpoch() const override { return m_from; }
     bool canSweep() const override { return false; }
     bool previewsBackend() const override { return true; }
-    Result<LaunchParameters> parameters(const LaunchChoice& choice) const override;
+    Result<LaunchParameters> parameters(const LaunchChoice& choice,
+                                        const Progress& progress) const override;
     Result<LaunchPreview> preview(const LaunchChoice& choice,
                                   const Progress& progress) const override;
     Result<LaunchOutcome> launch(const LaunchChoice& choice, LaunchPreview preview,

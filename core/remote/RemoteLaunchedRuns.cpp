@@ -65,7 +65,7 @@ RemoteLaunchedRuns::Result RemoteLaunchedRuns::collect(const Source& source, con
 {
     Result out;
     out.folder = source.folder;
-    auto far = source.client.runs(source.client.target().path);
+    auto far = source.client.runs(source.client.target().path, progress);
     if (!far) {
         out.error = far.error().message;
         if (previous) { // shown as last known until the host answers again
@@ -92,7 +92,7 @@ RemoteLaunchedRuns::Result RemoteLaunchedRuns::collect(const Source& source, con
             if (covered.count(r.run) || !runStateFromName(r.state))
                 continue;
             covered.insert(r.run);
-            auto tree = source.client.lineage(r.run);
+            auto tree = source.client.lineage(r.run, progress);
             if (!tree)
                 continue; // its record unreadable there: no edges for it
             for (const auto* list : {&tree->ancestors, &tree->descendants})

@@ -314,8 +314,8 @@ void LaunchDialog::loadParameters()
         m_paramsStack->setCurrentIndex(1);
     }
     m_paramsRunner->start<std::shared_ptr<Result<LaunchParameters>>>(
-        [source = m_source, choice](const Progress&) {
-            return std::make_shared<Result<LaunchParameters>>(source->parameters(choice));
+        [source = m_source, choice](const Progress& progress) {
+            return std::make_shared<Result<LaunchParameters>>(source->parameters(choice, progress));
         },
         [this, host, choice](std::shared_ptr<Result<LaunchParameters>> params) {
             if (*params) {
