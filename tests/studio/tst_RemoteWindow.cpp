@@ -74,6 +74,7 @@ private slots:
     void stopFromTheExperimentsTabStopsAFarRun();
     void unreachableHostWhileReadingParametersNamesIt();
     void forkOutsideTheOpenFolderIsOpenedToo();
+    void farLaunchFailureKeepsTheDialogOpen();
 
 private:
     // Opens `folder` (default: the launch folder) in the window, selects
@@ -661,6 +662,53 @@ void tst_RemoteWindow::unreachableHostWhileReadingParametersNamesIt()
     QVERIFY2(message.contains(QString::fromStdString((m_launchFar / "RUN000" / "ckpts").string())),
              qPrintable(message));
     QVERIFY(retried);
+}
+
+void tst_RemoteWindow::farLaunchFailureKeepsTheDialogOpen()
+{
+    Workspace workspace;
+    MainWindow window(&workspace);
+    openAndSelectEpoch(window, QStringLiteral("RUN002"), 3);
+    const QString program = m_tmp.filePath(QStringLiteral("no such dir/train"));
+    QString message;
+    bool stayedOpen = false;
+    QTimer::singleShot(0, this, [&] {
+        LaunchDialog* dialog = nullptr;
+        QTRY_VERIFY((dialog = launchDialog()) != nullptr);
+        auto close = qScopeGuard([&] { dialog->reject(); });
+        QTRY_VERIFY_WITH_TIMEOUT(
+            dialog->parameterTable()->isVisible() || dialog->retryButton()->isVisible(), kConnect);
+        if (dialog->retryButton()->isVisible()) { // no earlier launch named the config
+            dialog->configEdit()->setFocus();
+            QTest::keyClicks(
+                dialog->configEdit(),
+                QString::fromStdString((m_launchFar / "RUN002" / "config.ini").string()));
+        }
+        // A trainer the far host does not have: planned fine, refused when started.
+        dialog->templateEdit()->setFocus();
+        dialog->templateEdit()->selectAll();
+        QTest::keyClicks(
+            dialog->templateEdit(),
+            QStringLiteral("'%1' --config_file {config} --output_dir {output_dir}").arg(program));
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->isPlanned() && dialog->launchButton()->isEnabled() &&
+                                     dialog->planView()->toPlainText().contains(program),
+                                 kConnect);
+        QTest::mouseClick(dialog->launchButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            dialog->messageLabel()->text().startsWith(QStringLiteral("`ckpt launch` on ckpt-test")),
+            kConnect);
+        message = dialog->messageLabel()->text();
+        keepScreenshot(dialog, QStringLiteral("remote-launch-refused.png"));
+        stayedOpen = dialog->isVisible() && dialog->result() != QDialog::Accepted;
+        // Planned again: the user may fix the command and try once more.
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->launchButton()->isEnabled(), kConnect);
+    });
+    window.action(QStringLiteral("forkFrom"))->trigger();
+    QVERIFY(stayedOpen);
+    // The far ckpt's own words, with the host named; nothing left behind there.
+    QVERIFY2(message.contains(program), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("removed")), qPrintable(message));
+    QVERIFY(!fs::exists(m_launchFar / "RUN002-fork-e003"));
 }
 
 QTEST_MAIN(tst_RemoteWindow)
