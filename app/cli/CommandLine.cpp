@@ -2,6 +2,8 @@
 
 #include "Console.h"
 
+#include <algorithm>
+
 namespace ckpt::cli {
 
 CommandLine::CommandLine(QString command, QString synopsis, QString description)
@@ -48,6 +50,27 @@ std::optional<int> CommandLine::intValue(const QString& name, int minimum) const
         return std::nullopt;
     }
     return v;
+}
+
+std::optional<std::vector<int>> CommandLine::intList(const QString& name, int minimum) const
+{
+    std::vector<int> values;
+    for (const QString& given : m_parser.values(name))
+        for (const QString& item : given.split(QLatin1Char(','))) {
+            bool ok = false;
+            const int v = item.trimmed().toInt(&ok);
+            if (!ok || v < minimum) {
+                usageError(QStringLiteral("--%1 needs whole numbers >= %2 (N or N,M,...), got '%3'")
+                               .arg(name)
+                               .arg(minimum)
+                               .arg(given));
+                return std::nullopt;
+            }
+            values.push_back(v);
+        }
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+    return values;
 }
 
 int CommandLine::fail(const std::string& message, int exitCode) const

@@ -5,6 +5,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ckpt::cli {
 
@@ -37,6 +38,9 @@ public:
 
     // Parses an integer option; prints a usage error and returns nullopt when bad.
     std::optional<int> intValue(const QString& name, int minimum) const;
+    // Every integer of a repeatable, comma-separable option ("--epoch 3,5
+    // --epoch 9"), sorted and unique; nullopt (usage error printed) when bad.
+    std::optional<std::vector<int>> intList(const QString& name, int minimum) const;
 
     int usageError(const QString& message) const;
     // "ckpt <command>: <message>" on stderr, returning `exitCode`: a failure

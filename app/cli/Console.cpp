@@ -139,17 +139,19 @@ void TerminalProgress::draw(const ProgressUpdate& update)
         line += pct;
     }
     if (bytes) {
-        line += " " + Format::bytes(static_cast<double>(update.done));
+        line.append(" ").append(Format::bytes(static_cast<double>(update.done)));
         if (update.total > 0)
-            line += " of " + Format::bytes(static_cast<double>(update.total));
+            line.append(" of ").append(Format::bytes(static_cast<double>(update.total)));
         const double secs = std::chrono::duration<double>(now - m_start).count();
         if (secs > 0.05)
-            line += ", " + Format::bytes(static_cast<double>(update.done) / secs) + "/s";
+            line.append(", ")
+                .append(Format::bytes(static_cast<double>(update.done) / secs))
+                .append("/s");
     } else {
-        line += " " + std::to_string(update.done);
+        line.append(" ").append(std::to_string(update.done));
         if (update.total > 0)
-            line += "/" + std::to_string(update.total);
-        line += " " + update.unit;
+            line.append("/").append(std::to_string(update.total));
+        line.append(" ").append(update.unit);
     }
     Console::err(line);
 }

@@ -66,25 +66,29 @@ std::string diffText(const ModelDiff& d, int top)
             t.status == TensorDiffEntry::Status::DtypeMismatch) {
             const auto shape = [](const std::vector<std::uint64_t>& s) {
                 std::string r;
-                for (auto v : s)
-                    r += (r.empty() ? "" : "x") + std::to_string(v);
+                for (auto v : s) {
+                    if (!r.empty())
+                        r += 'x';
+                    r += std::to_string(v);
+                }
                 return r.empty() ? std::string("scalar") : r;
             };
             note = shape(t.shapeA) + " " + t.dtypeA.name + " vs " + shape(t.shapeB) + " " +
                    t.dtypeB.name;
         }
         if (t.nonFiniteAppeared)
-            note += (note.empty() ? "" : ", ") + std::string("NaN ") + std::to_string(t.nanA) +
-                    "->" + std::to_string(t.nanB) + ", Inf " + std::to_string(t.infA) + "->" +
+            note += std::string(note.empty() ? "" : ", ") + "NaN " + std::to_string(t.nanA) + "->" +
+                    std::to_string(t.nanB) + ", Inf " + std::to_string(t.infA) + "->" +
                     std::to_string(t.infB);
         tensors.addRow({t.key, TensorDiff::statusName(t.status), num(t.relChange), num(t.cosine),
                         num(t.maxAbsDiff), note});
     }
     if (!tensors.empty())
-        out += "\ntensors that differ:\n" + tensors.render("  ");
-    out += "\n" + std::to_string(d.tensors.size()) + " tensors: " + std::to_string(counts[0]) +
-           " same, " + std::to_string(counts[1]) + " changed, " + std::to_string(counts[2]) +
-           " only in A, " + std::to_string(counts[3]) + " only in B, " +
+        out.append("\ntensors that differ:\n").append(tensors.render("  "));
+    out += '\n';
+    out += std::to_string(d.tensors.size()) + " tensors: " + std::to_string(counts[0]) + " same, " +
+           std::to_string(counts[1]) + " changed, " + std::to_string(counts[2]) + " only in A, " +
+           std::to_string(counts[3]) + " only in B, " +
            std::to_string(counts[4] + counts[5] + counts[6]) + " mismatched\n";
     return out;
 }
@@ -114,9 +118,16 @@ int runDiff(const QStringList& arguments)
          QStringLiteral("Leave optimizer state (optimizer_weights, optimizer/vars) out.")});
     cl.addOption({QStringLiteral("top"), QStringLiteral("Show only the N most changed layers."),
                   QStringLiteral("N"), QStringLiteral("0")});
+    cl.addOption({QStringLiteral("progress-json"),
+                  QStringLiteral("One JSON line per progress step on stderr (for programs "
+                                 "driving ckpt, e.g. over ssh).")});
+    cl.addOption({QStringLiteral("exit-on-eof"),
+                  QStringLiteral("Stop when stdin closes (a client over ssh went away).")});
     // `--epochs N M`: the second number arrives as a positional argument.
     if (auto exit = cl.parse(arguments, 2, 2))
         return *exit;
+    if (cl.isSet(QStringLiteral("exit-on-eof")))
+        Console::exitWhenStdinCloses();
     const bool byEpochs = cl.isSet(QStringLiteral("epochs"));
     const auto top = cl.intValue(QStringLiteral("top"), 0);
     if (!top)
@@ -152,6 +163,7 @@ int runDiff(const QStringList& arguments)
     TensorDiff::Options options;
     options.includeOptimizer = !cl.isSet(QStringLiteral("no-optimizer"));
     TerminalProgress progress("comparing");
+    progress.setJsonLines(cl.isSet(QStringLiteral("progress-json")));
     auto outcome = WeightsDiff::diff(fileA, fileB, tmp.path().toStdString(), "diff", options,
                                      progress.progress());
     if (!outcome) {

@@ -45,7 +45,7 @@ void listTree(const H5Node& node, TextTable& table)
         } else if (c.dataset) {
             std::string storage = c.dataset->layout;
             if (!c.dataset->chunk.empty())
-                storage += " " + shapeText(c.dataset->chunk);
+                storage.append(" ").append(shapeText(c.dataset->chunk));
             for (const std::string& f : c.dataset->filters)
                 storage += " " + f;
             table.addRow({c.path, shapeText(c.dataset->shape), c.dataset->dtype.name,
@@ -116,6 +116,7 @@ int inspectSource(const CommandLine& cl, const std::string& model, std::uint64_t
     std::optional<std::vector<TensorSourceStats::Entry>> stats;
     if (!cl.isSet(QStringLiteral("no-stats"))) {
         TerminalProgress progress("reading tensors");
+        progress.setJsonLines(cl.isSet(QStringLiteral("progress-json")));
         auto computed = TensorSourceStats::of(**source, progress.progress());
         if (!computed)
             return cl.fail(computed.error().message);
@@ -184,8 +185,15 @@ int runInspect(const QStringList& arguments)
                        "names weights that are missing."));
     cl.addOption(
         {QStringLiteral("no-stats"), QStringLiteral("Skip the statistics (reads metadata only).")});
+    cl.addOption({QStringLiteral("progress-json"),
+                  QStringLiteral("One JSON line per progress step on stderr (for programs "
+                                 "driving ckpt, e.g. over ssh).")});
+    cl.addOption({QStringLiteral("exit-on-eof"),
+                  QStringLiteral("Stop when stdin closes (a client over ssh went away).")});
     if (auto exit = cl.parse(arguments, 1, 1))
         return *exit;
+    if (cl.isSet(QStringLiteral("exit-on-eof")))
+        Console::exitWhenStdinCloses();
     auto model = resolveModelArgument(cl.positional().first());
     if (!model) {
         return cl.fail(model.error().message);
@@ -258,6 +266,7 @@ int runInspect(const QStringList& arguments)
     std::optional<std::vector<TensorStats::Entry>> stats;
     if (!cl.isSet(QStringLiteral("no-stats"))) {
         TerminalProgress progress("reading tensors");
+        progress.setJsonLines(cl.isSet(QStringLiteral("progress-json")));
         auto computed = TensorStats::ofFile(hdf5, progress.progress());
         if (!computed) {
             return cl.fail(named(computed.error().message));

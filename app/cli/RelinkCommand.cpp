@@ -41,7 +41,8 @@ std::string describe(const RelinkOutcome& o, const std::vector<int>& overwrites)
         text += "warning: " + s + "\n";
     if (o.link == "last" && !overwrites.empty())
         text += "a restart from here overwrites epochs " + std::to_string(overwrites.front()) +
-                (overwrites.size() > 1 ? "-" + std::to_string(overwrites.back()) : "") +
+                (overwrites.size() > 1 ? std::string("-").append(std::to_string(overwrites.back()))
+                                       : std::string()) +
                 " one by one\n";
     if (o.changed)
         text += "logged in " + o.auditLog + "; undo with: ckpt relink RUN --undo\n";

@@ -9,6 +9,7 @@
 
 #include <QDir>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace ckpt::cli {
@@ -54,11 +55,13 @@ std::string describe(const VerifyReport& report)
 int runVerify(const QStringList& arguments)
 {
     CommandLine cl(
-        QStringLiteral("verify"), QStringLiteral("DIR... [--epoch N] [--json] [--progress-json]"),
+        QStringLiteral("verify"),
+        QStringLiteral("DIR... [--epoch N[,M...]] [--json] [--progress-json]"),
         QStringLiteral("Recomputes the CRC-32 of every model file below each DIR (CANDLE's "
                        "zlib checksum) on all cores and compares it with ckpt-info.json.\nExit "
                        "status 1 when a model is corrupt (mismatch), missing or unreadable."));
-    cl.addOption({QStringLiteral("epoch"), QStringLiteral("Only epoch N of each run."),
+    cl.addOption({QStringLiteral("epoch"),
+                  QStringLiteral("Only these epochs of each run (N, N,M,..., or repeated)."),
                   QStringLiteral("N")});
     cl.addOption({QStringLiteral("progress-json"),
                   QStringLiteral("One JSON line per progress step on stderr (for programs "
@@ -69,11 +72,12 @@ int runVerify(const QStringList& arguments)
         return *exit;
     if (cl.isSet(QStringLiteral("exit-on-eof")))
         Console::exitWhenStdinCloses();
-    std::optional<int> only;
+    std::vector<int> only;
     if (cl.isSet("epoch")) {
-        only = cl.intValue(QStringLiteral("epoch"), 0);
-        if (!only)
+        auto list = cl.intList(QStringLiteral("epoch"), 0);
+        if (!list)
             return ExitUsage;
+        only = std::move(*list);
     }
 
     std::vector<Run> runs;
@@ -86,18 +90,25 @@ int runVerify(const QStringList& arguments)
         if (outcome->runs.empty())
             Console::err("no checkpoint runs found below " + path + "\n");
         for (auto& run : outcome->runs) {
-            if (only) {
-                const Epoch* e = run.findEpoch(*only);
-                if (!e)
+            if (!only.empty()) {
+                run.epochs.eraseIf([&](const Epoch& e) {
+                    return !std::binary_search(only.begin(), only.end(), e.number);
+                });
+                if (run.epochs.empty())
                     continue;
-                Epoch keep = *e;
-                run.epochs = {std::move(keep)};
             }
             runs.push_back(std::move(run));
         }
     }
-    if (only && runs.empty()) {
-        return cl.fail("no run has epoch " + std::to_string(*only));
+    if (!only.empty() && runs.empty()) {
+        std::string list;
+        for (int n : only) {
+            if (!list.empty())
+                list += ',';
+            list += std::to_string(n);
+        }
+        return cl.fail(std::string(only.size() == 1 ? "no run has epoch " : "no run has epochs ") +
+                       list);
     }
     TerminalProgress progress("verifying");
     progress.setJsonLines(cl.isSet(QStringLiteral("progress-json")));

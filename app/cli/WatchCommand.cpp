@@ -1,6 +1,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Console.h"
+#include "io/AtomicFile.h"
 #include "liveness/LivenessMonitor.h"
 #include "report/RunJson.h"
 #include "watch/RunWatcher.h"
@@ -8,11 +9,14 @@
 #include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QSocketNotifier>
 
+#include <cerrno>
 #include <csignal>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <map>
 #include <unistd.h>
 
@@ -101,9 +105,13 @@ int runWatch(const QStringList& arguments)
     QStringList folders;
     for (const QString& dir : cl.positional()) {
         const QFileInfo info(dir);
-        if (!info.isDir()) {
-            return cl.fail(dir.toStdString() + ": not a folder");
-        }
+        // Why it cannot be watched: missing, not reachable (EACCES), not a folder.
+        struct stat st = {};
+        const std::string path = QFile::encodeName(info.absoluteFilePath()).toStdString();
+        if (::stat(path.c_str(), &st) != 0)
+            return cl.fail(errno == ENOENT ? path + ": no such folder" : osError(path, errno));
+        if (!S_ISDIR(st.st_mode))
+            return cl.fail(path + ": not a folder");
         folders << info.absoluteFilePath();
     }
 

@@ -1,6 +1,5 @@
 #include "EpochActions.h"
 
-#include "RemoteActions.h"
 #include "compare/CompareView.h"
 #include "dialogs/PruneDialog.h"
 #include "dialogs/RollbackConfirmDialog.h"
@@ -8,7 +7,9 @@
 #include "model/ModelInspectorDialog.h"
 #include "models/CompareModel.h"
 #include "models/ProblemsModel.h"
+#include "remote/RemoteTarget.h"
 #include "session/RemoteFolders.h"
+#include "session/RemoteOperations.h"
 #include "session/RunOperations.h"
 #include "session/Workspace.h"
 #include "sidebar/RunSidebar.h"
@@ -30,24 +31,39 @@ void EpochActions::compareSelected()
     const auto selected = m_parts.table->selectedEpochs();
     if (selected.size() != 2)
         return;
+    Workspace* ws = m_parts.workspace;
     std::vector<CompareSide> sides;
+    std::vector<const Run*> runs;
     QStringList modelPaths;
     for (const EpochRef& ref : selected) {
-        const auto* state = m_parts.workspace->state(ref.root);
-        auto side = state ? CompareSide::of(m_parts.workspace->runName(ref.root), state->run,
-                                            state->history, ref.epoch)
-                          : std::nullopt;
+        const auto* state = ws->state(ref.root);
+        auto side =
+            state ? CompareSide::of(ws->runName(ref.root), state->run, state->history, ref.epoch)
+                  : std::nullopt;
         if (!side)
             return;
         modelPaths << QString::fromStdString(state->run.modelPath(side->epoch));
+        runs.push_back(&state->run);
         sides.push_back(std::move(*side));
     }
+    // The metadata comes from the state held here, wherever the runs live.
     m_parts.compareModel->setSides(sides[0], sides[1]);
     auto label = [](const CompareSide& s) {
         return tr("%1 epoch %2").arg(s.runName).arg(s.epoch.number);
     };
-    m_parts.compareView->setModelFiles(modelPaths[0], label(sides[0]), modelPaths[1],
-                                       label(sides[1]));
+    const bool remoteA = ws->isRemote(selected[0].root);
+    const bool remoteB = ws->isRemote(selected[1].root);
+    if (!remoteA && !remoteB) {
+        m_parts.compareView->setModelFiles(modelPaths[0], label(sides[0]), modelPaths[1],
+                                           label(sides[1]));
+    } else if (auto work = ws->remoteOperations()->diffWork(*runs[0], sides[0].epoch.number,
+                                                            *runs[1], sides[1].epoch.number)) {
+        m_parts.compareView->setRemoteWeights(
+            std::move(*work), label(sides[0]), label(sides[1]),
+            ws->remoteOperations()->host(remoteA ? selected[0].root : selected[1].root));
+    } else {
+        m_parts.compareView->setWeightsUnavailable(QString::fromStdString(work.error().message));
+    }
     m_parts.tabs->setCurrentWidget(m_parts.compareView);
 }
 
@@ -56,17 +72,30 @@ void EpochActions::inspectModel()
     const auto selected = m_parts.table->selectedEpochs();
     if (selected.size() != 1)
         return;
-    const auto* state = m_parts.workspace->state(selected.first().root);
-    const Epoch* epoch = state ? state->run.findEpoch(selected.first().epoch) : nullptr;
+    Workspace* ws = m_parts.workspace;
+    const EpochRef ref = selected.first();
+    const auto* state = ws->state(ref.root);
+    const Epoch* epoch = state ? state->run.findEpoch(ref.epoch) : nullptr;
     if (!epoch || !epoch->hasModel()) {
         m_parts.status->setText(tr("This epoch has no model file."));
         return;
     }
-    ModelInspectorDialog::showFile(QString::fromStdString(state->run.modelPath(*epoch)),
-                                   m_parts.window,
-                                   tr("%1 · epoch %2")
-                                       .arg(m_parts.workspace->runName(selected.first().root))
-                                       .arg(epoch->number));
+    const QString title = tr("%1 · epoch %2").arg(ws->runName(ref.root)).arg(epoch->number);
+    const QString model = QString::fromStdString(state->run.modelPath(*epoch));
+    if (!ws->isRemote(ref.root)) {
+        ModelInspectorDialog::showFile(model, m_parts.window, title);
+        return;
+    }
+    // Read where the file is: only the far ckpt's answer travels.
+    auto work = ws->remoteOperations()->inspectWork(state->run, epoch->number);
+    if (!work) {
+        m_parts.status->setText(QString::fromStdString(work.error().message));
+        return;
+    }
+    const auto target = RemoteTarget::parse(model.toStdString());
+    ModelInspectorDialog::showRemote(std::move(*work),
+                                     target ? QString::fromStdString(target->path) : model,
+                                     ws->remoteOperations()->host(ref.root), m_parts.window, title);
 }
 
 void EpochActions::rollback(const QString& link)
@@ -127,7 +156,8 @@ void EpochActions::verify(VerifyScope scope)
 void EpochActions::prune()
 {
     const QStringList runs = m_parts.sidebar->selectedRuns();
-    const Run* run = runs.size() == 1 ? m_parts.workspace->run(runs.first()) : nullptr;
+    Workspace* ws = m_parts.workspace;
+    const Run* run = runs.size() == 1 ? ws->run(runs.first()) : nullptr;
     if (!run || run->epochs.empty())
         return;
     if (const Layout* layout = layoutOf(*run); !layout || !layout->canDeleteEpochs()) {
@@ -135,10 +165,16 @@ void EpochActions::prune()
             tr("%1 runs cannot be pruned.").arg(QString::fromStdString(run->layout)));
         return;
     }
-    // The dialog shows Pruner::plan itself: the rule lives in core/ops only.
-    PruneDialog dialog(m_parts.workspace->runName(runs.first()), *run, m_parts.window);
-    if (dialog.exec() == QDialog::Accepted)
-        m_parts.workspace->operations()->prune(*run, dialog.policy());
+    const bool remote = ws->isRemote(runs.first());
+    // The dialog shows Pruner's plan itself: the rule lives in core/ops only.
+    PruneDialog dialog(ws->runName(runs.first()), *run, m_parts.window,
+                       remote ? ws->remoteOperations()->host(runs.first()) : QString());
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    if (remote)
+        ws->remoteOperations()->prune(*run, dialog.policy(), dialog.epochsToDelete());
+    else
+        ws->operations()->prune(*run, dialog.policy());
 }
 
 void EpochActions::repairProblem(int row)
@@ -147,12 +183,11 @@ void EpochActions::repairProblem(int row)
     if (!problem)
         return;
     const QString root = m_parts.workspace->problems()->rootAt(row);
-    if (m_parts.workspace->isRemote(root)) {
-        m_parts.status->setText(RemoteActions::notAvailableRemotely());
-        return;
-    }
-    m_parts.workspace->operations()->repair(
-        root, QFileInfo(QString::fromStdString(problem->path)).fileName());
+    const QString link = QFileInfo(QString::fromStdString(problem->path)).fileName();
+    if (m_parts.workspace->isRemote(root))
+        m_parts.workspace->remoteOperations()->repair(root, link);
+    else
+        m_parts.workspace->operations()->repair(root, link);
 }
 
 } // namespace ckpt

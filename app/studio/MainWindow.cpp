@@ -10,6 +10,7 @@
 #include "StudioActions.h"
 #include "StudioSettings.h"
 #include "VerifyProgress.h"
+#include "common/MessageBanner.h"
 #include "common/ProgressStrip.h"
 #include "compare/CompareView.h"
 #include "dialogs/AboutDialog.h"
@@ -22,6 +23,7 @@
 #include "plotpanel/PlotPanel.h"
 #include "problems/ProblemsPanel.h"
 #include "session/RemoteFolders.h"
+#include "session/RemoteOperations.h"
 #include "session/RunOperations.h"
 #include "session/Workspace.h"
 #include "sidebar/RunSidebar.h"
@@ -40,6 +42,7 @@
 #include <QTableView>
 #include <QTreeView>
 #include <QUndoStack>
+#include <QVBoxLayout>
 
 namespace ckpt {
 
@@ -48,7 +51,8 @@ MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
       m_sidebar(new RunSidebar(this)), m_table(new EpochTableView(this)),
       m_plotPanel(new PlotPanel(this)), m_problemsPanel(new ProblemsPanel(this)),
       m_compareView(new CompareView(this)), m_progress(new ProgressStrip(this)),
-      m_status(new QLabel(this)), m_mainSplitter(new QSplitter(Qt::Horizontal, this)),
+      m_status(new QLabel(this)), m_banner(new MessageBanner(this)),
+      m_mainSplitter(new QSplitter(Qt::Horizontal, this)),
       m_rightSplitter(new QSplitter(Qt::Vertical, this)), m_tabs(new QTabWidget(this)),
       m_undo(new QUndoStack(this)), m_plotSync(new PlotSync(workspace, m_plotPanel, this))
 {
@@ -76,14 +80,21 @@ MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
     m_mainSplitter->setSizes({400, 1000});
     m_rightSplitter->setSizes({360, 480});
     m_mainSplitter->setChildrenCollapsible(false);
-    setCentralWidget(m_mainSplitter);
+    // A message the user must read (a folder that cannot be opened) above it all.
+    auto* central = new QWidget(this);
+    auto* column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    column->addWidget(m_banner);
+    column->addWidget(m_mainSplitter, 1);
+    setCentralWidget(central);
     statusBar()->addWidget(m_status, 1);
     statusBar()->addPermanentWidget(m_progress);
 
     m_epochActions = new EpochActions({this, workspace, m_sidebar, m_table, m_problemsPanel,
                                        m_compareModel, m_compareView, m_tabs, m_status},
                                       this);
-    m_remote = new RemoteActions(this, workspace, m_sidebar, m_status, this);
+    m_remote = new RemoteActions(this, workspace, m_sidebar, m_status, m_banner, this);
     connect(m_remote, &RemoteActions::dialogShown, this, &MainWindow::confirmationShown);
     createActions();
     m_experiments = new ExperimentsController(
@@ -192,7 +203,8 @@ void MainWindow::connectWorkspace()
     connect(plot, &MetricPlot::epochClicked, m_table, &EpochTableView::selectEpoch);
     connect(m_table, &EpochTableView::currentEpochChanged, plot, &MetricPlot::selectEpoch);
     connect(m_workspace, &Workspace::message, m_status, &QLabel::setText);
-    connect(m_workspace, &Workspace::remoteConnectionChanged, this, [this] {
+    connect(m_workspace, &Workspace::remoteConnectionChanged, this, [this](const QString& folder) {
+        m_remote->connectionChanged(folder);
         updateTitle();
         updateActions();
     });
@@ -211,7 +223,7 @@ void MainWindow::connectWorkspace()
             [this](const QStringList& roots) {
                 for (const QString& root : roots)
                     if (m_workspace->isRemote(root))
-                        m_status->setText(RemoteActions::notAvailableRemotely());
+                        m_workspace->remoteOperations()->repair(root, QStringLiteral("all"));
                     else
                         m_workspace->operations()->repairAll(root);
             });
@@ -263,30 +275,19 @@ void MainWindow::updateActions()
 {
     const auto epochs = m_table->selectedEpochs();
     const int selected = static_cast<int>(epochs.size());
-    bool remoteEpochs = false;
-    for (const EpochRef& ref : epochs)
-        remoteEpochs = remoteEpochs || m_workspace->isRemote(ref.root);
-    bool remoteRuns = false;
-    for (const QString& root : m_sidebar->selectedRuns())
-        remoteRuns = remoteRuns || m_workspace->isRemote(root);
-    // What cannot run over ssh yet is disabled and says so, never tried on an ssh:// root.
-    const auto gate = [](QAction* a, bool enabled, bool remote) {
-        a->setEnabled(enabled && !remote);
-        a->setToolTip(remote ? RemoteActions::notAvailableRemotely()
-                             : a->text().remove(QLatin1Char('&')));
-    };
     action("makeLast")->setEnabled(selected == 1);
     action("makeBest")->setEnabled(selected == 1);
-    // A remote epoch's restart or fork is the far ckpt's (the dialog asks it).
-    gate(action("restartFrom"), selected == 1, false);
-    gate(action("forkFrom"), selected == 1, false);
-    gate(action("compare"), selected == 2, remoteEpochs);
-    gate(action("inspectModel"), selected == 1, remoteEpochs);
+    // A remote epoch's restart or fork is the far ckpt's (the dialog asks it);
+    // compare and inspect serve remote epochs too (the far ckpt reads the models).
+    action("restartFrom")->setEnabled(selected == 1);
+    action("forkFrom")->setEnabled(selected == 1);
+    action("compare")->setEnabled(selected == 2);
+    action("inspectModel")->setEnabled(selected == 1);
     action("verifyEpochs")->setEnabled(selected > 0);
     action("copy")->setEnabled(selected > 0);
     action("verifyRuns")->setEnabled(!m_sidebar->selectedRuns().isEmpty());
     action("cancel")->setEnabled(m_workspace->isVerifying());
-    gate(action("prune"), m_sidebar->selectedRuns().size() == 1, remoteRuns);
+    action("prune")->setEnabled(m_sidebar->selectedRuns().size() == 1);
     const QString folder = m_remote->currentFolder();
     action("retryRemote")->setEnabled(m_workspace->remote()->contains(folder));
     action("closeFolder")->setEnabled(!folder.isEmpty());

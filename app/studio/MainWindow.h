@@ -14,6 +14,7 @@ namespace ckpt {
 class CompareModel;
 class CompareView;
 class EpochActions;
+class MessageBanner;
 class EpochTableView;
 class ExperimentsController;
 class PlotPanel;
@@ -46,6 +47,7 @@ public:
     CompareView* compareView() const { return m_compareView; }
     ExperimentsController* experiments() const { return m_experiments; }
     RemoteActions* remoteActions() const { return m_remote; }
+    MessageBanner* banner() const { return m_banner; }
     ProgressStrip* progressStrip() const { return m_progress; }
     QUndoStack* undoStack() const { return m_undo; }
     QAction* action(const QString& name) const;
@@ -78,6 +80,7 @@ private:
     CompareView* m_compareView;
     ProgressStrip* m_progress;
     QLabel* m_status;
+    MessageBanner* m_banner;
     QSplitter* m_mainSplitter;
     QSplitter* m_rightSplitter;
     QTabWidget* m_tabs;

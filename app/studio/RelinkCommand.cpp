@@ -1,5 +1,7 @@
 #include "RelinkCommand.h"
 
+#include "session/RemoteFolders.h"
+#include "session/RemoteOperations.h"
 #include "session/RunOperations.h"
 #include "session/Workspace.h"
 
@@ -14,7 +16,11 @@ RelinkCommand::RelinkCommand(Workspace* workspace, QString root, QString runName
 
 void RelinkCommand::undo()
 {
-    m_workspace->operations()->undo(m_root);
+    // A remote run's journal is on its host: the ckpt there reverts the relink.
+    if (m_workspace->isRemote(m_root))
+        m_workspace->remoteOperations()->undo(m_root, m_link, m_epoch);
+    else
+        m_workspace->operations()->undo(m_root);
     m_done = false;
 }
 
@@ -22,7 +28,10 @@ void RelinkCommand::redo()
 {
     if (m_done)
         return;
-    m_workspace->operations()->relink(m_root, m_link, m_epoch, false);
+    if (m_workspace->isRemote(m_root))
+        m_workspace->remote()->relink(m_root, m_link, m_epoch, false);
+    else
+        m_workspace->operations()->relink(m_root, m_link, m_epoch, false);
     m_done = true;
 }
 

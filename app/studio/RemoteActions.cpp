@@ -1,5 +1,6 @@
 #include "RemoteActions.h"
 
+#include "common/MessageBanner.h"
 #include "dialogs/ConnectDialog.h"
 #include "models/ModelRoles.h"
 #include "models/RunTreeModel.h"
@@ -24,10 +25,32 @@ QString hostKey(const QString& url)
 } // namespace
 
 RemoteActions::RemoteActions(QWidget* window, Workspace* workspace, RunSidebar* sidebar,
-                             QLabel* status, QObject* parent)
+                             QLabel* status, MessageBanner* banner, QObject* parent)
     : QObject(parent), m_window(window), m_workspace(workspace), m_sidebar(sidebar),
-      m_status(status)
+      m_status(status), m_banner(banner)
 {}
+
+void RemoteActions::connectionChanged(const QString& folder)
+{
+    RemoteFolders* remote = m_workspace->remote();
+    if (!remote->contains(folder) ||
+        remote->connection(folder) != RemoteFolders::Connection::Failed) {
+        m_banner->dismissTopic(folder);
+        return;
+    }
+    const QString message = remote->connectionMessage(folder);
+    m_status->setText(message);
+    m_banner->showMessage(
+        MessageBanner::Kind::Error,
+        tr("<b>Cannot open %1</b><br>%2").arg(folder.toHtmlEscaped(), message.toHtmlEscaped()),
+        {{tr("Retry Now"), [remote, folder] { remote->retry(folder); }},
+         {tr("Close Folder"),
+          [this, folder] {
+              m_workspace->closeFolder(folder);
+              m_status->setText(tr("Closed %1").arg(folder));
+          }}},
+        folder);
+}
 
 QString RemoteActions::notAvailableRemotely()
 {
@@ -106,6 +129,7 @@ void RemoteActions::closeCurrent()
         return;
     }
     m_workspace->closeFolder(folder);
+    m_banner->dismissTopic(folder);
     m_status->setText(tr("Closed %1").arg(folder));
 }
 

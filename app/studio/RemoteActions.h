@@ -10,6 +10,7 @@ class QWidget;
 
 namespace ckpt {
 
+class MessageBanner;
 class RunSidebar;
 class Workspace;
 
@@ -22,13 +23,16 @@ class RemoteActions final : public QObject
     Q_OBJECT
 public:
     RemoteActions(QWidget* window, Workspace* workspace, RunSidebar* sidebar, QLabel* status,
-                  QObject* parent = nullptr);
+                  MessageBanner* banner, QObject* parent = nullptr);
 
     // Opens each ssh:// URL; the ones opened (for Open Recent).
     QStringList open(const QStringList& urls);
     // Shows the dialog; the URL it opened, empty when cancelled.
     QString connectDialog(const QStringList& recent);
     void retryCurrent();
+    // A folder that cannot be opened says why in the banner, with Retry Now
+    // and Close Folder; the banner goes once it connects or is closed.
+    void connectionChanged(const QString& folder);
     void closeCurrent();
     // The folder of the sidebar's current row (a folder or one of its runs).
     QString currentFolder() const;
@@ -43,6 +47,7 @@ private:
     Workspace* m_workspace;
     RunSidebar* m_sidebar;
     QLabel* m_status;
+    MessageBanner* m_banner;
 };
 
 } // namespace ckpt

@@ -178,8 +178,11 @@ Status Mlp::loadKeras(const KerasModel& model, const std::string& origin)
 {
     auto describe = [](const std::vector<int>& sizes) {
         std::string s;
-        for (int v : sizes)
-            s += (s.empty() ? "" : "-") + std::to_string(v);
+        for (int v : sizes) {
+            if (!s.empty())
+                s += '-';
+            s += std::to_string(v);
+        }
         return s;
     };
     std::vector<int> sizes;

@@ -62,9 +62,11 @@ Result<LaunchRecord> openRecord(const LaunchPlan& plan)
             return loaded.error();
         record = std::move(loaded.value());
         // (A local attempt whose launcher was killed before it started settles as lost.)
+        // (A Slurm attempt whose launcher was killed around sbatch gets its job id.)
         if (!record.attempts.empty() &&
-            record.attempts.back().plan.backend == LaunchPlan::Backend::Local)
-            LocalBackend::refresh(record.attempts.back());
+            (record.attempts.back().plan.backend == LaunchPlan::Backend::Local ||
+             record.attempts.back().jobId.empty()))
+            (void)refreshAttempt(record.attempts.back());
         if (const LaunchAttempt* last = record.latest();
             last && !isFinished(last->state) && last->state != RunState::Requeued)
             return Error::at(plan.runRoot, std::string("the run's last launch is still ") +
@@ -157,11 +159,10 @@ Result<LaunchRecord> Launcher::launch(const LaunchPlan& planIn) const
     LaunchAttempt attempt = attemptAfter(record, plan);
     attempt.submitted = isoNow();
     const bool dirMade = !fs::exists(LaunchRecord::launchDir(plan.runRoot), ec);
-    // A local trainer is written down (record and registry) before it starts:
-    // this process killed while it waits for the supervisor's start event
-    // leaves a listed attempt whose events the supervisor fills in (refresh
-    // reads them), never a trainer no record names.
-    const bool local = plan.backend == LaunchPlan::Backend::Local;
+    // The attempt is written down (record and registry) before the trainer
+    // starts or sbatch runs: this process killed meanwhile leaves a listed
+    // attempt that refresh completes (a local supervisor's events; a Slurm
+    // job found by its script or events), never a trainer no record names.
     const bool recordExisted = fs::exists(LaunchRecord::pathFor(plan.runRoot), ec);
     bool listed = false;
     if (auto known = m_registry.launched())
@@ -177,7 +178,7 @@ Result<LaunchRecord> Launcher::launch(const LaunchPlan& planIn) const
         if (added && !listed)
             (void)m_registry.forget(plan.runRoot);
     };
-    if (local) {
+    {
         LaunchRecord pending = record;
         pending.attempts.push_back(attempt);
         if (Status st = pending.save(); !st) { // nothing written (atomic)
@@ -195,8 +196,7 @@ Result<LaunchRecord> Launcher::launch(const LaunchPlan& planIn) const
                                ? SlurmBackend::submit(plan, attempt)
                                : LocalBackend::start(plan, attempt);
     if (!started && attempt.segments.empty() && attempt.jobId.empty()) {
-        if (local)
-            unrecord();
+        unrecord();
         removeAttemptFiles(attempt, dirMade); // nothing ran: nothing of it is kept
         return started.error();
     }

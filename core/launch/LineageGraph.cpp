@@ -55,8 +55,11 @@ LineageGraph LineageGraph::build(const std::vector<LineageEdge>& edges,
     }
     const auto label = [](const LineageEdge& e, std::string& changes) {
         changes = RunSummary::changes(e.changes);
-        return "e" + std::to_string(e.epoch) + ": " +
-               (changes.empty() ? std::string("no parameter changed") : changes);
+        std::string text = "e";
+        text += std::to_string(e.epoch);
+        text += ": ";
+        text += changes.empty() ? std::string_view("no parameter changed") : changes;
+        return text;
     };
     for (const LineageEdge& e : edges) {
         Link link;

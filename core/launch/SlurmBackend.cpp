@@ -5,6 +5,8 @@
 #include "launch/SlurmBatchScript.h"
 #include "launch/SlurmClient.h"
 
+#include <QDateTime>
+
 #include <cerrno>
 #include <fcntl.h>
 #include <filesystem>
@@ -47,6 +49,15 @@ Status prepareFiles(const LaunchPlan& plan, const LaunchAttempt& attempt)
         return Error{osError(attempt.eventsPath, errno), attempt.eventsPath};
     ::close(fd);
     return {};
+}
+
+// Written down before sbatch, no job found long after: the launching process
+// died before sbatch ran (sbatch itself gives up well within a minute).
+bool neverSubmitted(const LaunchAttempt& attempt)
+{
+    const QDateTime submitted =
+        QDateTime::fromString(QString::fromStdString(attempt.submitted), Qt::ISODate);
+    return submitted.isValid() && submitted.secsTo(QDateTime::currentDateTimeUtc()) > 60;
 }
 
 } // namespace
@@ -97,8 +108,31 @@ Result<bool> SlurmBackend::refresh(LaunchAttempt& attempt)
 {
     const auto events = LaunchEvents::read(attempt.eventsPath);
     bool changed = LaunchEvents::apply(events, attempt);
-    if (attempt.jobId.empty())
-        return changed;
+    if (attempt.jobId.empty()) {
+        // Recorded before sbatch (Launcher), and the launching process died
+        // before it wrote the job id down: the job is found by its script
+        // (queued) or its events (started); with neither long after, sbatch
+        // never ran and the attempt is lost.
+        if (const std::string started = LaunchEvents::slurmJobId(events); !started.empty()) {
+            attempt.jobId = started;
+            changed = true;
+        } else if (attempt.state == RunState::Pending && !attempt.scriptPath.empty()) {
+            auto queued = SlurmClient::findByScript(attempt.scriptPath);
+            if (!queued)
+                return queued.error();
+            if (*queued) {
+                attempt.jobId = **queued;
+                attempt.slurmState = "PENDING";
+                changed = true;
+            } else if (neverSubmitted(attempt)) {
+                attempt.state = RunState::Lost;
+                attempt.ended = isoNow();
+                return true;
+            }
+        }
+        if (attempt.jobId.empty())
+            return changed;
+    }
     if (isFinished(attempt.state) && !attempt.slurmState.empty() &&
         stateFromSlurm(attempt.slurmState) == attempt.state)
         return changed; // final and already recorded: no need to ask Slurm

@@ -76,6 +76,21 @@ Result<std::string> SlurmClient::submit(const std::string& script)
     return id;
 }
 
+Result<std::optional<std::string>> SlurmClient::findByScript(const std::string& script)
+{
+    auto out = run("squeue", {"--me", "--noheader", "--format=%i|%o"});
+    if (!out)
+        return out.error();
+    std::istringstream in(*out);
+    std::string line;
+    while (std::getline(in, line)) {
+        const auto bar = line.find('|');
+        if (bar != std::string::npos && trimmed(line.substr(bar + 1)) == script)
+            return std::optional<std::string>(line.substr(0, bar));
+    }
+    return std::optional<std::string>();
+}
+
 std::optional<SlurmClient::JobInfo> SlurmClient::parseScontrol(std::string_view text)
 {
     JobInfo info;

@@ -39,6 +39,10 @@ public:
     // job 1234): pass that id as `slurmJobId`; without it no sacct is asked.
     static Result<JobInfo> query(const std::string& jobId, const std::string& slurmJobId = {});
     static Status cancel(const std::string& jobId);
+    // The job of this user that `script` was submitted as, from squeue's
+    // command column; nullopt when none is queued or running (a job that has
+    // started is found through its events instead).
+    static Result<std::optional<std::string>> findByScript(const std::string& script);
 
     // "KEY=VALUE KEY=VALUE ..." of `scontrol show job -o`.
     static std::optional<JobInfo> parseScontrol(std::string_view text);

@@ -139,6 +139,59 @@ void addReason(std::vector<std::string>& reasons, const std::string& r)
     reasons.push_back(r);
 }
 
+// Fills plan.kept (with why) and returns the epochs the policy deletes, ascending.
+std::vector<int> keptAndDoomed(const Run& run, const KeepPolicy& policy,
+                               const std::map<int, std::vector<std::string>>& reasons,
+                               const std::vector<std::string_view>& linkNames,
+                               const std::map<int, std::vector<std::string>>& pinned,
+                               PrunePlan& plan)
+{
+    std::vector<int> numbers;
+    for (const auto& e : run.epochs)
+        numbers.push_back(e.number);
+    std::set<int> protectedEpochs;
+    for (const auto& [e, rs] : reasons)
+        protectedEpochs.insert(e);
+    const auto doomed = policy.toDelete(numbers, protectedEpochs);
+    const auto unpicked = policy.toDelete(numbers, {});
+    const std::set<int> doomedSet(doomed.begin(), doomed.end());
+    const std::set<int> unpickedSet(unpicked.begin(), unpicked.end());
+    std::vector<int> out;
+    for (const auto& e : run.epochs) {
+        if (doomedSet.count(e.number)) {
+            out.push_back(e.number);
+            continue;
+        }
+        KeptEpoch kept{e.number, {}};
+        std::vector<std::string> order{std::string(kKeepNewest)};
+        order.insert(order.end(), linkNames.begin(), linkNames.end());
+        if (auto pin = pinned.find(e.number); pin != pinned.end())
+            order.insert(order.end(), pin->second.begin(), pin->second.end());
+        for (const auto& r : order)
+            if (auto it = reasons.find(e.number); it != reasons.end())
+                for (const auto& have : it->second)
+                    if (have == r)
+                        kept.reasons.push_back(r);
+        if (!unpickedSet.count(e.number))
+            kept.reasons.push_back(std::string(kKeepPolicy));
+        plan.kept.push_back(std::move(kept));
+    }
+    return out;
+}
+
+// Why the run as held keeps epochs: its newest, the targets of its links.
+std::map<int, std::vector<std::string>> heldReasons(const Run& run,
+                                                    const std::vector<std::string_view>& linkNames)
+{
+    std::map<int, std::vector<std::string>> reasons;
+    if (!run.epochs.empty())
+        addReason(reasons[run.epochs.back().number], std::string(kKeepNewest));
+    for (std::string_view name : linkNames)
+        if (const auto e = run.linkedEpoch(name))
+            addReason(reasons[*e], std::string(name));
+    return reasons;
+}
+
 } // namespace
 
 PrunePlan Pruner::plan(const Run& run, const KeepPolicy& policy,
@@ -154,16 +207,7 @@ PrunePlan Pruner::plan(const Run& run, const KeepPolicy& policy,
         return plan;
     }
     const auto linkNames = layout->linkNames();
-
-    std::vector<int> numbers;
-    for (const auto& e : run.epochs)
-        numbers.push_back(e.number);
-    std::map<int, std::vector<std::string>> reasons;
-    if (!run.epochs.empty())
-        addReason(reasons[run.epochs.back().number], std::string(kKeepNewest));
-    for (std::string_view name : linkNames)
-        if (const auto e = run.linkedEpoch(name))
-            addReason(reasons[*e], std::string(name));
+    auto reasons = heldReasons(run, linkNames);
     // The Run may be older than the disk: what the links say now counts too.
     Protection now = protectionOnDisk(root, *layout);
     for (const auto& [e, rs] : now.epochs)
@@ -180,31 +224,8 @@ PrunePlan Pruner::plan(const Run& run, const KeepPolicy& policy,
         for (const auto& r : rs)
             addReason(reasons[e], r);
 
-    std::set<int> protectedEpochs;
-    for (const auto& [e, rs] : reasons)
-        protectedEpochs.insert(e);
-    const auto doomed = policy.toDelete(numbers, protectedEpochs);
-    const auto unpicked = policy.toDelete(numbers, {});
-    const std::set<int> doomedSet(doomed.begin(), doomed.end());
-    const std::set<int> unpickedSet(unpicked.begin(), unpicked.end());
-
-    for (const auto& e : run.epochs) {
-        if (!doomedSet.count(e.number)) {
-            KeptEpoch kept{e.number, {}};
-            std::vector<std::string> order{std::string(kKeepNewest)};
-            order.insert(order.end(), linkNames.begin(), linkNames.end());
-            if (auto pin = pinned.find(e.number); pin != pinned.end())
-                order.insert(order.end(), pin->second.begin(), pin->second.end());
-            for (const auto& r : order)
-                if (auto it = reasons.find(e.number); it != reasons.end())
-                    for (const auto& have : it->second)
-                        if (have == r)
-                            kept.reasons.push_back(r);
-            if (!unpickedSet.count(e.number))
-                kept.reasons.push_back(std::string(kKeepPolicy));
-            plan.kept.push_back(std::move(kept));
-            continue;
-        }
+    for (const int number : keptAndDoomed(run, policy, reasons, linkNames, pinned, plan)) {
+        const Epoch& e = *run.findEpoch(number);
         const std::string dir = run.pathOf(e);
         struct stat st
         {};
@@ -234,6 +255,31 @@ PrunePlan Pruner::plan(const Run& run, const KeepPolicy& policy,
         }
     }
     plan.bytesFreed += plan.leftoverBytes;
+    return plan;
+}
+
+PrunePlan Pruner::planHeld(const Run& run, const KeepPolicy& policy)
+{
+    PrunePlan plan;
+    plan.root = run.root;
+    plan.policy = policy;
+    const Layout* layout = layoutOf(run);
+    if (!layout || !layout->canDeleteEpochs()) {
+        plan.notes.push_back(run.layout + " runs cannot be pruned by Ckpt Studio: nothing planned");
+        return plan;
+    }
+    const auto linkNames = layout->linkNames();
+    for (const int number :
+         keptAndDoomed(run, policy, heldReasons(run, linkNames), linkNames, {}, plan)) {
+        const Epoch& e = *run.findEpoch(number);
+        PruneCandidate c;
+        c.epoch = number;
+        c.dir = run.pathOf(e);
+        for (const EpochFile& f : e.files)
+            c.bytes += f.bytes;
+        plan.bytesFreed += c.bytes;
+        plan.toDelete.push_back(std::move(c));
+    }
     return plan;
 }
 

@@ -80,6 +80,10 @@ public:
     // the epochs other runs were forked from).
     static PrunePlan plan(const Run& run, const KeepPolicy& policy,
                           const std::map<int, std::vector<std::string>>& pinned = {});
+    // The same rule on the run as held, reading nothing: the links and file
+    // sizes the Run records (a remote run, whose files are on another host and
+    // whose own `ckpt prune` plans again there). Candidates carry no identity.
+    static PrunePlan planHeld(const Run& run, const KeepPolicy& policy);
 
     // Deletes exactly the plan's epochs, each re-checked just before: one that
     // has become a link target or the newest epoch, was replaced or is gone is

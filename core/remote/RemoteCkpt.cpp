@@ -29,8 +29,13 @@ std::string sshReason(const std::string& stderrText)
             line.pop_back();
         if (line.empty() || line.starts_with("Warning: Permanently added"))
             continue;
-        reason += (reason.empty() ? "" : "; ") + line;
+        if (!reason.empty())
+            reason += "; ";
+        reason += line;
     }
+    // Our messages put the reason in parentheses and end the sentence themselves.
+    while (!reason.empty() && reason.back() == '.')
+        reason.pop_back();
     return reason;
 }
 
@@ -138,6 +143,11 @@ std::pair<RemoteFailure, std::string> RemoteCkpt::classify(const RemoteTarget& t
         return {RemoteFailure::ProtocolMismatch,
                 "ckpt on " + host + " is too old for Ckpt Studio (" + reason +
                     "). Update it with scripts/install-remote.sh " + host + " [PREFIX]."};
+    if (contains(reason, {"Permission denied"}))
+        return {RemoteFailure::Refused,
+                "on " + host + ": " + reason + ". Your login on " + host +
+                    " may not read or change it: check its permissions there (ls -ld), or "
+                    "connect as the user who owns it."};
     return {RemoteFailure::Refused, reason.empty() ? "ckpt on " + host + " failed (exit status " +
                                                          std::to_string(exitCode) + ")"
                                                    : "on " + host + ": " + reason};
@@ -393,11 +403,23 @@ Result<Json> RemoteCkpt::history(const std::string& run) const
     return std::move(o.json);
 }
 
-Result<Json> RemoteCkpt::verify(const std::string& path, const Progress& progress) const
+Result<Json> RemoteCkpt::verify(const std::string& path, const Progress& progress,
+                                const std::vector<int>& epochs) const
 {
-    Outcome o = run(
-        {QStringLiteral("verify"), QStringLiteral("--progress-json"), QString::fromStdString(path)},
-        progress, true);
+    QStringList arguments{QStringLiteral("verify"), QStringLiteral("--progress-json"),
+                          QString::fromStdString(path)};
+    if (!epochs.empty()) {
+        QStringList list;
+        for (int n : epochs)
+            list << QString::number(n);
+        arguments << QStringLiteral("--epoch") << list.join(QLatin1Char(','));
+    }
+    Outcome o = run(arguments, progress, true);
+    // A ckpt from before lists took only one --epoch N: it refuses "3,5" as a
+    // usage error (exit 2), and the whole run is verified instead.
+    if (epochs.size() > 1 && o.failure == RemoteFailure::Refused && o.exitCode == 2 &&
+        o.message.find("--epoch") != std::string::npos)
+        return verify(path, progress);
     if (o.failure == RemoteFailure::Dropped)
         return Error{o.message + " Verify only reads: nothing changed on " + m_target.display() +
                          "; run it again.",
@@ -405,38 +427,6 @@ Result<Json> RemoteCkpt::verify(const std::string& path, const Progress& progres
     if (o.failure != RemoteFailure::None)
         return error(o);
     return std::move(o.json);
-}
-
-Result<RemoteCkpt::RelinkResult> RemoteCkpt::relink(const std::string& run, const std::string& link,
-                                                    int epoch) const
-{
-    const Outcome o = this->run({QStringLiteral("relink"), QString::fromStdString(run),
-                                 QString::fromStdString("--" + link), QString::number(epoch)});
-    if (o.failure == RemoteFailure::None) {
-        RelinkResult r;
-        r.applied = true;
-        r.json = o.json;
-        if (o.json.contains("epoch") && o.json["epoch"].is_number_integer())
-            r.epoch = o.json["epoch"].get<int>();
-        return r;
-    }
-    if (o.failure != RemoteFailure::Dropped)
-        return error(o);
-    // The far relink is atomic (rename over the link): done or not. Read it back.
-    auto scanned = scan(run);
-    if (!scanned || scanned->runs.size() != 1)
-        return Error{o.message + " Whether the relink of " + link + " was applied could not be " +
-                         "read back" +
-                         (scanned ? std::string(" (no single run at ") + run + ")"
-                                  : ": " + scanned.error().message) +
-                         ". It is atomic on " + m_target.display() +
-                         " (done or not): open the folder again to see.",
-                     m_target.url()};
-    RelinkResult r;
-    r.confirmedByRescan = true;
-    r.epoch = scanned->runs.front().linkedEpoch(link);
-    r.applied = r.epoch == epoch;
-    return r;
 }
 
 } // namespace ckpt

@@ -3,6 +3,7 @@
 #include "common/Progress.h"
 #include "common/Result.h"
 #include "hdf5/TensorDiff.h"
+#include "ops/KeepPolicy.h"
 #include "remote/RemoteRecords.h"
 #include "remote/RemoteTarget.h"
 #include "report/RunJsonReader.h"
@@ -68,6 +69,14 @@ public:
         bool applied = false;
         std::optional<int> epoch; // where the link points now
         bool confirmedByRescan = false;
+        // Each link the far ckpt moved (a repair of all links moves several).
+        struct Moved
+        {
+            std::string link;
+            std::optional<int> epoch;
+            bool changed = false;
+        };
+        std::vector<Moved> moved;
         nlohmann::ordered_json json;
     };
 
@@ -86,12 +95,30 @@ public:
                                      const RunCallback& onRun = {}) const;
     Result<nlohmann::ordered_json> history(const std::string& run) const;
     // Progress comes from the far `verify --progress-json`; cancelling ends
-    // the ssh connection, and the far `ckpt` stops (--exit-on-eof).
-    Result<nlohmann::ordered_json> verify(const std::string& path, const Progress& progress) const;
+    // the ssh connection, and the far `ckpt` stops (--exit-on-eof). `epochs`
+    // (when given) limits it to those epochs of each run; a far `ckpt` older
+    // than `--epoch N,M` verifies the whole run instead (the caller keeps what
+    // it asked for).
+    Result<nlohmann::ordered_json> verify(const std::string& path, const Progress& progress,
+                                          const std::vector<int>& epochs = {}) const;
     // Points `link` of `run` at `epoch` (atomic on the far side). If the
     // connection drops before the answer, the run is scanned again over a new
     // connection: the result says whether it was applied.
     Result<RelinkResult> relink(const std::string& run, const std::string& link, int epoch) const;
+    // `ckpt relink RUN --undo`: reverts the run's most recent relink, which
+    // moved `link` to `movedTo`; after a dropped connection, read back (undone
+    // when `link` no longer points there).
+    Result<RelinkResult> undoRelink(const std::string& run, const std::string& link,
+                                    int movedTo) const;
+    // `ckpt relink RUN --repair LINK` (last, best or all): a link a move or a
+    // copy broke, re-pointed at the epoch it names; after a dropped
+    // connection, read back (repaired when the run no longer reports it).
+    Result<RelinkResult> repair(const std::string& run, const std::string& link) const;
+    // `ckpt prune RUN --keep-limit K --keep-mode M --yes`: the far side plans
+    // again and deletes. `planned` (the epochs the user was shown) serves only
+    // to read back what was deleted after a dropped connection.
+    Result<RemotePruned> prune(const std::string& run, const KeepPolicy& policy,
+                               const std::vector<int>& planned) const;
 
     // The experiment manager on the far side (RemoteCkptLaunch.cpp): the
     // run's parameters, a restart or fork launched there (detached: the far
@@ -109,11 +136,16 @@ public:
     Status forget(const std::string& run) const;
     Result<RemoteLineage> lineage(const std::string& run, const Progress& progress = {}) const;
     // Model files read next to the data: only the results travel.
-    Result<RemoteInspect> inspect(const std::string& modelOrEpoch) const;
+    // Progress comes from the far side (--progress-json, when it has it);
+    // cancelling ends the connection, and the far `ckpt` stops (--exit-on-eof).
+    Result<RemoteInspect> inspect(const std::string& modelOrEpoch,
+                                  const Progress& progress = {}) const;
     // Weights of two models (files or epoch folders) compared on the far side.
-    Result<ModelDiff> diff(const std::string& a, const std::string& b) const;
+    Result<ModelDiff> diff(const std::string& a, const std::string& b,
+                           const Progress& progress = {}) const;
     // The same for two epochs of one run.
-    Result<ModelDiff> diffEpochs(const std::string& run, int a, int b) const;
+    Result<ModelDiff> diffEpochs(const std::string& run, int a, int b,
+                                 const Progress& progress = {}) const;
     // The command line `launch` sends (after `ckpt`), for logs and tests.
     static QStringList launchArguments(const RemoteLaunchRequest& request);
 
@@ -156,6 +188,15 @@ private:
     // run() whose answer must be a document holding `member` (when given).
     Result<nlohmann::ordered_json> document(const QStringList& arguments, const char* member,
                                             const Progress& progress = {}) const;
+    // document() for a long read: --progress-json and --exit-on-eof, asked
+    // again without them of a far ckpt that does not know them.
+    Result<nlohmann::ordered_json> longDocument(const QStringList& arguments, const char* member,
+                                                const Progress& progress) const;
+    Result<ModelDiff> readDiff(const QStringList& arguments, const Progress& progress) const;
+    // The one run at `run`, scanned again over a new connection.
+    Result<Run> readBack(const std::string& run) const;
+    // A relink-like call: its answer read into a RelinkResult.
+    static RelinkResult relinkAnswer(const nlohmann::ordered_json& json);
     // run() with the choice not to parse stdout (scan parses it run by run).
     Outcome execute(const QStringList& arguments, const Progress& progress, bool exitOnEof,
                     const std::function<void(const QByteArray&)>& onOutput, bool parseOutput) const;

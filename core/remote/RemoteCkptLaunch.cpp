@@ -253,19 +253,36 @@ Result<RemoteLineage> RemoteCkpt::lineage(const std::string& run, const Progress
     return out;
 }
 
-Result<RemoteInspect> RemoteCkpt::inspect(const std::string& modelOrEpoch) const
+Result<Json> RemoteCkpt::longDocument(const QStringList& arguments, const char* member,
+                                      const Progress& progress) const
 {
-    auto j = document({QStringLiteral("inspect"), QString::fromStdString(modelOrEpoch)}, "file");
-    if (!j)
-        return j.error();
-    RemoteInspect out;
-    out.file = text(*j, "file");
-    out.format = text(*j, "format");
-    out.bytes = optionalNumber<std::uint64_t>(*j, "bytes").value_or(0);
+    QStringList withProgress = arguments;
+    withProgress << QStringLiteral("--progress-json");
+    Outcome o = run(withProgress, progress, true);
+    // A ckpt from before these options: asked again without (no progress then).
+    if (o.failure == RemoteFailure::Refused &&
+        (o.message.find("option 'progress-json'") != std::string::npos ||
+         o.message.find("option 'exit-on-eof'") != std::string::npos))
+        o = run(arguments, progress, false);
+    if (o.failure == RemoteFailure::Dropped)
+        return Error{o.message + " Reading models changes nothing on " + m_target.display() +
+                         "; try again.",
+                     m_target.url()};
+    if (o.failure != RemoteFailure::None)
+        return error(o);
+    if (member && (!o.json.is_object() || !o.json.contains(member)))
+        return document(arguments, member); // the same complaint as any other call
+    return std::move(o.json);
+}
+
+namespace {
+
+void readTensors(const Json& j, RemoteInspect& out)
+{
     // Tensors of a TensorSource ("tensors") or an HDF5 file's statistics ("stats").
     for (const char* listName : {"tensors", "stats"}) {
-        const auto list = j->find(listName);
-        if (list == j->end() || !list->is_array())
+        const auto list = j.find(listName);
+        if (list == j.end() || !list->is_array())
             continue;
         for (const Json& t : *list) {
             RemoteInspect::Tensor tensor;
@@ -275,21 +292,52 @@ Result<RemoteInspect> RemoteCkpt::inspect(const std::string& modelOrEpoch) const
                     if (d.is_number_unsigned())
                         tensor.shape.push_back(d.get<std::uint64_t>());
             tensor.dtype = text(t, "dtype");
+            tensor.bytes = optionalNumber<std::uint64_t>(t, "bytes");
+            tensor.optimizerState = t.value("optimizer_state", false);
             tensor.min = optionalNumber<double>(t, "min");
             tensor.max = optionalNumber<double>(t, "max");
             tensor.mean = optionalNumber<double>(t, "mean");
             tensor.std = optionalNumber<double>(t, "std");
+            tensor.l2 = optionalNumber<double>(t, "l2");
+            tensor.count = optionalNumber<std::uint64_t>(t, "count");
+            tensor.zeros = optionalNumber<std::uint64_t>(t, "zeros");
+            tensor.nan = optionalNumber<std::uint64_t>(t, "nan");
+            tensor.inf = optionalNumber<std::uint64_t>(t, "inf");
             out.tensors.push_back(std::move(tensor));
         }
+    }
+    if (const auto problems = j.find("problems"); problems != j.end() && problems->is_array())
+        for (const Json& p : *problems)
+            if (p.is_string())
+                out.problems.push_back(p.get<std::string>());
+}
+
+} // namespace
+
+Result<RemoteInspect> RemoteCkpt::inspect(const std::string& modelOrEpoch,
+                                          const Progress& progress) const
+{
+    auto j = longDocument({QStringLiteral("inspect"), QString::fromStdString(modelOrEpoch)}, "file",
+                          progress);
+    if (!j)
+        return j.error();
+    RemoteInspect out;
+    out.file = text(*j, "file");
+    out.format = text(*j, "format");
+    out.bytes = optionalNumber<std::uint64_t>(*j, "bytes").value_or(0);
+    readTensors(*j, out);
+    // A Keras 3 archive: its weights file, inspected inside it.
+    if (const auto weights = j->find("weights"); weights != j->end() && weights->is_object()) {
+        out.weightsFile = text(*weights, "file");
+        readTensors(*weights, out);
     }
     out.json = std::move(*j);
     return out;
 }
 
-Result<ModelDiff> RemoteCkpt::diff(const std::string& a, const std::string& b) const
+Result<ModelDiff> RemoteCkpt::readDiff(const QStringList& arguments, const Progress& progress) const
 {
-    auto j = document(
-        {QStringLiteral("diff"), QString::fromStdString(a), QString::fromStdString(b)}, "tensors");
+    auto j = longDocument(arguments, "tensors", progress);
     if (!j)
         return j.error();
     auto d = ModelJsonReader::diff(*j);
@@ -298,17 +346,19 @@ Result<ModelDiff> RemoteCkpt::diff(const std::string& a, const std::string& b) c
     return d;
 }
 
-Result<ModelDiff> RemoteCkpt::diffEpochs(const std::string& run, int a, int b) const
+Result<ModelDiff> RemoteCkpt::diff(const std::string& a, const std::string& b,
+                                   const Progress& progress) const
 {
-    auto j = document({QStringLiteral("diff"), QString::fromStdString(run),
-                       QStringLiteral("--epochs"), QString::number(a), QString::number(b)},
-                      "tensors");
-    if (!j)
-        return j.error();
-    auto d = ModelJsonReader::diff(*j);
-    if (!d)
-        return fromHost(d.error());
-    return d;
+    return readDiff({QStringLiteral("diff"), QString::fromStdString(a), QString::fromStdString(b)},
+                    progress);
+}
+
+Result<ModelDiff> RemoteCkpt::diffEpochs(const std::string& run, int a, int b,
+                                         const Progress& progress) const
+{
+    return readDiff({QStringLiteral("diff"), QString::fromStdString(run),
+                     QStringLiteral("--epochs"), QString::number(a), QString::number(b)},
+                    progress);
 }
 
 } // namespace ckpt

@@ -136,12 +136,36 @@ struct RemoteInspect
         std::string name; // the tensor's name or HDF5 path
         std::vector<std::uint64_t> shape;
         std::string dtype;
-        std::optional<double> min, max, mean, std;
+        std::optional<std::uint64_t> bytes; // a TensorSource's tensors say; HDF5 stats do not
+        bool optimizerState = false;
+        // Statistics, when the far side computed them (not with --no-stats).
+        std::optional<double> min, max, mean, std, l2;
+        std::optional<std::uint64_t> count, zeros, nan, inf;
     };
     std::string file;
-    std::string format;
+    std::string format;      // "hdf5", "zip", "torch", "mindspore", ...
+    std::string weightsFile; // a Keras 3 archive: the weights file inside it
     std::uint64_t bytes = 0;
-    std::vector<Tensor> tensors;
+    std::vector<Tensor> tensors; // the file's, or a Keras 3 archive's weights
+    std::vector<std::string> problems;
+    nlohmann::ordered_json json;
+};
+
+// `ckpt prune RUN --keep-limit K --keep-mode M --yes --json`: what the far side deleted.
+struct RemotePruned
+{
+    struct Skipped
+    {
+        int epoch = 0;
+        std::string reason;
+    };
+    std::vector<int> deleted;
+    std::uint64_t bytesFreed = 0;
+    std::vector<Skipped> skipped;
+    std::vector<std::string> warnings;
+    // The connection dropped before the answer: `deleted` was read back from a
+    // new scan (the planned epochs no longer there).
+    bool confirmedByRescan = false;
     nlohmann::ordered_json json;
 };
 

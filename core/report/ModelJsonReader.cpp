@@ -54,12 +54,12 @@ std::optional<TensorDiffEntry::Status> status(const std::string& name)
 DType ModelJsonReader::dtype(const std::string& name)
 {
     DType d;
-    d.name = name;
     for (int k = 0; k <= static_cast<int>(DTypeKind::Other); ++k)
         if (DType::kindName(static_cast<DTypeKind>(k)) == name) {
-            d.kind = static_cast<DTypeKind>(k);
+            d = DType::of(static_cast<DTypeKind>(k)); // with its element size
             break;
         }
+    d.name = name;
     return d;
 }
 

@@ -468,7 +468,7 @@ void RemoteFolders::reload(const QString& root)
                          });
 }
 
-void RemoteFolders::relink(const QString& root, const QString& link, int epoch)
+void RemoteFolders::relink(const QString& root, const QString& link, int epoch, bool announce)
 {
     Folder* f = owner(root);
     if (!f)
@@ -477,7 +477,7 @@ void RemoteFolders::relink(const QString& root, const QString& link, int epoch)
     m_relinker->start<Relinked>(
         [client = f->client, far = farRoot(*f, root), link = link.toStdString(),
          epoch](const Progress&) { return client.relink(far, link, epoch); },
-        [this, root, link, epoch, host = qs(f->client.target().display())](Relinked r) {
+        [this, root, link, epoch, announce, host = qs(f->client.target().display())](Relinked r) {
             QString error;
             if (!r)
                 error = qs(r.error().message);
@@ -491,6 +491,9 @@ void RemoteFolders::relink(const QString& root, const QString& link, int epoch)
                                 "afterwards, %2 -> %3 was applied.")
                                  .arg(host, link)
                                  .arg(epoch));
+            if (error.isEmpty() && announce && r->epoch == epoch &&
+                (r->confirmedByRescan || r->moved.empty() || r->moved.front().changed))
+                emit relinked(root, link, epoch);
             emit operationFinished(root, QStringLiteral("relink"), error);
         });
 }
@@ -504,11 +507,12 @@ void RemoteFolders::verify(const std::map<QString, std::vector<int>>& epochs)
         QString root;
         std::string far;
         RemoteCkpt client;
+        std::vector<int> epochs; // empty: the whole run
     };
     std::vector<Job> jobs;
     for (const auto& [root, wanted] : epochs)
         if (Folder* f = owner(root))
-            jobs.push_back({root, farRoot(*f, root), f->client});
+            jobs.push_back({root, farRoot(*f, root), f->client, wanted});
     if (jobs.empty())
         return;
     struct Outcome
@@ -524,7 +528,7 @@ void RemoteFolders::verify(const std::map<QString, std::vector<int>>& epochs)
             for (const Job& job : jobs) {
                 if (progress.cancelled())
                     break;
-                auto json = job.client.verify(job.far, progress);
+                auto json = job.client.verify(job.far, progress, job.epochs);
                 auto read = json ? RemoteResults::verification(*json, job.client.target().url())
                                  : Result<RemoteResults::Verification>(json.error());
                 if (!read) {

@@ -83,7 +83,8 @@ public:
 
     void requestHistory(const QString& root);
     void reload(const QString& root);
-    void relink(const QString& root, const QString& link, int epoch);
+    // `announce`: relinked() when applied (an Edit ▸ Undo entry); a redo does not.
+    void relink(const QString& root, const QString& link, int epoch, bool announce = true);
     // `epochs` per remote run root, empty meaning all; one verification at a time.
     void verify(const std::map<QString, std::vector<int>>& epochs);
     void cancelVerify();
@@ -104,6 +105,7 @@ signals:
     void verdicts(const QString& root, const ckpt::VerifySession::Verdicts& verdicts);
     void verifyFinished(const QString& summary);
     void operationFinished(const QString& root, const QString& action, const QString& error);
+    void relinked(const QString& root, const QString& link, int epoch);
     void message(const QString& text);
     void busyChanged();
     // The folder's watch saw runs appear, go, or save an epoch.

@@ -8,6 +8,7 @@
 #include "models/RunTreeModel.h"
 #include "session/HistoryService.h"
 #include "session/RemoteFolders.h"
+#include "session/RemoteOperations.h"
 #include "session/RunOperations.h"
 #include "session/ScanController.h"
 #include "watch/RunWatcher.h"
@@ -62,6 +63,7 @@ Workspace::Workspace(QObject* parent)
     if (!cache.isEmpty())
         m_verify->setStorePath(cache + QStringLiteral("/verify-cache.json"));
     m_remote = new RemoteFolders(m_pool, this);
+    m_remoteOps = new RemoteOperations(m_remote, m_pool, this);
     connectParts();
     connectWatcher();
     connectRemote();
@@ -73,6 +75,7 @@ Workspace::~Workspace()
     m_scans->cancelAll();
     m_history->clear();
     m_verify->cancel();
+    delete m_remoteOps;
     delete m_remote;
     delete m_verify;
     delete m_history;
@@ -238,7 +241,7 @@ bool Workspace::isScanning() const
 bool Workspace::isIdle() const
 {
     return !m_scans->isBusy() && !m_history->isBusy() && m_operations->pending() == 0 &&
-           !m_verify->isVerifying() && !m_remote->isBusy();
+           m_remoteOps->pending() == 0 && !m_verify->isVerifying() && !m_remote->isBusy();
 }
 
 void Workspace::checkIdle()

@@ -26,6 +26,7 @@ class HistoryService;
 class LivenessMonitor;
 class ProblemsModel;
 class RemoteFolders;
+class RemoteOperations;
 struct RemoteOptions;
 class RunOperations;
 class RunTreeModel;
@@ -83,6 +84,8 @@ public:
 
     RunOperations* operations() const { return m_operations; }
     RemoteFolders* remote() const { return m_remote; }
+    // Inspect, diff, prune, repair and undo of remote runs.
+    RemoteOperations* remoteOperations() const { return m_remoteOps; }
     // Whether the run (or folder) lives on another machine (its root is an ssh:// URL).
     bool isRemote(const QString& root) const;
     VerifySession* verification() const { return m_verify; }
@@ -161,6 +164,7 @@ private:
     HistoryService* m_history;
     VerifySession* m_verify;
     RemoteFolders* m_remote;
+    RemoteOperations* m_remoteOps;
     std::map<QString, std::vector<int>> m_remoteVerifyNext; // after the local verification
     std::map<QString, std::vector<int>> m_remoteVerifying;  // epochs the far verify reports
     QStringList m_shown;

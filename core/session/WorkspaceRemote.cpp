@@ -5,6 +5,7 @@
 #include "models/RunTreeModel.h"
 #include "session/HistoryService.h"
 #include "session/RemoteFolders.h"
+#include "session/RemoteOperations.h"
 #include "session/Workspace.h"
 #include "watch/RunWatcher.h"
 
@@ -36,7 +37,12 @@ void Workspace::connectRemote()
     connect(r, &RemoteFolders::verdicts, this, &Workspace::onRemoteVerdicts);
     connect(r, &RemoteFolders::verifyFinished, this, &Workspace::onRemoteVerifyFinished);
     connect(r, &RemoteFolders::operationFinished, this, &Workspace::onOperationFinished);
+    connect(r, &RemoteFolders::relinked, this, &Workspace::relinked);
     connect(r, &RemoteFolders::message, this, &Workspace::message);
+    RemoteOperations* ops = m_remoteOps;
+    connect(ops, &RemoteOperations::finished, this, &Workspace::onOperationFinished);
+    connect(ops, &RemoteOperations::relinked, this, &Workspace::relinked);
+    connect(ops, &RemoteOperations::message, this, &Workspace::message);
     connect(r, &RemoteFolders::busyChanged, this, &Workspace::checkIdle);
 }
 

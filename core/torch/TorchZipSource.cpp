@@ -169,7 +169,7 @@ Result<std::unique_ptr<TensorSource>> TorchZipSource::open(const std::string& pa
             if (!ref.contiguous) {
                 info.note += ", strided view (strides";
                 for (std::int64_t st : ref.stride)
-                    info.note += " " + std::to_string(st);
+                    info.note.append(" ").append(std::to_string(st));
                 info.note += "): read element by element";
             }
         } else {

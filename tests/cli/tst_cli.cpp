@@ -305,6 +305,19 @@ private slots:
         QCOMPARE(r.exitCode, 0);
         QVERIFY(r.out.contains("1 ok"));
         QCOMPARE(runCli({"verify", "--epoch", "9", m_tmp->path()}).exitCode, 2);
+        // Several epochs, as a list or repeated: exactly those, in order.
+        for (const QStringList& chosen :
+             {QStringList{"--epoch", "3,1"}, QStringList{"--epoch", "1", "--epoch", "3"}}) {
+            r = runCli(QStringList{"verify", "--json"} + chosen + QStringList{m_tmp->path()});
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            const auto epochs = r.json()["runs"][0]["epochs"];
+            QCOMPARE(epochs.size(), std::size_t(2));
+            QCOMPARE(epochs[0]["epoch"].get<int>(), 1);
+            QCOMPARE(epochs[1]["epoch"].get<int>(), 3);
+        }
+        r = runCli({"verify", "--epoch", "3,x", m_tmp->path()});
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains("3,x"), r.err.constData());
 
         fs::remove(a.epochDir(3) / "model.h5");
         r = runCli({"verify", "--epoch", "3", "--json", m_tmp->path()});

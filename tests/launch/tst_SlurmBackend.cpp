@@ -6,13 +6,18 @@
 #include "launch/Launcher.h"
 #include "launch/SlurmClient.h"
 
+#include <QDateTime>
+#include <QElapsedTimer>
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThread>
 
 #include <filesystem>
+#include <random>
 #include <set>
+#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -35,6 +40,7 @@ private slots:
     void stopCancelsTheJob();
     void sweepIsOneJobArray();
     void sbatchRefusalUndoesTheRestart();
+    void killedAroundSbatchLeavesNoJobUnnamed();
 
 private:
     LaunchPlan trainerPlan(const std::string& name, int epochs, double delay,
@@ -388,6 +394,111 @@ void tst_SlurmBackend::sbatchRefusalUndoesTheRestart()
     QCOMPARE(fs::read_symlink(root / "last"), lastBefore);
     QVERIFY(!fs::exists(root / ".ckpt-studio/superseded"));
     QVERIFY(!fs::exists(LaunchRecord::pathFor(root)));
+}
+
+// `ckpt launch --backend slurm` killed -9 anywhere, around sbatch too: every
+// job in the queue is named by its run's record (found by its script when the
+// launcher died before writing the job id down), and an attempt for which no
+// job was ever submitted settles as lost.
+void tst_SlurmBackend::killedAroundSbatchLeavesNoJobUnnamed()
+{
+    const fs::path parent = trainLocally("KILLED", 2);
+    const fs::path forks = fs::path(m_dir.path().toStdString()) / "killed-forks";
+    const auto argsFor = [&](int i) {
+        return launchArgs(parent, QStringLiteral("--from 2 --fork --into %1 --backend slurm "
+                                                 "--sbatch=--hold --detach")
+                                      .arg(QString::fromStdString(
+                                          (forks / ("fork-" + std::to_string(i))).string())));
+    };
+    const auto rootOf = [&](int i) {
+        const fs::path into = forks / ("fork-" + std::to_string(i));
+        return fs::exists(into / "ckpts") ? into / "ckpts" : into;
+    };
+    // Jobs of ours in the queue whose batch script is under `root`.
+    const auto queuedUnder = [](const fs::path& root) {
+        std::vector<std::string> ids;
+        auto out = SlurmClient::run("squeue", {"--me", "--noheader", "--format=%i|%o"});
+        if (!out)
+            return ids;
+        std::istringstream in(*out);
+        for (std::string line; std::getline(in, line);)
+            if (const auto bar = line.find('|');
+                bar != std::string::npos && line.find(root.string() + "/", bar) == bar + 1)
+                ids.push_back(line.substr(0, bar));
+        return ids;
+    };
+    std::vector<std::string> held;
+
+    QElapsedTimer clock;
+    clock.start();
+    const test::CliResult full = test::runCli(argsFor(0), 60000);
+    const qint64 fullUs = clock.nsecsElapsed() / 1000;
+    QVERIFY2(full.exitCode == 0, full.err.constData());
+    const auto whole = queuedUnder(rootOf(0));
+    QCOMPARE(whole.size(), std::size_t(1));
+    held.push_back(whole.front());
+
+    std::mt19937 rng(20261124u);
+    int killedMidway = 0, foundByScript = 0, lost = 0;
+    const int iterations = 12;
+    for (int i = 1; i <= iterations; ++i) {
+        QProcess p;
+        p.setProgram(test::cliPath());
+        p.setArguments(argsFor(i));
+        p.setStandardOutputFile(QProcess::nullDevice());
+        p.setStandardErrorFile(QProcess::nullDevice());
+        // Half the kills aim at the last third, where sbatch runs and the id is saved.
+        const qint64 from = i % 2 ? fullUs * 2 / 3 : fullUs / 4;
+        const qint64 waitUs = std::uniform_int_distribution<qint64>(from, fullUs * 11 / 10)(rng);
+        p.start();
+        QVERIFY(p.waitForStarted());
+        QThread::usleep(static_cast<unsigned long>(waitUs));
+        killedMidway += p.state() == QProcess::Running;
+        p.kill();
+        QVERIFY(p.waitForFinished(10000));
+
+        const fs::path root = rootOf(i);
+        const QByteArray where = "iteration " + QByteArray::number(i) + ", killed after " +
+                                 QByteArray::number(waitUs) + " us of " +
+                                 QByteArray::number(fullUs);
+        const auto queued = queuedUnder(root);
+        held.insert(held.end(), queued.begin(), queued.end());
+        QVERIFY2(queued.size() <= 1, where.constData());
+        std::error_code ec;
+        if (!fs::exists(LaunchRecord::pathFor(root), ec)) {
+            QVERIFY2(queued.empty(), (where + ": a queued job that no record names").constData());
+            continue;
+        }
+        auto before = LaunchRecord::load(LaunchRecord::pathFor(root));
+        QVERIFY2(before, where.constData());
+        auto record = Launcher::refresh(root);
+        QVERIFY2(record,
+                 (where + ": " + (record ? "" : record.error().message.c_str())).constData());
+        QVERIFY2(!record->attempts.empty(), where.constData());
+        const LaunchAttempt& attempt = record->attempts.back();
+        if (!queued.empty()) {
+            QVERIFY2(attempt.jobId == queued.front(),
+                     (where + ": queued job " + queued.front().c_str() + ", record says '" +
+                      attempt.jobId.c_str() + "'")
+                         .constData());
+            foundByScript += before->attempts.back().jobId.empty();
+            continue;
+        }
+        // Recorded, never submitted: lost once a minute has passed.
+        QVERIFY2(attempt.jobId.empty(), where.constData());
+        before->attempts.back().submitted = isoFromUnix(QDateTime::currentSecsSinceEpoch() - 3600);
+        QVERIFY(before->save());
+        auto settled = Launcher::refresh(root);
+        QVERIFY(settled);
+        QCOMPARE(settled->attempts.back().state, RunState::Lost);
+        ++lost;
+    }
+    for (const std::string& id : held)
+        (void)SlurmClient::cancel(id);
+    qInfo("%d of %d kills landed while ckpt ran; %d jobs found by their script, %d attempts "
+          "lost before sbatch",
+          killedMidway, iterations, foundByScript, lost);
+    QVERIFY(killedMidway > 0);
 }
 
 QTEST_GUILESS_MAIN(tst_SlurmBackend)

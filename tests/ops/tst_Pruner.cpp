@@ -198,6 +198,37 @@ private slots:
         QCOMPARE(plan.root, run.root);
     }
 
+    // The rule on the run as held (a remote run's state): the same epochs go and
+    // stay for the same reasons, sizes from the recorded files, nothing read.
+    void planHeldMatchesThePlan_data() { plan_data(); }
+    void planHeldMatchesThePlan()
+    {
+        QFETCH(int, count);
+        QFETCH(int, last);
+        QFETCH(int, best);
+        QFETCH(bool, moved);
+        QFETCH(KeepMode, mode);
+        QFETCH(int, limit);
+        QFETCH(QString, toDelete);
+        QFETCH(QString, kept);
+        build(count, last, best);
+        Run run = load();
+        const PrunePlan onDisk = Pruner::plan(run, KeepPolicy{mode, limit});
+        if (moved) // held elsewhere: the files are not where the run says
+            fs::rename(m_root.parent_path(), m_root.parent_path().parent_path() / "moved");
+        const PrunePlan held = Pruner::planHeld(run, KeepPolicy{mode, limit});
+        QCOMPARE(deleted(held), toDelete);
+        QCOMPARE(::kept(held), kept);
+        QCOMPARE(deleted(held), deleted(onDisk));
+        for (const auto& c : held.toDelete) {
+            std::uint64_t recorded = 0;
+            for (const EpochFile& f : run.findEpoch(c.epoch)->files)
+                recorded += f.bytes;
+            QCOMPARE(c.bytes, recorded);
+            QVERIFY(c.bytes > 0);
+        }
+    }
+
     void planReadsTheLinksAgain()
     {
         build(6, 6, 5);

@@ -574,6 +574,33 @@ private slots:
         QCOMPARE(lastDone, total);
     }
 
+    // The window verifies the selected epochs only; a far ckpt from before
+    // `--epoch N,M` (one number only) verifies the whole run instead.
+    void verifyOfChosenEpochsReadsOnlyThose()
+    {
+        const auto epochsOf = [](const nlohmann::ordered_json& report) {
+            std::vector<int> seen;
+            for (const auto& run : report["runs"])
+                for (const auto& e : run["epochs"])
+                    seen.push_back(e["epoch"].get<int>());
+            return seen;
+        };
+        auto chosen = remote().verify(m_run.string(), {}, {2, 4});
+        QVERIFY2(chosen, chosen ? "" : chosen.error().message.c_str());
+        QCOMPARE(epochsOf(*chosen), (std::vector<int>{2, 4}));
+
+        const fs::path script = fs::path(m_tmp.path().toStdString()) / "bin" / "onenumber-ckpt";
+        fs::create_directories(script.parent_path());
+        writeScript(script, "case \"$*\" in *--epoch\\ *,*) echo \"ckpt verify: --epoch needs a "
+                            "whole number >= 0, got '2,4'\" >&2; exit 2;; esac\n"
+                            "exec " CKPT_CLI_PATH " \"$@\"\n");
+        RemoteOptions options = this->options();
+        options.ckpt = script.string();
+        auto whole = RemoteCkpt(target(), options).verify(m_run.string(), {}, {2, 4});
+        QVERIFY2(whole, whole ? "" : whole.error().message.c_str());
+        QCOMPARE(epochsOf(*whole).size(), std::size_t(4));
+    }
+
     void cancellingVerifyStopsTheFarCkpt()
     {
         // Big enough that the far verify is still running when the first step arrives.

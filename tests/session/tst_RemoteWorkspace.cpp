@@ -368,7 +368,7 @@ void tst_RemoteWorkspace::failuresNameTheHostAndWhatToDo_data()
     QTest::newRow("nobody listens on the port")
         << "port" << int(RemoteFolders::Connection::Reconnecting) << "Cannot reach";
     QTest::newRow("folder missing on the far side")
-        << "folder" << int(RemoteFolders::Connection::Failed) << "not a folder";
+        << "folder" << int(RemoteFolders::Connection::Failed) << "no such folder";
     QTest::newRow("ckpt missing on the far side")
         << "ckpt" << int(RemoteFolders::Connection::Failed) << "install-remote.sh";
 }

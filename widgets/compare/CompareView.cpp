@@ -65,22 +65,41 @@ void CompareView::setModelFiles(const QString& modelA, const QString& labelA, co
                                 const QString& labelB)
 {
     if (modelA.isEmpty() || modelB.isEmpty()) {
-        m_pendingWeights.clear();
-        m_weights->clear(
+        setWeightsUnavailable(
             tr("%1 has no model file to compare.").arg(modelA.isEmpty() ? labelA : labelB));
         return;
     }
-    m_pendingWeights = {modelA, labelA, modelB, labelB};
+    m_pendingWeights = [this, modelA, labelA, modelB, labelB] {
+        m_weights->compare(modelA, labelA, modelB, labelB);
+    };
     m_weights->clear(tr("Open this tab to compare the weights of %1 and %2.").arg(labelA, labelB));
     startWeightsIfShown();
 }
 
+void CompareView::setRemoteWeights(std::function<Result<ModelDiff>(const Progress&)> work,
+                                   const QString& labelA, const QString& labelB,
+                                   const QString& host)
+{
+    m_pendingWeights = [this, work = std::move(work), labelA, labelB, host] {
+        m_weights->compareWith(work, labelA, labelB, host);
+    };
+    m_weights->clear(
+        tr("Open this tab to compare the weights of %1 and %2 on %3.").arg(labelA, labelB, host));
+    startWeightsIfShown();
+}
+
+void CompareView::setWeightsUnavailable(const QString& why)
+{
+    m_pendingWeights = {};
+    m_weights->clear(why);
+}
+
 void CompareView::startWeightsIfShown()
 {
-    if (m_pendingWeights.isEmpty() || m_tabs->currentWidget() != m_weightsPage)
+    if (!m_pendingWeights || m_tabs->currentWidget() != m_weightsPage)
         return;
-    const QStringList p = std::exchange(m_pendingWeights, {});
-    m_weights->compare(p[0], p[1], p[2], p[3]);
+    const auto start = std::exchange(m_pendingWeights, {});
+    start();
 }
 
 void CompareView::setModel(CompareModel* model)

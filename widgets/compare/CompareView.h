@@ -1,6 +1,11 @@
 #pragma once
 
+#include "common/Progress.h"
+#include "hdf5/TensorDiff.h"
+
 #include <QWidget>
+
+#include <functional>
 
 class QCheckBox;
 class QLabel;
@@ -32,6 +37,11 @@ public:
     // The model files of the two compared epochs; an empty path clears the tab.
     void setModelFiles(const QString& modelA, const QString& labelA, const QString& modelB,
                        const QString& labelB);
+    // The weights of two remote epochs, compared on `host` (WeightsDiffView::compareWith).
+    void setRemoteWeights(std::function<Result<ModelDiff>(const Progress&)> work,
+                          const QString& labelA, const QString& labelB, const QString& host);
+    // No weights comparison for this pair; `why` says so in the tab.
+    void setWeightsUnavailable(const QString& why);
 
 private:
     void updateSummary();
@@ -45,7 +55,7 @@ private:
     QCheckBox* m_onlyDifferences;
     QWidget* m_weightsPage;
     WeightsDiffView* m_weights;
-    QStringList m_pendingWeights; // modelA, labelA, modelB, labelB
+    std::function<void()> m_pendingWeights; // started when the tab is shown
 };
 
 } // namespace ckpt

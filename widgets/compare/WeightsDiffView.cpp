@@ -123,7 +123,10 @@ WeightsDiffView::WeightsDiffView(QWidget* parent)
 
     connect(m_cancel, &QPushButton::clicked, this, &WeightsDiffView::cancel);
     connect(m_job, &JobRunner::progress, this, [this](quint64 done, quint64 total) {
-        m_progress->setValue(total ? int(1000.0 * double(done) / double(total)) : 0);
+        if (total == 0)
+            return;
+        m_progress->setRange(0, 1000);
+        m_progress->setValue(int(1000.0 * double(done) / double(total)));
     });
     connect(m_tensors, &QTableView::doubleClicked, this, &WeightsDiffView::openOverlay);
     clear(tr("Choose two epochs to compare their weights."));
@@ -153,6 +156,17 @@ void WeightsDiffView::clear(const QString& message)
     m_progress->hide();
     m_cancel->hide();
     m_summary->setText(message.toHtmlEscaped());
+    setResultsEnabled(false);
+}
+
+// Greyed while there is nothing to filter or sort: the message says why.
+void WeightsDiffView::setResultsEnabled(bool enabled)
+{
+    for (QCheckBox* box : m_statusBoxes)
+        box->setEnabled(enabled);
+    m_optimizerBox->setEnabled(enabled);
+    m_tensors->setEnabled(enabled);
+    m_layers->setEnabled(enabled);
 }
 
 void WeightsDiffView::cancel()
@@ -170,17 +184,13 @@ void WeightsDiffView::compare(const QString& modelA, const QString& labelA, cons
                               const QString& labelB)
 {
     clear();
+    m_host.clear();
     m_labelA = labelA.isEmpty() ? QFileInfo(modelA).fileName() : labelA;
     m_labelB = labelB.isEmpty() ? QFileInfo(modelB).fileName() : labelB;
-    m_summary->setText(tr("Comparing <b>%1</b> with <b>%2</b>\u2026")
-                           .arg(m_labelA.toHtmlEscaped(), m_labelB.toHtmlEscaped()));
-    m_progress->setValue(0);
-    m_progress->show();
-    m_cancel->show();
     const std::string a = modelA.toStdString(), b = modelB.toStdString();
     const std::string scratch = m_scratch.path().toStdString();
     const std::string run = std::to_string(++m_runs);
-    m_job->start<Outcome>(
+    start(
         [a, b, scratch, run](const Progress& progress) -> Outcome {
             // Keras 3 archives are compared through their extracted weights file.
             auto diff = WeightsDiff::diff(a, b, scratch, run, TensorDiff::Options{}, progress);
@@ -188,7 +198,40 @@ void WeightsDiffView::compare(const QString& modelA, const QString& labelA, cons
                 return Outcome{diff.error(), {}, {}};
             return Outcome{std::move(diff->diff), diff->hdf5A, diff->hdf5B};
         },
-        [this](Outcome outcome) { showOutcome(std::move(outcome)); });
+        tr("Comparing <b>%1</b> with <b>%2</b>\u2026")
+            .arg(m_labelA.toHtmlEscaped(), m_labelB.toHtmlEscaped()));
+}
+
+void WeightsDiffView::compareWith(DiffWork work, const QString& labelA, const QString& labelB,
+                                  const QString& host)
+{
+    clear();
+    m_host = host;
+    m_labelA = labelA;
+    m_labelB = labelB;
+    start(
+        [work = std::move(work)](const Progress& progress) -> Outcome {
+            return Outcome{work(progress), {}, {}};
+        },
+        tr("Comparing <b>%1</b> with <b>%2</b> on %3\u2026")
+            .arg(m_labelA.toHtmlEscaped(), m_labelB.toHtmlEscaped(), host.toHtmlEscaped()));
+}
+
+void WeightsDiffView::start(std::function<Outcome(const Progress&)> work, const QString& busyText)
+{
+    m_summary->setText(busyText);
+    // A far diff may say nothing until it is done: busy until its first step.
+    m_progress->setRange(0, m_host.isEmpty() ? 1000 : 0);
+    m_progress->setValue(0);
+    m_progress->show();
+    m_cancel->show();
+    m_tensors->setToolTip(m_host.isEmpty()
+                              ? tr("Double-click a tensor to see both sides' histograms")
+                              : tr("Compared on %1: the tensors' values stay there, so no "
+                                   "histograms are drawn here")
+                                    .arg(m_host));
+    m_job->start<Outcome>(std::move(work),
+                          [this](Outcome outcome) { showOutcome(std::move(outcome)); });
 }
 
 void WeightsDiffView::showOutcome(Outcome outcome)
@@ -196,7 +239,13 @@ void WeightsDiffView::showOutcome(Outcome outcome)
     m_progress->hide();
     m_cancel->hide();
     if (!outcome.diff) {
-        m_summary->setText(QString::fromStdString(outcome.diff.error().message).toHtmlEscaped());
+        QString text = QString::fromStdString(outcome.diff.error().message).toHtmlEscaped();
+        // Which comparison failed where: the far message may name neither.
+        if (!m_host.isEmpty())
+            text = tr("<b>%1</b> \u2192 <b>%2</b> on %3: %4")
+                       .arg(m_labelA.toHtmlEscaped(), m_labelB.toHtmlEscaped(),
+                            m_host.toHtmlEscaped(), text);
+        m_summary->setText(text);
         emit finished(false);
         return;
     }
@@ -204,6 +253,7 @@ void WeightsDiffView::showOutcome(Outcome outcome)
     m_hdf5B = QString::fromStdString(outcome.hdf5B);
     m_diff = std::move(outcome.diff.value());
     m_tensorModel->setDiff(m_diff->tensors);
+    setResultsEnabled(true);
     showLayers();
     m_tensors->sortByColumn(TensorDiffModel::RelChangeColumn, Qt::DescendingOrder);
     m_tensors->resizeColumnsToContents();

@@ -1,10 +1,13 @@
 #pragma once
 
+#include "common/Progress.h"
 #include "hdf5/TensorDiff.h"
 
 #include <QString>
 #include <QTemporaryDir>
 #include <QWidget>
+
+#include <functional>
 
 class QCheckBox;
 class QLabel;
@@ -36,6 +39,13 @@ public:
     // Starts comparing; labels name the sides ("RUN000 epoch 5").
     void compare(const QString& modelA, const QString& labelA, const QString& modelB,
                  const QString& labelB);
+    // The same view of a diff computed elsewhere (a far ckpt's, through
+    // RemoteOperations::diffWork), run in the background with the same progress,
+    // Cancel and stale-result rules; `host` holds the files (histograms of its
+    // tensors are not offered: their values stay there).
+    using DiffWork = std::function<Result<ModelDiff>(const Progress&)>;
+    void compareWith(DiffWork work, const QString& labelA, const QString& labelB,
+                     const QString& host);
     void cancel();
     void clear(const QString& message = {});
     bool isRunning() const;
@@ -62,13 +72,16 @@ private:
         std::string hdf5A;
         std::string hdf5B;
     };
+    void start(std::function<Outcome(const Progress&)> work, const QString& busyText);
     void showOutcome(Outcome outcome);
     void openOverlay(const QModelIndex& proxyIndex);
     void updateSummary();
     void showLayers();
+    void setResultsEnabled(bool enabled);
 
     QString m_labelA;
     QString m_labelB;
+    QString m_host; // the far host of a remote comparison
     std::optional<ModelDiff> m_diff;
     QString m_hdf5A;
     QString m_hdf5B;

@@ -36,12 +36,14 @@ QString reasonText(const std::string& reason)
 }
 } // namespace
 
-PruneDialog::PruneDialog(const QString& runName, Run snapshot, QWidget* parent)
-    : QDialog(parent), m_run(std::move(snapshot)), m_runner(new JobRunner(this)),
-      m_mode(new QComboBox(this)), m_limit(new QSpinBox(this)), m_table(new QTableWidget(this)),
-      m_summary(new QLabel(this))
+PruneDialog::PruneDialog(const QString& runName, Run snapshot, QWidget* parent,
+                         const QString& remoteHost)
+    : QDialog(parent), m_run(std::move(snapshot)), m_host(remoteHost),
+      m_runner(new JobRunner(this)), m_mode(new QComboBox(this)), m_limit(new QSpinBox(this)),
+      m_table(new QTableWidget(this)), m_summary(new QLabel(this))
 {
-    setWindowTitle(tr("Prune %1").arg(runName));
+    setWindowTitle(m_host.isEmpty() ? tr("Prune %1").arg(runName)
+                                    : tr("Prune %1 on %2").arg(runName, m_host));
     resize(520, 560);
     auto* layout = new QVBoxLayout(this);
     auto* form = new QFormLayout;
@@ -99,8 +101,9 @@ void PruneDialog::replan()
     m_summary->setText(tr("Planning…"));
     // The run is copied once more for the worker; a newer policy drops this plan.
     m_runner->start<PrunePlan>(
-        [run = m_run, policy = policy()](const Progress&) {
-            return Pruner::plan(run, policy, Lineage::forkPins(run.root));
+        [run = m_run, policy = policy(), remote = !m_host.isEmpty()](const Progress&) {
+            return remote ? Pruner::planHeld(run, policy)
+                          : Pruner::plan(run, policy, Lineage::forkPins(run.root));
         },
         [this](PrunePlan plan) { showPlan(std::move(plan)); });
 }
@@ -159,6 +162,11 @@ void PruneDialog::showPlan(PrunePlan plan)
                        .arg(formatBytes(m_plan.bytesFreed));
     for (const auto& note : m_plan.notes)
         text += QLatin1Char('\n') + QString::fromStdString(note);
+    if (!m_host.isEmpty())
+        text += QLatin1Char('\n') +
+                tr("The files are deleted on %1 by its ckpt, which checks the links again "
+                   "there and keeps what they (or runs forked from it) protect.")
+                    .arg(m_host);
     m_summary->setText(text);
     m_ok->setText(tr("Delete %n epoch(s)", nullptr, count));
     m_ok->setEnabled(count > 0);

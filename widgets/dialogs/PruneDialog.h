@@ -27,7 +27,10 @@ class PruneDialog final : public QDialog
 {
     Q_OBJECT
 public:
-    PruneDialog(const QString& runName, Run snapshot, QWidget* parent = nullptr);
+    // `remoteHost` set: the run lives there; the plan is made from the run as
+    // held (Pruner::planHeld) and the far `ckpt prune` plans again on accept.
+    PruneDialog(const QString& runName, Run snapshot, QWidget* parent = nullptr,
+                const QString& remoteHost = {});
     ~PruneDialog() override;
 
     KeepPolicy policy() const;
@@ -46,6 +49,7 @@ private:
     void showPlan(PrunePlan plan);
 
     Run m_run;
+    QString m_host;
     JobRunner* m_runner;
     PrunePlan m_plan;
     bool m_planned = false;

@@ -131,6 +131,13 @@ ModelInspector::ModelInspector(QWidget* parent)
     connect(m_attributes->selectionModel(), &QItemSelectionModel::currentChanged, this,
             &ModelInspector::showAttributeText);
     connect(m_tensorList, &QTreeWidget::currentItemChanged, this, &ModelInspector::onTensorChanged);
+    // A far inspect reports its statistics pass (a local open reports nothing).
+    connect(m_openJob, &JobRunner::progress, this, [this](quint64 done, quint64 total) {
+        if (total == 0)
+            return;
+        m_tensorProgress->setRange(0, 1000);
+        m_tensorProgress->setValue(int(1000.0 * double(done) / double(total)));
+    });
     connect(m_tensorJob, &JobRunner::progress, this, [this](quint64 done, quint64 total) {
         m_tensorProgress->setRange(0, 1000);
         m_tensorProgress->setValue(total ? int(1000.0 * double(done) / double(total)) : 0);
@@ -178,16 +185,24 @@ bool ModelInspector::isModelFile(const QString& path)
            path.endsWith(QLatin1String(".variables.json"));
 }
 
-void ModelInspector::open(const QString& path)
+void ModelInspector::reset(const QString& path)
 {
     m_path = path;
+    m_remote.reset();
+    m_host.clear();
     m_overview.reset();
     m_treeModel->clear();
     m_tensorList->clear();
     m_attributeModel->setAttributes({});
     m_attributeText->clear();
+    m_attributeText->setPlaceholderText(tr("Select an attribute to see its whole value"));
     m_tensorJob->cancel();
     clearStatistics(tr("Select a numeric dataset in the tree."));
+}
+
+void ModelInspector::open(const QString& path)
+{
+    reset(path);
     m_header->setText(tr("Opening %1\u2026").arg(path.toHtmlEscaped()));
     const std::string file = path.toStdString();
     const std::string scratch = m_scratch.path().toStdString();
@@ -341,6 +356,10 @@ void ModelInspector::showTensorList()
 void ModelInspector::onTensorChanged()
 {
     const QTreeWidgetItem* item = m_tensorList->currentItem();
+    if (item && m_remote) {
+        showRemoteTensor(item->text(0));
+        return;
+    }
     if (!item || !m_overview || !m_overview->source) {
         m_tensorJob->cancel();
         clearStatistics(tr("Select a tensor in the list."));
@@ -366,7 +385,7 @@ void ModelInspector::onTensorChanged()
 
 bool ModelInspector::selectObject(const QString& objectPath)
 {
-    if (m_overview && m_overview->source) {
+    if (m_remote || (m_overview && m_overview->source)) {
         const auto found = m_tensorList->findItems(objectPath, Qt::MatchExactly, 0);
         if (found.isEmpty())
             return false;
@@ -399,7 +418,7 @@ void ModelInspector::clearStatistics(const QString& message)
 void ModelInspector::onCurrentChanged()
 {
     // The HDF5 tree is hidden (and empty) while a tensor list is shown.
-    if (m_overview && m_overview->source)
+    if (m_remote || (m_overview && m_overview->source))
         return;
     m_tabs->setEnabled(true);
     const QModelIndex index = m_tree->currentIndex();

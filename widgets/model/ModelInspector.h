@@ -2,12 +2,15 @@
 
 #include "hdf5/TensorHistogram.h"
 #include "modelfile/ModelOverview.h"
+#include "remote/RemoteRecords.h"
 
 #include <QString>
 #include <QTemporaryDir>
 #include <QWidget>
 
+#include <functional>
 #include <map>
+#include <optional>
 
 class QCheckBox;
 class QLabel;
@@ -44,6 +47,16 @@ public:
     QString path() const { return m_path; }
     const ModelOverview* overview() const { return m_overview ? &*m_overview : nullptr; }
 
+    // A model file on another host, read there in the background
+    // (RemoteOperations::inspectWork); loaded() tells when it is shown.
+    using InspectWork = std::function<Result<RemoteInspect>(const Progress&)>;
+    void openRemote(InspectWork work, const QString& path, const QString& host);
+    // An inspection the far `ckpt inspect` already made, shown as it is: the
+    // tensor list and each tensor's statistics. No histogram (the values stay
+    // on `host`) and no HDF5 attributes (not in its answer); each view says so.
+    void showInspection(const RemoteInspect& inspection, const QString& host);
+    const RemoteInspect* remoteInspection() const { return m_remote ? &*m_remote : nullptr; }
+
     // Selects the object at `objectPath` in the tree ("/model_weights/dense").
     bool selectObject(const QString& objectPath);
     // The shown value of a statistic ("min", "max", "mean", "std", "l2", "nan",
@@ -70,6 +83,10 @@ private:
     void showZipListing();
     void showTensorList();
     void onTensorChanged();
+    // Forgets what was shown (local or remote); `path` is the next file.
+    void reset(const QString& path);
+    // ModelInspectorRemote.cpp
+    void showRemoteTensor(const QString& name);
     void onCurrentChanged();
     void showAttributeText();
     void showTensor(Result<TensorHistogram::Tensor> tensor);
@@ -78,6 +95,8 @@ private:
 
     QString m_path;
     std::optional<ModelOverview> m_overview;
+    std::optional<RemoteInspect> m_remote;
+    QString m_host;
     QTemporaryDir m_scratch;
     int m_opened = 0;
     JobRunner* m_openJob;

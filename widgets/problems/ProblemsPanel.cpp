@@ -135,8 +135,7 @@ QStringList ProblemsPanel::repairableRuns() const
     for (int r = 0; m_model && r < m_model->rowCount(); ++r) {
         const QModelIndex i = m_model->index(r, 0);
         const QString root = i.data(roles::RunRootRole).toString();
-        if (i.data(roles::RepairableRole).toBool() && !roots.contains(root) &&
-            !RemoteTarget::looksRemote(root.toStdString()))
+        if (i.data(roles::RepairableRole).toBool() && !roots.contains(root))
             roots << root;
     }
     return roots;
@@ -192,20 +191,23 @@ void ProblemsPanel::updateButtons()
                            ? tr("No problems found.")
                            : tr("%n problem(s). Double-click one to show its epoch.", nullptr, n));
     const QModelIndex i = m_view->currentIndex();
-    // A run on another machine (ssh:// root): its files are not here to open or repair.
+    // A run on another machine (ssh:// root): its files are not here to open or
+    // move; its links are repaired by the ckpt there.
     const bool remote = i.isValid() && RemoteTarget::looksRemote(
                                            i.data(roles::RunRootRole).toString().toStdString());
-    const QString notHere = remote ? tr("Not available for remote runs yet: use `ckpt` on that "
-                                        "machine.")
+    const QString notHere = remote ? tr("Not available for remote runs: its files are on "
+                                        "another machine; use `ckpt` there.")
                                    : QString();
-    m_repair->setEnabled(i.isValid() && !remote && i.data(roles::RepairableRole).toBool());
+    m_repair->setEnabled(i.isValid() && i.data(roles::RepairableRole).toBool());
+    m_repair->setToolTip(remote && m_repair->isEnabled()
+                             ? tr("The link is repaired by the ckpt on the run's host")
+                             : QString());
     m_repairAll->setEnabled(!repairableRuns().isEmpty());
     m_open->setEnabled(i.isValid() && !remote);
     m_moveAside->setEnabled(i.isValid() && !remote &&
                             i.data(roles::ProblemKindRole).toString() ==
                                 QLatin1String("interrupted_save"));
-    for (QWidget* b : {static_cast<QWidget*>(m_repair), static_cast<QWidget*>(m_open),
-                       static_cast<QWidget*>(m_moveAside)})
+    for (QWidget* b : {static_cast<QWidget*>(m_open), static_cast<QWidget*>(m_moveAside)})
         b->setToolTip(notHere);
     if (n > 0 && m_view->horizontalHeader()->sectionSize(0) < 60)
         m_view->resizeColumnsToContents();
