@@ -42,7 +42,14 @@ nlohmann::ordered_json outcomeJson(const PreparedLaunch& p, int from, const Laun
                 {"superseded", p.superseded},
                 {"superseded_dir",
                  p.supersededDir.empty() ? Json(nullptr) : Json(p.supersededDir.string())},
-                {"state", a ? Json(runStateName(a->state)) : Json("planned")}};
+                {"state", a ? Json(runStateName(a->state)) : Json("planned")},
+                // What a client shows as the preview (the window over ssh).
+                {"command_template", p.plan.commandTemplate},
+                {"check_failures", p.checkFailures},
+                {"plan", LaunchPrep::describe(p)},
+                {"batch_script", p.plan.backend == LaunchPlan::Backend::Slurm
+                                     ? Json(Launcher::batchScript({p.plan}, 0))
+                                     : Json(nullptr)}};
 }
 
 // The trainer did not start (a missing program, sbatch refused): the restart

@@ -2,7 +2,10 @@
 
 #include "dialogs/LaunchDialog.h"
 #include "experiments/ExperimentsPanel.h"
+#include "launch/LocalLaunchSource.h"
 #include "layout/Layout.h"
+#include "remote/RemoteLaunchSource.h"
+#include "session/RemoteFolders.h"
 #include "session/Workspace.h"
 #include "sidebar/RunSidebar.h"
 #include "table/EpochTableView.h"
@@ -14,6 +17,7 @@
 #include <QSettings>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QTreeView>
 
 namespace ckpt {
@@ -23,7 +27,8 @@ const char* const PanelKey = "experiments/panel";
 } // namespace
 
 ExperimentsController::ExperimentsController(const Parts& parts)
-    : QObject(parts.window), m_parts(parts), m_panel(new ExperimentsPanel(parts.tabs))
+    : QObject(parts.window), m_parts(parts), m_panel(new ExperimentsPanel(parts.tabs)),
+      m_remoteRefresh(new QTimer(this))
 {
     m_parts.tabs->addTab(m_panel, tr("E&xperiments"));
     m_panel->restoreState(QSettings().value(PanelKey).toByteArray());
@@ -37,6 +42,26 @@ ExperimentsController::ExperimentsController(const Parts& parts)
         m_selectWhenAdded.clear();
         m_parts.sidebar->selectRuns({root});
     });
+    connect(m_parts.workspace, &Workspace::remoteFoldersChanged, this,
+            &ExperimentsController::syncRemoteSources);
+    // What a far folder's watch sees (a run appearing, an epoch saved) is
+    // asked of the far `ckpt runs` soon, once for a burst of events.
+    m_remoteRefresh->setSingleShot(true);
+    m_remoteRefresh->setInterval(300);
+    connect(m_remoteRefresh, &QTimer::timeout, m_panel, &ExperimentsPanel::refresh);
+    connect(m_parts.workspace->remote(), &RemoteFolders::runsChanged, m_remoteRefresh,
+            qOverload<>(&QTimer::start));
+}
+
+void ExperimentsController::syncRemoteSources()
+{
+    const RemoteFolders* remote = m_parts.workspace->remote();
+    std::vector<RemoteRunsSource> sources;
+    for (const QString& folder : remote->folders())
+        if (const RemoteCkpt* client = remote->client(folder))
+            sources.push_back(
+                {folder.toStdString(), remote->urlPrefix(folder).toStdString(), *client});
+    m_panel->setRemoteSources(std::move(sources));
 }
 
 void ExperimentsController::focus()
@@ -61,8 +86,7 @@ void ExperimentsController::showInBrowser(const QString& root)
     }
     // Not open yet: open the run's folder and select the run once it is scanned.
     m_selectWhenAdded = root;
-    emit openRequested(
-        {QString::fromStdString(LaunchPrep::runFolderOf(root.toStdString()).string())});
+    emit openRequested({runFolderOf(root)});
 }
 
 void ExperimentsController::launchFrom(LaunchPlan::Mode mode)
@@ -78,11 +102,32 @@ void ExperimentsController::launchFrom(LaunchPlan::Mode mode)
                                     .arg(QString::fromStdString(run->layout)));
         return;
     }
+    const QString root = selected.first().root;
+    const int epoch = selected.first().epoch;
+    LaunchChoice initial;
+    initial.mode = mode;
+    if (workspace->isRemote(root)) {
+        const RemoteFolders* remote = workspace->remote();
+        const QString folder = remote->folderOf(root);
+        const RemoteCkpt* client = remote->client(folder);
+        if (!client)
+            return;
+        runDialog(std::make_shared<RemoteLaunchSource>(*client, remote->farPath(root), epoch,
+                                                       remote->urlPrefix(folder).toStdString()),
+                  initial);
+        return;
+    }
     PrepRequest request;
     request.runRoot = run->root;
-    request.fromEpoch = selected.first().epoch;
+    request.fromEpoch = epoch;
     request.mode = mode;
-    LaunchDialog dialog(std::move(request), m_parts.window);
+    runDialog(std::make_shared<LocalLaunchSource>(std::move(request)), initial);
+}
+
+void ExperimentsController::runDialog(std::shared_ptr<const LaunchSource> source,
+                                      const LaunchChoice& initial)
+{
+    LaunchDialog dialog(std::move(source), initial, m_parts.window);
     if (dialog.exec() != QDialog::Accepted)
         return;
     const QString root = dialog.launchedRoot();
@@ -90,13 +135,23 @@ void ExperimentsController::launchFrom(LaunchPlan::Mode mode)
     m_parts.tabs->setCurrentWidget(m_panel);
     m_panel->showRun(root);
     // A fork outside every open folder is opened too, to be watched from its first epoch.
-    const QStringList folders = workspace->folders();
+    const QStringList folders = m_parts.workspace->folders();
     const bool watched = std::any_of(folders.begin(), folders.end(), [&](const QString& f) {
         return root.startsWith(f + QLatin1Char('/'));
     });
     if (!watched)
-        emit openRequested(
-            {QString::fromStdString(LaunchPrep::runFolderOf(root.toStdString()).string())});
+        emit openRequested({runFolderOf(root)});
+}
+
+// The folder holding a run root (`ckpts`' parent), for a local path or an ssh:// URL.
+QString ExperimentsController::runFolderOf(const QString& root)
+{
+    if (auto far = RemoteTarget::parse(root.toStdString());
+        far && RemoteFolders::looksRemote(root)) {
+        far->path = LaunchPrep::runFolderOf(far->path).string();
+        return QString::fromStdString(far->url());
+    }
+    return QString::fromStdString(LaunchPrep::runFolderOf(root.toStdString()).string());
 }
 
 } // namespace ckpt

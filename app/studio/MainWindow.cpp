@@ -275,20 +275,12 @@ void MainWindow::updateActions()
 {
     const auto epochs = m_table->selectedEpochs();
     const int selected = static_cast<int>(epochs.size());
-    bool remoteEpochs = false;
-    for (const EpochRef& ref : epochs)
-        remoteEpochs = remoteEpochs || m_workspace->isRemote(ref.root);
-    // What cannot run over ssh yet is disabled and says so, never tried on an ssh:// root.
-    const auto gate = [](QAction* a, bool enabled, bool remote) {
-        a->setEnabled(enabled && !remote);
-        a->setToolTip(remote ? RemoteActions::notAvailableRemotely()
-                             : a->text().remove(QLatin1Char('&')));
-    };
     action("makeLast")->setEnabled(selected == 1);
     action("makeBest")->setEnabled(selected == 1);
-    gate(action("restartFrom"), selected == 1, remoteEpochs);
-    gate(action("forkFrom"), selected == 1, remoteEpochs);
-    // Compare and inspect serve remote epochs too (the far ckpt reads the models).
+    // A remote epoch's restart or fork is the far ckpt's (the dialog asks it);
+    // compare and inspect serve remote epochs too (the far ckpt reads the models).
+    action("restartFrom")->setEnabled(selected == 1);
+    action("forkFrom")->setEnabled(selected == 1);
     action("compare")->setEnabled(selected == 2);
     action("inspectModel")->setEnabled(selected == 1);
     action("verifyEpochs")->setEnabled(selected > 0);

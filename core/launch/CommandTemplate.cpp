@@ -10,8 +10,10 @@ namespace {
 // One pass over the template: words split outside quotes, placeholders
 // replaced by `lookup` (which may fail). In shell mode nothing is split:
 // the whole text is one word and values are shell-quoted.
+// `keepBraces`: a literal brace stays doubled (the words are a template still).
 template <typename Lookup>
-Result<std::vector<std::string>> walk(std::string_view text, bool shell, Lookup&& lookup)
+Result<std::vector<std::string>> walk(std::string_view text, bool shell, Lookup&& lookup,
+                                      bool keepBraces = false)
 {
     std::vector<std::string> words;
     std::string word;
@@ -22,6 +24,8 @@ Result<std::vector<std::string>> walk(std::string_view text, bool shell, Lookup&
         if (c == '{' || c == '}') {
             if (i + 1 < text.size() && text[i + 1] == c) {
                 word += c;
+                if (keepBraces)
+                    word += c;
                 inWord = true;
                 ++i;
                 continue;
@@ -105,6 +109,15 @@ Result<std::vector<std::string>> CommandTemplate::placeholders() const
     if (!walked)
         return walked.error();
     return names;
+}
+
+Result<std::vector<std::string>> CommandTemplate::words() const
+{
+    if (usesShell())
+        return std::vector<std::string>{m_text};
+    return walk(
+        m_text, false,
+        [](const std::string& name) -> Result<std::string> { return "{" + name + "}"; }, true);
 }
 
 Result<std::vector<std::string>>

@@ -31,6 +31,10 @@ public:
     // unterminated '{' or an unbalanced quote.
     Result<std::vector<std::string>> placeholders() const;
 
+    // The template's words, placeholders and literal braces as written: what
+    // `ckpt launch ... -- WORDS` takes (a far launch).
+    Result<std::vector<std::string>> words() const;
+
     // The exact argv. Every placeholder must have a value: the error names
     // the missing ones.
     Result<std::vector<std::string>> expand(const std::map<std::string, std::string>& values) const;

@@ -70,14 +70,21 @@ bool LaunchedRunsModel::isRefreshing() const
 
 void LaunchedRunsModel::refresh()
 {
-    const Launcher launcher = m_launcher;
     m_runner->start<Snapshot>(
-        [launcher](const Progress& progress) { return collect(launcher, progress); },
+        [launcher = m_launcher, remotes = m_remotes, previous = m_remoteResults](
+            const Progress& progress) { return collect(launcher, remotes, previous, progress); },
         [this](Snapshot s) { apply(std::move(s)); });
 }
 
-LaunchedRunsModel::Snapshot LaunchedRunsModel::collect(const Launcher& launcher,
-                                                       const Progress& progress)
+void LaunchedRunsModel::setRemoteSources(std::vector<RemoteLaunchedRuns::Source> sources)
+{
+    m_remotes = std::move(sources);
+    refresh();
+}
+
+LaunchedRunsModel::Snapshot LaunchedRunsModel::collect(
+    const Launcher& launcher, const std::vector<RemoteLaunchedRuns::Source>& remotes,
+    const std::vector<RemoteLaunchedRuns::Result>& previous, const Progress& progress)
 {
     Snapshot s;
     auto listed = launcher.runs({}, progress);
@@ -85,12 +92,26 @@ LaunchedRunsModel::Snapshot LaunchedRunsModel::collect(const Launcher& launcher,
         s.error = QString::fromStdString(listed.error().message);
         return s;
     }
-    s.runs = std::move(listed.value());
     std::vector<const LaunchRecord*> records;
-    for (const auto& run : s.runs)
-        if (run.record)
-            records.push_back(&*run.record);
+    for (auto& run : *listed) {
+        s.runs.push_back({std::move(run), {}});
+        if (s.runs.back().run.record)
+            records.push_back(&*s.runs.back().run.record);
+    }
     s.edges = Lineage::edgesFrom(records);
+    for (const RemoteLaunchedRuns::Source& source : remotes) {
+        if (progress.cancelled())
+            break;
+        const RemoteLaunchedRuns::Result* last = nullptr;
+        for (const auto& p : previous)
+            if (p.folder == source.folder)
+                last = &p;
+        s.remote.push_back(RemoteLaunchedRuns::collect(source, last, progress));
+        const QString folder = QString::fromStdString(source.folder);
+        for (const Launcher::Listed& run : s.remote.back().runs)
+            s.runs.push_back({run, folder});
+        s.edges.insert(s.edges.end(), s.remote.back().edges.begin(), s.remote.back().edges.end());
+    }
     return s;
 }
 
@@ -101,9 +122,14 @@ void LaunchedRunsModel::apply(Snapshot s)
         scheduleNext();
         return;
     }
+    QStringList remoteErrors;
+    for (const auto& r : s.remote)
+        if (!r.error.empty())
+            remoteErrors << QString::fromStdString(r.error);
+    m_remoteResults = std::move(s.remote);
     const auto sameRoots = [&](std::size_t n) {
         for (std::size_t i = 0; i < n; ++i)
-            if (m_runs[i].entry.runRoot != s.runs[i].entry.runRoot)
+            if (m_runs[i].run.entry.runRoot != s.runs[i].run.entry.runRoot)
                 return false;
         return true;
     };
@@ -139,13 +165,15 @@ void LaunchedRunsModel::apply(Snapshot s)
     else
         m_clock.stop();
     emit refreshed();
+    if (!remoteErrors.isEmpty())
+        emit refreshFailed(remoteErrors.join(QLatin1Char('\n')));
     scheduleNext();
 }
 
 QString LaunchedRunsModel::lineageSignature() const
 {
     QString sig;
-    for (const auto& run : m_runs) {
+    for (const auto& [run, folder] : m_runs) {
         const auto* a = latestOf(run);
         sig += QString::fromStdString(run.entry.runRoot) + QLatin1Char('=') +
                QLatin1String(a ? runStateName(a->state) : "?") + QLatin1Char(';');
@@ -190,6 +218,21 @@ void LaunchedRunsModel::stop(const QString& root, std::chrono::milliseconds grac
     m_stopping << root;
     if (const int row = rowOf(root); row >= 0)
         emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    if (isRemote(root)) {
+        const int seconds = int(std::max<qint64>(1, (grace.count() + 999) / 1000));
+        runRemote(
+            root,
+            [seconds](const RemoteCkpt& client, const std::string& far) {
+                auto r = client.stop(far, seconds);
+                return r ? std::string() : r.error().message;
+            },
+            [this, root](const QString& error) {
+                m_stopping.removeAll(root);
+                emit stopFinished(root, error);
+                refresh();
+            });
+        return;
+    }
     // One runner per stop: stopping one run must not cancel another's stop.
     auto* runner = new JobRunner(this);
     runner->start<QString>(
@@ -205,11 +248,49 @@ void LaunchedRunsModel::stop(const QString& root, std::chrono::milliseconds grac
         });
 }
 
+void LaunchedRunsModel::runRemote(
+    const QString& root, std::function<std::string(const RemoteCkpt&, const std::string&)> job,
+    std::function<void(const QString& error)> done)
+{
+    const RemoteLaunchedRuns::Source* source = sourceAt(rowOf(root));
+    if (!source) {
+        done(tr("%1 is no longer listed").arg(root));
+        return;
+    }
+    auto* runner = new JobRunner(this);
+    runner->start<QString>(
+        [client = source->client, far = root.mid(int(source->prefix.size())).toStdString(),
+         job = std::move(job)](const Progress&) {
+            return QString::fromStdString(job(client, far));
+        },
+        [runner, done = std::move(done)](QString error) {
+            runner->deleteLater();
+            done(error);
+        });
+}
+
+const RemoteLaunchedRuns::Source* LaunchedRunsModel::sourceAt(int row) const
+{
+    if (row < 0 || row >= int(m_runs.size()) || m_runs[std::size_t(row)].folder.isEmpty())
+        return nullptr;
+    const std::string folder = m_runs[std::size_t(row)].folder.toStdString();
+    for (const auto& source : m_remotes)
+        if (source.folder == folder)
+            return &source;
+    return nullptr;
+}
+
+QString LaunchedRunsModel::hostAt(int row) const
+{
+    const RemoteLaunchedRuns::Source* source = sourceAt(row);
+    return source ? QString::fromStdString(source->client.target().display()) : QString();
+}
+
 int LaunchedRunsModel::rowOf(const QString& root) const
 {
     const std::string r = root.toStdString();
     for (std::size_t i = 0; i < m_runs.size(); ++i)
-        if (m_runs[i].entry.runRoot == r)
+        if (m_runs[i].run.entry.runRoot == r)
             return int(i);
     return -1;
 }
@@ -218,13 +299,13 @@ QString LaunchedRunsModel::rootAt(int row) const
 {
     if (row < 0 || row >= int(m_runs.size()))
         return {};
-    return QString::fromStdString(m_runs[std::size_t(row)].entry.runRoot);
+    return QString::fromStdString(m_runs[std::size_t(row)].run.entry.runRoot);
 }
 
 QString LaunchedRunsModel::nameOf(const QString& root) const
 {
     const int row = rowOf(root);
-    return row >= 0 ? display(m_runs[std::size_t(row)], NameColumn).toString()
+    return row >= 0 ? display(m_runs[std::size_t(row)].run, NameColumn).toString()
                     : QString::fromStdString(RunBranches::displayName(root.toStdString()));
 }
 
@@ -236,13 +317,26 @@ QString LaunchedRunsModel::logPathAt(int row) const
 
 const LaunchRecord* LaunchedRunsModel::recordAt(int row) const
 {
-    if (row < 0 || row >= int(m_runs.size()) || !m_runs[std::size_t(row)].record)
+    if (row < 0 || row >= int(m_runs.size()) || !m_runs[std::size_t(row)].run.record)
         return nullptr;
-    return &*m_runs[std::size_t(row)].record;
+    return &*m_runs[std::size_t(row)].run.record;
 }
 
 QString LaunchedRunsModel::forget(const QString& root)
 {
+    if (isRemote(root)) {
+        runRemote(
+            root,
+            [](const RemoteCkpt& client, const std::string& far) {
+                auto r = client.forget(far);
+                return r ? std::string() : r.error().message;
+            },
+            [this, root](const QString& error) {
+                emit forgetFinished(root, error);
+                refresh();
+            });
+        return {};
+    }
     if (auto done = registry().forget(root.toStdString()); !done)
         return QString::fromStdString(done.error().message);
     refresh();
@@ -252,7 +346,7 @@ QString LaunchedRunsModel::forget(const QString& root)
 QStringList LaunchedRunsModel::goneRuns() const
 {
     QStringList out;
-    for (const auto& run : m_runs)
+    for (const auto& [run, folder] : m_runs)
         if (run.gone)
             out << QString::fromStdString(run.entry.runRoot);
     return out;
@@ -339,13 +433,20 @@ QVariant LaunchedRunsModel::data(const QModelIndex& index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
-    const Launcher::Listed& run = m_runs[std::size_t(index.row())];
+    const Launcher::Listed& run = m_runs[std::size_t(index.row())].run;
     const LaunchAttempt* a = latestOf(run);
+    const QString host = hostAt(index.row());
     switch (role) {
     case Qt::DisplayRole:
+        if (index.column() == BackendColumn && !host.isEmpty() && a)
+            return tr("%1 @ %2").arg(display(run, BackendColumn).toString(), host);
         return display(run, index.column());
+    case roles::RemoteHostRole:
+        return host;
     case Qt::ToolTipRole: {
         QString tip = QString::fromStdString(run.entry.runRoot);
+        if (!host.isEmpty())
+            tip += tr("\nlaunched on %1 (read over ssh)").arg(host);
         if (a && !a->slurmState.empty())
             tip += QStringLiteral("\nSlurm: %1").arg(QString::fromStdString(a->slurmState));
         if (a && a->plan.parent && !a->plan.parent->changes.empty())

@@ -2,12 +2,14 @@
 
 #include "launch/Launcher.h"
 #include "launch/Lineage.h"
+#include "remote/RemoteLaunchedRuns.h"
 
 #include <QAbstractTableModel>
 #include <QString>
 #include <QTimer>
 
 #include <chrono>
+#include <functional>
 #include <vector>
 
 namespace ckpt {
@@ -21,7 +23,9 @@ class JobRunner;
 // busyInterval while something is pending or running, every idleInterval
 // otherwise, and on demand; the Duration column of running rows ticks every
 // second without any I/O. Also stops runs (Launcher::stop, off the thread) and
-// gives the lineage edges of the records it read.
+// gives the lineage edges of the records it read. Far folders (setRemoteSources)
+// add the runs launched there, read over ssh in the same refresh (`ckpt runs`,
+// `ckpt lineage`), their roots ssh:// URLs, stopped and forgotten there.
 class LaunchedRunsModel final : public QAbstractTableModel
 {
     Q_OBJECT
@@ -50,6 +54,12 @@ public:
     // Refreshes applied since construction (tests and the bench wait on it).
     int refreshCount() const { return m_refreshCount; }
 
+    // Far folders whose launched runs are listed too; refreshes now.
+    void setRemoteSources(std::vector<RemoteLaunchedRuns::Source> sources);
+    // The far host of a row's run ("" on this machine).
+    QString hostAt(int row) const;
+    bool isRemote(const QString& root) const { return !hostAt(rowOf(root)).isEmpty(); }
+
     int rowOf(const QString& root) const;
     QString rootAt(int row) const;
     QString nameOf(const QString& root) const;
@@ -68,7 +78,8 @@ public:
     void stop(const QString& root, std::chrono::milliseconds grace);
     bool isStopping(const QString& root) const { return m_stopping.contains(root); }
     // Takes `root` off the registry (its files and launch record stay), then
-    // refreshes; an error message when the registry could not be changed.
+    // refreshes; an error message when the registry could not be changed. A
+    // far run is forgotten there, off this thread: forgetFinished() follows.
     QString forget(const QString& root);
     // The runs whose folder no longer exists ("gone"), in table order.
     QStringList goneRuns() const;
@@ -85,15 +96,30 @@ signals:
     void lineageChanged();
     void refreshFailed(const QString& message);
     void stopFinished(const QString& root, const QString& error);
+    void forgetFinished(const QString& root, const QString& error);
 
 private:
+    struct Row
+    {
+        Launcher::Listed run;
+        QString folder; // the far folder it was listed under; "" on this machine
+    };
     struct Snapshot
     {
-        std::vector<Launcher::Listed> runs;
+        std::vector<Row> runs;
         std::vector<LineageEdge> edges;
         QString error;
+        std::vector<RemoteLaunchedRuns::Result> remote;
     };
-    static Snapshot collect(const Launcher& launcher, const Progress& progress);
+    static Snapshot collect(const Launcher& launcher,
+                            const std::vector<RemoteLaunchedRuns::Source>& remotes,
+                            const std::vector<RemoteLaunchedRuns::Result>& previous,
+                            const Progress& progress);
+    const RemoteLaunchedRuns::Source* sourceAt(int row) const;
+    // A far job (stop, forget) on its own runner; `done` gets its error.
+    void runRemote(const QString& root,
+                   std::function<std::string(const RemoteCkpt&, const std::string&)> job,
+                   std::function<void(const QString& error)> done);
     void apply(Snapshot snapshot);
     void scheduleNext();
     void tickDurations();
@@ -108,7 +134,9 @@ private:
     int m_busyMs = 2000;
     int m_idleMs = 15000;
     int m_refreshCount = 0;
-    std::vector<Launcher::Listed> m_runs;
+    std::vector<Row> m_runs;
+    std::vector<RemoteLaunchedRuns::Source> m_remotes;
+    std::vector<RemoteLaunchedRuns::Result> m_remoteResults; // the last, per far folder
     std::vector<LineageEdge> m_edges;
     QString m_signature;
     QStringList m_stopping;

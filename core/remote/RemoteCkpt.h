@@ -124,11 +124,17 @@ public:
     // run's parameters, a restart or fork launched there (detached: the far
     // supervisor or Slurm keeps it), the launched runs, stop, the family tree.
     // `config`: the parameter file of a run Ckpt Studio did not launch.
-    Result<RemoteParams> params(const std::string& run, const std::string& config = {}) const;
-    Result<RemoteLaunched> launch(const RemoteLaunchRequest& request) const;
-    Result<std::vector<RemoteLaunchedRun>> runs(const std::string& under = {}) const;
+    // A cancelled `progress` ends the ssh connection (the caller stops waiting).
+    Result<RemoteParams> params(const std::string& run, const std::string& config = {},
+                                const Progress& progress = {}) const;
+    Result<RemoteLaunched> launch(const RemoteLaunchRequest& request,
+                                  const Progress& progress = {}) const;
+    Result<std::vector<RemoteLaunchedRun>> runs(const std::string& under = {},
+                                                const Progress& progress = {}) const;
     Result<RemoteStopped> stop(const std::string& run, int graceSeconds = 10) const;
-    Result<RemoteLineage> lineage(const std::string& run) const;
+    // `ckpt runs --forget RUN`: off the far registry (its files stay).
+    Status forget(const std::string& run) const;
+    Result<RemoteLineage> lineage(const std::string& run, const Progress& progress = {}) const;
     // Model files read next to the data: only the results travel.
     // Progress comes from the far side (--progress-json, when it has it);
     // cancelling ends the connection, and the far `ckpt` stops (--exit-on-eof).
@@ -180,7 +186,8 @@ private:
     // `e` (a reader's complaint) with the host named.
     Error fromHost(const Error& e) const;
     // run() whose answer must be a document holding `member` (when given).
-    Result<nlohmann::ordered_json> document(const QStringList& arguments, const char* member) const;
+    Result<nlohmann::ordered_json> document(const QStringList& arguments, const char* member,
+                                            const Progress& progress = {}) const;
     // document() for a long read: --progress-json and --exit-on-eof, asked
     // again without them of a far ckpt that does not know them.
     Result<nlohmann::ordered_json> longDocument(const QStringList& arguments, const char* member,

@@ -58,9 +58,10 @@ Error RemoteCkpt::fromHost(const Error& e) const
     return Error{std::move(message), m_target.url()};
 }
 
-Result<Json> RemoteCkpt::document(const QStringList& arguments, const char* member) const
+Result<Json> RemoteCkpt::document(const QStringList& arguments, const char* member,
+                                  const Progress& progress) const
 {
-    Outcome o = run(arguments);
+    Outcome o = run(arguments, progress);
     if (o.failure != RemoteFailure::None)
         return error(o);
     if (member && (!o.json.is_object() || !o.json.contains(member))) {
@@ -76,12 +77,13 @@ Result<Json> RemoteCkpt::document(const QStringList& arguments, const char* memb
     return std::move(o.json);
 }
 
-Result<RemoteParams> RemoteCkpt::params(const std::string& run, const std::string& config) const
+Result<RemoteParams> RemoteCkpt::params(const std::string& run, const std::string& config,
+                                        const Progress& progress) const
 {
     QStringList args{QStringLiteral("params"), QString::fromStdString(run)};
     if (!config.empty())
         args << QStringLiteral("--config") << QString::fromStdString(config);
-    auto j = document(args, "sections");
+    auto j = document(args, "sections", progress);
     if (!j)
         return j.error();
     RemoteParams out;
@@ -143,14 +145,15 @@ QStringList RemoteCkpt::launchArguments(const RemoteLaunchRequest& r)
     return args;
 }
 
-Result<RemoteLaunched> RemoteCkpt::launch(const RemoteLaunchRequest& request) const
+Result<RemoteLaunched> RemoteCkpt::launch(const RemoteLaunchRequest& request,
+                                          const Progress& progress) const
 {
     if (request.from <= 0 || request.run.empty())
         return Error{"a remote launch needs a run and an epoch to start from (--from N)",
                      m_target.url()};
     if (const auto problems = request.slurm.problems(); !problems.empty())
         return Error{"Slurm options: " + problems.front(), m_target.url()};
-    auto j = document(launchArguments(request), "run");
+    auto j = document(launchArguments(request), "run", progress);
     if (!j)
         return j.error();
     RemoteLaunched out;
@@ -168,16 +171,25 @@ Result<RemoteLaunched> RemoteCkpt::launch(const RemoteLaunchRequest& request) co
                 out.argv.push_back(a.get<std::string>());
     out.supersededDir = text(*j, "superseded_dir");
     out.state = text(*j, "state");
+    out.commandTemplate = text(*j, "command_template");
+    out.plan = text(*j, "plan");
+    out.batchScript = text(*j, "batch_script");
+    if (const auto failures = j->find("check_failures");
+        failures != j->end() && failures->is_array())
+        for (const Json& f : *failures)
+            if (f.is_string())
+                out.checkFailures.push_back(f.get<std::string>());
     out.json = std::move(*j);
     return out;
 }
 
-Result<std::vector<RemoteLaunchedRun>> RemoteCkpt::runs(const std::string& under) const
+Result<std::vector<RemoteLaunchedRun>> RemoteCkpt::runs(const std::string& under,
+                                                        const Progress& progress) const
 {
     QStringList args{QStringLiteral("runs")};
     if (!under.empty())
         args << QString::fromStdString(under);
-    auto j = document(args, "runs");
+    auto j = document(args, "runs", progress);
     if (!j)
         return j.error();
     std::vector<RemoteLaunchedRun> out;
@@ -208,6 +220,16 @@ Result<std::vector<RemoteLaunchedRun>> RemoteCkpt::runs(const std::string& under
     return out;
 }
 
+Status RemoteCkpt::forget(const std::string& run) const
+{
+    auto j =
+        document({QStringLiteral("runs"), QStringLiteral("--forget"), QString::fromStdString(run)},
+                 "forgotten");
+    if (!j)
+        return j.error();
+    return {};
+}
+
 Result<RemoteStopped> RemoteCkpt::stop(const std::string& run, int graceSeconds) const
 {
     auto j = document({QStringLiteral("stop"), QString::fromStdString(run),
@@ -219,9 +241,10 @@ Result<RemoteStopped> RemoteCkpt::stop(const std::string& run, int graceSeconds)
                          optionalNumber<int>(*j, "exit_status")};
 }
 
-Result<RemoteLineage> RemoteCkpt::lineage(const std::string& run) const
+Result<RemoteLineage> RemoteCkpt::lineage(const std::string& run, const Progress& progress) const
 {
-    auto j = document({QStringLiteral("lineage"), QString::fromStdString(run)}, "ancestors");
+    auto j =
+        document({QStringLiteral("lineage"), QString::fromStdString(run)}, "ancestors", progress);
     if (!j)
         return j.error();
     RemoteLineage out{

@@ -64,6 +64,11 @@ struct RemoteLaunched
     std::vector<std::string> argv;
     std::string supersededDir; // a restart's epochs moved aside here
     std::string state;         // "planned", "running", "queued", ...
+    // The preview (empty from a far ckpt older than these members).
+    std::string commandTemplate;
+    std::string plan;        // the plan in words, as `ckpt launch --dry-run` prints it
+    std::string batchScript; // what sbatch gets (Slurm)
+    std::vector<std::string> checkFailures;
     nlohmann::ordered_json json;
 };
 

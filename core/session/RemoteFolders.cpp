@@ -223,6 +223,18 @@ void RemoteFolders::setBackoff(int firstMs, int maxMs)
     m_maxBackoffMs = maxMs;
 }
 
+std::string RemoteFolders::farPath(const QString& root) const
+{
+    const Folder* f = owner(root);
+    return f ? farRoot(*f, root) : std::string();
+}
+
+QString RemoteFolders::urlPrefix(const QString& key) const
+{
+    const Folder* f = find(key);
+    return f ? f->prefix : QString();
+}
+
 std::string RemoteFolders::farRoot(const Folder& f, const QString& root) const
 {
     return root.mid(f.prefix.size()).toStdString();
@@ -350,6 +362,9 @@ void RemoteFolders::startWatch(Folder& f)
                 if (!at || !at->scanned)
                     return;
                 const QString r = root(far);
+                if (kind.startsWith(QLatin1String("run_")) ||
+                    kind == QLatin1String("save_finished"))
+                    emit runsChanged(key);
                 if (kind == QLatin1String("liveness")) {
                     const auto j = nlohmann::json::parse(line.toStdString(), nullptr, false);
                     if (j.is_object())

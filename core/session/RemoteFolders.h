@@ -73,6 +73,10 @@ public:
     // A short word for the sidebar: empty while connected.
     QString staleLabel(const QString& folder) const;
     const RemoteCkpt* client(const QString& folder) const;
+    // The far path behind a remote run root ("" when `root` is not remote).
+    std::string farPath(const QString& root) const;
+    // "ssh://user@host:port" of a folder: a far path behind it is a root here.
+    QString urlPrefix(const QString& folder) const;
     bool isBusy() const;
     // Back-off of the watches opened from now on (tests shorten it).
     void setBackoff(int firstMs, int maxMs);
@@ -104,6 +108,8 @@ signals:
     void relinked(const QString& root, const QString& link, int epoch);
     void message(const QString& text);
     void busyChanged();
+    // The folder's watch saw runs appear, go, or save an epoch.
+    void runsChanged(const QString& folder);
 
 private:
     struct Folder;

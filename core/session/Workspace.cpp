@@ -213,6 +213,7 @@ void Workspace::closeAll()
     m_scans->cancelAll();
     m_history->clear();
     cancelVerify();
+    const bool remote = !m_remote->folders().isEmpty();
     m_remote->closeAll();
     QMetaObject::invokeMethod(
         m_watcher,
@@ -228,6 +229,8 @@ void Workspace::closeAll()
     m_epochTable->clear();
     m_problems->clear();
     m_runTree->clear();
+    if (remote)
+        emit remoteFoldersChanged();
 }
 
 bool Workspace::isScanning() const

@@ -120,6 +120,8 @@ signals:
     void idle();
     // A remote folder's connection changed (RemoteFolders::connection()).
     void remoteConnectionChanged(const QString& folder);
+    // A remote folder was opened or closed (remote()->folders() changed).
+    void remoteFoldersChanged();
 
 private:
     void startWatcher();

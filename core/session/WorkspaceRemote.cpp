@@ -57,13 +57,15 @@ QString Workspace::openRemote(const QString& url, const RemoteOptions& options)
         m_runTree->addFolder(*key);
         onRemoteConnection(*key);
         emit scanStarted(*key);
+        emit remoteFoldersChanged();
     }
     return *key;
 }
 
 void Workspace::closeFolder(const QString& folder)
 {
-    if (m_remote->contains(folder))
+    const bool remote = m_remote->contains(folder);
+    if (remote)
         m_remote->close(folder);
     else
         QMetaObject::invokeMethod(
@@ -77,6 +79,8 @@ void Workspace::closeFolder(const QString& folder)
     m_runTree->removeFolder(folder);
     showRuns(m_shown);
     checkIdle();
+    if (remote)
+        emit remoteFoldersChanged();
 }
 
 void Workspace::verifyRemote(const std::map<QString, std::vector<int>>& epochs)

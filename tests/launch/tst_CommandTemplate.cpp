@@ -16,6 +16,8 @@ private slots:
     void errors_data();
     void errors();
     void placeholdersInOrder();
+    void wordsRoundTrip_data();
+    void wordsRoundTrip();
     void defaultTemplates();
     void valuesFromParameters();
 };
@@ -127,6 +129,45 @@ void tst_CommandTemplate::valuesFromParameters()
     QVERIFY(argv);
     QCOMPARE(*argv, (std::vector<std::string>{"t", "--dense", "[32, 16]", "--opt", "adam", "--lr",
                                               "0.001"}));
+}
+
+// words() is what a far launch sends after `ckpt launch ... --`; the far ckpt
+// quotes each word back into a template: the same argv must come out.
+void tst_CommandTemplate::wordsRoundTrip_data()
+{
+    QTest::addColumn<QString>("text");
+    QTest::addColumn<std::vector<std::string>>("words");
+    using V = std::vector<std::string>;
+    QTest::newRow("plain") << "train --epochs {epochs}" << V{"train", "--epochs", "{epochs}"};
+    QTest::newRow("quotes group words")
+        << "python3 'my script.py' \"--note=a b\"" << V{"python3", "my script.py", "--note=a b"};
+    QTest::newRow("placeholder inside quotes")
+        << "t '{output_dir}/x y'" << V{"t", "{output_dir}/x y"};
+    QTest::newRow("escaped braces stay escaped")
+        << "t {{literal}} {epochs}" << V{"t", "{{literal}}", "{epochs}"};
+    QTest::newRow("backslash escapes a space") << "t a\\ b" << V{"t", "a b"};
+    QTest::newRow("empty quoted word") << "t ''" << V{"t", ""};
+}
+
+void tst_CommandTemplate::wordsRoundTrip()
+{
+    QFETCH(QString, text);
+    QFETCH(std::vector<std::string>, words);
+    const CommandTemplate original(text.toStdString());
+    auto got = original.words();
+    QVERIFY2(got, got ? "" : got.error().message.c_str());
+    QCOMPARE(*got, words);
+    std::string joined;
+    for (const std::string& w : *got) {
+        if (!joined.empty())
+            joined += ' ';
+        joined += CommandTemplate::shellQuote(w);
+    }
+    const std::map<std::string, std::string> values = {{"epochs", "12"}, {"output_dir", "/out"}};
+    auto before = original.expand(values);
+    auto after = CommandTemplate(joined).expand(values);
+    QVERIFY2(before && after, joined.c_str());
+    QCOMPARE(*after, *before);
 }
 
 QTEST_GUILESS_MAIN(tst_CommandTemplate)

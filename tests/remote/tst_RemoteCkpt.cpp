@@ -382,6 +382,19 @@ private slots:
         QVERIFY2(planned, planned ? "" : planned.error().message.c_str());
         QCOMPARE(planned->state, std::string("planned"));
         QVERIFY(fs::exists(parentDir / "ckpts" / "epochs" / "004")); // nothing changed
+        // What the window previews: the plan in words and the template it expands.
+        QVERIFY2(planned->plan.find("learning_rate: 0.01 -> 0.001") != std::string::npos,
+                 planned->plan.c_str());
+        QVERIFY2(planned->plan.find("epochs 3, 4") != std::string::npos, planned->plan.c_str());
+        QVERIFY(planned->commandTemplate.find("{config}") != std::string::npos);
+        QVERIFY(planned->batchScript.empty()); // local backend
+        RemoteLaunchRequest onSlurm = request;
+        onSlurm.backend = LaunchPlan::Backend::Slurm;
+        onSlurm.slurm.time = "00:10:00";
+        auto script = client.launch(onSlurm);
+        QVERIFY2(script, script ? "" : script.error().message.c_str());
+        QVERIFY2(script->batchScript.find("#SBATCH --time=00:10:00") != std::string::npos,
+                 script->batchScript.c_str());
 
         request.dryRun = false;
         auto restarted = client.launch(request);
@@ -455,6 +468,15 @@ private slots:
         QVERIFY(!again);
         QVERIFY2(QString::fromStdString(again.error().message).contains("nothing to stop"),
                  again.error().message.c_str());
+        // Forgotten there: off the far list, its folder kept.
+        const Status forgotten = client.forget(started->run);
+        QVERIFY2(forgotten, forgotten ? "" : forgotten.error().message.c_str());
+        QCOMPARE(stateOf(started->run), std::string("not listed"));
+        QVERIFY(fs::exists(started->run));
+        const Status unknown = client.forget(started->run);
+        QVERIFY(!unknown);
+        QVERIFY2(QString::fromStdString(unknown.error().message).contains("not in the registry"),
+                 unknown.error().message.c_str());
         RemoteLaunchRequest bad = request;
         bad.from = 99;
         auto refused = client.launch(bad);

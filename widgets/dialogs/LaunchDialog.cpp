@@ -4,7 +4,7 @@
 #include "dialogs/SweepEditor.h"
 #include "jobs/JobRunner.h"
 #include "launch/LaunchSweep.h"
-#include "launch/Launcher.h"
+#include "launch/LocalLaunchSource.h"
 #include "launch/SweepQueueRunner.h"
 
 #include <QApplication>
@@ -23,6 +23,7 @@
 #include <QRadioButton>
 #include <QSettings>
 #include <QSplitter>
+#include <QStackedWidget>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTimer>
@@ -40,7 +41,7 @@ enum Column
     OriginalColumn,
 };
 
-using Plans = std::shared_ptr<Result<std::vector<PreparedLaunch>>>;
+using Preview = std::shared_ptr<Result<LaunchPreview>>;
 
 QRadioButton* radio(const QString& text, const QString& name, QWidget* parent)
 {
@@ -62,9 +63,26 @@ QPlainTextEdit* monoView(const QString& name, QWidget* parent)
 } // namespace
 
 LaunchDialog::LaunchDialog(PrepRequest request, QWidget* parent)
-    : QDialog(parent), m_request(std::move(request)), m_mode(new QButtonGroup(this)),
+    : LaunchDialog(std::make_shared<LocalLaunchSource>(request),
+                   LaunchChoice{request.mode,
+                                request.configFile,
+                                request.commandTemplate,
+                                {},
+                                {},
+                                1,
+                                false,
+                                request.backend,
+                                request.slurm},
+                   parent)
+{}
+
+LaunchDialog::LaunchDialog(std::shared_ptr<const LaunchSource> source, const LaunchChoice& initial,
+                           QWidget* parent)
+    : QDialog(parent), m_source(std::move(source)), m_mode(new QButtonGroup(this)),
       m_backend(new QButtonGroup(this)), m_config(new QLineEdit(this)),
-      m_template(new QLineEdit(this)), m_params(new QTableWidget(0, 3, this)),
+      m_template(new QLineEdit(this)), m_paramsStack(new QStackedWidget(this)),
+      m_paramsStatus(new QLabel(this)), m_retry(new QPushButton(tr("&Retry"), this)),
+      m_params(new QTableWidget(0, 3, this)),
       m_changedOnly(new QCheckBox(tr("Changed only"), this)), m_sweep(new SweepEditor(this)),
       m_slurmBox(new QGroupBox(tr("Slurm job"), this)), m_slurm(new SlurmForm(m_slurmBox)),
       m_views(new QTabWidget(this)), m_plan(monoView(QStringLiteral("plan"), this)),
@@ -73,11 +91,17 @@ LaunchDialog::LaunchDialog(PrepRequest request, QWidget* parent)
       m_launch(nullptr), m_debounce(new QTimer(this)), m_runner(new JobRunner(this)),
       m_paramsRunner(new JobRunner(this))
 {
-    const QString run = QString::fromStdString(m_request.runRoot.string());
-    setWindowTitle(tr("Launch from epoch %1").arg(m_request.fromEpoch));
+    const QString run = QString::fromStdString(m_source->runName());
+    const QString host = QString::fromStdString(m_source->host());
+    const int from = m_source->fromEpoch();
+    setWindowTitle(host.isEmpty() ? tr("Launch from epoch %1").arg(from)
+                                  : tr("Launch on %1 from epoch %2").arg(host).arg(from));
     auto* layout = new QVBoxLayout(this);
     auto* heading = new QLabel(
-        tr("<b>%1</b>, epoch %2").arg(run.toHtmlEscaped()).arg(m_request.fromEpoch), this);
+        host.isEmpty()
+            ? tr("<b>%1</b>, epoch %2").arg(run.toHtmlEscaped()).arg(from)
+            : tr("<b>%1</b> on <b>%2</b>, epoch %3").arg(run.toHtmlEscaped(), host).arg(from),
+        this);
     heading->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(heading);
 
@@ -87,7 +111,7 @@ LaunchDialog::LaunchDialog(PrepRequest request, QWidget* parent)
     auto* fork = radio(tr("&Fork a new run (this run unchanged)"), QStringLiteral("fork"), this);
     m_mode->addButton(restart, static_cast<int>(LaunchPlan::Mode::Restart));
     m_mode->addButton(fork, static_cast<int>(LaunchPlan::Mode::Fork));
-    (m_request.mode == LaunchPlan::Mode::Fork ? fork : restart)->setChecked(true);
+    (initial.mode == LaunchPlan::Mode::Fork ? fork : restart)->setChecked(true);
     modes->addWidget(restart);
     modes->addWidget(fork);
     modes->addStretch();
@@ -98,17 +122,20 @@ LaunchDialog::LaunchDialog(PrepRequest request, QWidget* parent)
     m_backend->addButton(slurm, static_cast<int>(LaunchPlan::Backend::Slurm));
     const bool slurmRemembered =
         QSettings().value(QStringLiteral("launch/backend")).toString() == QLatin1String("slurm");
-    (m_request.backend == LaunchPlan::Backend::Slurm || slurmRemembered ? slurm : local)
+    (initial.backend == LaunchPlan::Backend::Slurm || slurmRemembered ? slurm : local)
         ->setChecked(true);
     modes->addWidget(local);
     modes->addWidget(slurm);
     layout->addLayout(modes);
 
     auto* form = new QFormLayout;
-    m_config->setText(QString::fromStdString(m_request.configFile));
-    m_config->setPlaceholderText(tr("the run's own config (from its last launch)"));
+    m_config->setObjectName(QStringLiteral("configFile"));
+    m_config->setText(QString::fromStdString(initial.configFile));
+    m_config->setPlaceholderText(
+        host.isEmpty() ? tr("the run's own config (from its last launch)")
+                       : tr("the run's own config on %1 (from its last launch)").arg(host));
     form->addRow(tr("&Config file:"), m_config);
-    m_template->setText(QString::fromStdString(m_request.commandTemplate));
+    m_template->setText(QString::fromStdString(initial.commandTemplate));
     m_template->setCursorPosition(0);
     m_template->setPlaceholderText(
         tr("python3 train.py --config_file {config} --ckpt_directory {ckpt_directory} ..."));
@@ -126,17 +153,39 @@ LaunchDialog::LaunchDialog(PrepRequest request, QWidget* parent)
     m_params->horizontalHeader()->setStretchLastSection(true);
     m_params->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
                               QAbstractItemView::AnyKeyPressed);
-    leftLayout->addWidget(m_params, 1);
+    // While the parameters are read (over ssh: a round trip) or could not be,
+    // their place says so, with Retry.
+    auto* statusPage = new QWidget(m_paramsStack);
+    auto* statusLayout = new QVBoxLayout(statusPage);
+    m_paramsStatus->setObjectName(QStringLiteral("parametersStatus"));
+    m_paramsStatus->setWordWrap(true);
+    m_paramsStatus->setAlignment(Qt::AlignCenter);
+    m_paramsStatus->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_retry->setObjectName(QStringLiteral("retryParameters"));
+    m_retry->hide();
+    statusLayout->addStretch();
+    statusLayout->addWidget(m_paramsStatus);
+    statusLayout->addWidget(m_retry, 0, Qt::AlignCenter);
+    statusLayout->addStretch();
+    m_paramsStack->addWidget(m_params);
+    m_paramsStack->addWidget(statusPage);
+    leftLayout->addWidget(m_paramsStack, 1);
     m_changedOnly->setObjectName(QStringLiteral("changedOnly"));
     leftLayout->addWidget(m_changedOnly);
     leftLayout->addWidget(m_sweep);
+    if (!m_source->canSweep()) {
+        m_sweep->setEnabled(false);
+        m_sweep->setTitle(tr("Sweep: on %1, `ckpt launch --sweep` there").arg(host));
+        m_sweep->setToolTip(tr("A sweep on %1 is `ckpt launch --sweep` there.").arg(host));
+    }
     auto* right = new QWidget(split);
     auto* rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
     auto* slurmLayout = new QVBoxLayout(m_slurmBox);
     slurmLayout->addWidget(m_slurm);
     rightLayout->addWidget(m_slurmBox);
-    m_plan->setPlaceholderText(tr("Checking the epoch…"));
+    m_plan->setPlaceholderText(host.isEmpty() ? tr("Checking the epoch…")
+                                              : tr("Checking the epoch on %1…").arg(host));
     m_plan->setLineWrapMode(QPlainTextEdit::WidgetWidth);
     m_views->addTab(m_plan, tr("Plan"));
     m_views->addTab(m_script, tr("Batch script"));
@@ -169,6 +218,8 @@ LaunchDialog::LaunchDialog(PrepRequest request, QWidget* parent)
     m_debounce->setInterval(250);
     connect(m_debounce, &QTimer::timeout, this, [this] {
         m_launchError.clear();
+        if (!m_filled) // another config file typed: its parameters (once typing pauses)
+            loadParameters();
         replan();
     });
     const auto later = [this] { m_debounce->start(); };
@@ -179,18 +230,22 @@ LaunchDialog::LaunchDialog(PrepRequest request, QWidget* parent)
         showBackend();
         if (isSlurm())
             m_views->setCurrentWidget(m_script); // what sbatch will get
+        if (m_source->previewsBackend())
+            m_debounce->start();
     });
     connect(m_slurm, &SlurmForm::changed, this, [this] {
         m_slurm->save();
         showBackend();
+        if (m_source->previewsBackend())
+            m_debounce->start();
     });
+    connect(m_retry, &QPushButton::clicked, this, [this] { m_debounce->start(); });
     connect(m_sweep, &SweepEditor::changed, this, [this] {
         markSwept();
         m_debounce->start();
     });
     connect(m_config, &QLineEdit::textEdited, this, [this] {
         m_filled = false; // another file: its parameters
-        loadParameters();
         m_debounce->start();
     });
     connect(m_template, &QLineEdit::textEdited, this, later);
@@ -215,48 +270,70 @@ bool LaunchDialog::isSlurm() const
     return m_backend->checkedId() == static_cast<int>(LaunchPlan::Backend::Slurm);
 }
 
-std::vector<ParamEdit> LaunchDialog::edits() const
+std::vector<std::string> LaunchDialog::edits() const
 {
-    std::vector<ParamEdit> out;
+    std::vector<std::string> out;
     for (int r = 0; r < m_params->rowCount(); ++r) {
         const QTableWidgetItem* value = m_params->item(r, ValueColumn);
         const QTableWidgetItem* was = m_params->item(r, OriginalColumn);
-        if (!value || !was || value->text() == was->text())
-            continue;
-        auto edit = ParamEdit::parse(
-            (m_params->item(r, KeyColumn)->text() + QLatin1Char('=') + value->text())
-                .toStdString());
-        if (edit)
-            out.push_back(std::move(*edit));
+        if (value && was && value->text() != was->text())
+            out.push_back((m_params->item(r, KeyColumn)->text() + QLatin1Char('=') + value->text())
+                              .toStdString());
     }
     return out;
 }
 
-PrepRequest LaunchDialog::currentRequest() const
+LaunchChoice LaunchDialog::currentChoice() const
 {
-    PrepRequest request = m_request;
-    request.mode = static_cast<LaunchPlan::Mode>(m_mode->checkedId());
-    request.configFile = m_config->text().trimmed().toStdString();
-    request.commandTemplate = m_template->text().trimmed().toStdString();
-    request.force = m_force->isChecked();
-    request.backend = LaunchPlan::Backend::Local; // showBackend() sets the chosen one
+    LaunchChoice c;
+    c.mode = static_cast<LaunchPlan::Mode>(m_mode->checkedId());
+    c.configFile = m_config->text().trimmed().toStdString();
+    c.commandTemplate = m_template->text().trimmed().toStdString();
+    c.force = m_force->isChecked();
+    c.backend = isSlurm() ? LaunchPlan::Backend::Slurm : LaunchPlan::Backend::Local;
+    c.slurm = m_slurm->options();
+    c.parallel = m_sweep->parallel();
+    if (m_sweep->isActive()) {
+        if (auto values = m_sweep->values()) // a bad list: replan() says so
+            c.sweep = std::move(*values);
+        c.mode = LaunchPlan::Mode::Fork;
+    }
     if (m_filled)
-        request.edits = edits();
-    return request;
+        c.sets = edits();
+    return c;
 }
 
 void LaunchDialog::loadParameters()
 {
     // The table fills from the config alone, before the plan (which checks the epoch).
-    const PrepRequest request = currentRequest();
-    m_paramsRunner->start<std::shared_ptr<Result<ParamSet>>>(
-        [request](const Progress&) {
-            return std::make_shared<Result<ParamSet>>(
-                LaunchPrep::parameters(request, LaunchRegistry()));
+    const LaunchChoice choice = currentChoice();
+    const QString host = QString::fromStdString(m_source->host());
+    if (!host.isEmpty() && !m_filled) {
+        m_paramsStatus->setText(tr("Reading parameters from %1…").arg(host));
+        m_retry->hide();
+        m_paramsStack->setCurrentIndex(1);
+    }
+    m_paramsRunner->start<std::shared_ptr<Result<LaunchParameters>>>(
+        [source = m_source, choice](const Progress& progress) {
+            return std::make_shared<Result<LaunchParameters>>(source->parameters(choice, progress));
         },
-        [this](std::shared_ptr<Result<ParamSet>> params) {
-            if (*params && !m_filled)
-                fillParameters(params->value());
+        [this, host, choice](std::shared_ptr<Result<LaunchParameters>> params) {
+            if (*params) {
+                if (!m_filled)
+                    fillParameters(params->value());
+                return;
+            }
+            if (host.isEmpty() || m_filled)
+                return; // a local run's plan says what is wrong
+            const QString file = QString::fromStdString(
+                choice.configFile.empty() ? m_source->runName() : choice.configFile);
+            const QString message =
+                tr("Could not read the parameters of %1 from %2.\n\n%3")
+                    .arg(file, host, QString::fromStdString(params->error().message));
+            m_paramsStatus->setText(message);
+            m_retry->show();
+            m_paramsStack->setCurrentIndex(1);
+            emit parametersFailed(message);
         });
 }
 
@@ -264,64 +341,55 @@ void LaunchDialog::replan()
 {
     if (m_launching)
         return; // the launch job's result must not be dropped
-    m_prepared.clear();
+    m_preview.reset();
     m_launch->setEnabled(false);
-    const PrepRequest request = currentRequest();
     const bool sweep = m_sweep->isActive();
-    auto values =
-        sweep ? m_sweep->values() : Result<std::vector<ParamEdit>>(std::vector<ParamEdit>());
     // A sweep is a fan-out of forks: restarting in place N times is not one.
     m_mode->button(static_cast<int>(LaunchPlan::Mode::Restart))->setEnabled(!sweep);
     if (sweep)
         m_mode->button(static_cast<int>(LaunchPlan::Mode::Fork))->setChecked(true);
-    if (!values) {
-        showPlan(std::make_shared<Result<std::vector<PreparedLaunch>>>(values.error()));
+    if (auto values = m_sweep->values(); sweep && !values) {
+        showPlan(std::make_shared<Result<LaunchPreview>>(values.error()));
         return;
     }
-    m_runner->start<Plans>(
-        [request, sweep, edits = *values](const Progress& progress) -> Plans {
-            if (sweep)
-                return std::make_shared<Result<std::vector<PreparedLaunch>>>(
-                    LaunchSweep::prepare(request, edits, LaunchRegistry(), progress));
-            auto one = LaunchPrep::prepare(request, LaunchRegistry(), progress);
-            if (!one)
-                return std::make_shared<Result<std::vector<PreparedLaunch>>>(one.error());
-            std::vector<PreparedLaunch> plans;
-            plans.push_back(std::move(*one));
-            return std::make_shared<Result<std::vector<PreparedLaunch>>>(std::move(plans));
+    const LaunchChoice choice = currentChoice();
+    m_runner->start<Preview>(
+        [source = m_source, choice](const Progress& progress) {
+            return std::make_shared<Result<LaunchPreview>>(source->preview(choice, progress));
         },
-        [this](Plans result) { showPlan(std::move(result)); });
+        [this](Preview result) { showPlan(std::move(result)); });
 }
 
-void LaunchDialog::showPlan(Plans result)
+void LaunchDialog::showPlan(Preview result)
 {
     if (!*result) {
-        m_prepared.clear();
+        m_preview.reset();
         m_planError = QString::fromStdString(result->error().message);
+        if (!m_source->host().empty())
+            m_planError = tr("`ckpt launch --dry-run` %1").arg(m_planError);
         showBackend();
         emit planned();
         return;
     }
     m_planError.clear();
-    m_prepared = std::move(result->value());
-    const PreparedLaunch& first = m_prepared.front();
-    if (!m_filled)
-        fillParameters(first.original);
+    m_preview = std::move(result->value());
+    if (!m_filled && m_preview->parameters)
+        fillParameters(*m_preview->parameters);
     // Filled in: shown from their start (the program's name), not scrolled to the end.
-    if (m_template->text().isEmpty()) {
-        m_template->setText(QString::fromStdString(first.plan.commandTemplate));
+    if (m_template->text().isEmpty() && !m_preview->commandTemplate.empty()) {
+        m_template->setText(QString::fromStdString(m_preview->commandTemplate));
         m_template->setCursorPosition(0);
     }
-    if (m_config->text().isEmpty()) {
-        m_config->setText(QString::fromStdString(first.original.origin()));
+    if (m_config->text().isEmpty() && !m_preview->configFile.empty()) {
+        m_config->setText(QString::fromStdString(m_preview->configFile));
         m_config->setCursorPosition(0);
     }
     showBackend();
     emit planned();
 }
 
-// The chosen backend and Slurm form applied to the plans: the plan text, the
-// batch script (the text sbatch will get), the message and the Launch button.
+// The chosen backend and Slurm form applied to the preview: the plan text,
+// the batch script (the text sbatch will get), the message and Launch.
 void LaunchDialog::showBackend()
 {
     const bool slurm = isSlurm();
@@ -330,51 +398,33 @@ void LaunchDialog::showBackend()
     if (!slurm && m_views->currentIndex() == 1)
         m_views->setCurrentIndex(0);
     const QStringList problems = slurm ? m_slurm->problems() : QStringList();
-    QString plan;
-    std::vector<LaunchPlan> plans;
-    for (PreparedLaunch& p : m_prepared) {
-        p.plan.backend = slurm ? LaunchPlan::Backend::Slurm : LaunchPlan::Backend::Local;
-        SlurmOptions options = m_slurm->options();
-        options.lastLink = (std::filesystem::path(p.plan.runRoot) / "last").string();
-        options.jobName = p.plan.slurm.jobName; // a sweep's array is named for it
-        p.plan.slurm = options;
-        plan += (plan.isEmpty() ? QString() : QStringLiteral("\n")) +
-                QString::fromStdString(LaunchPrep::describe(p));
-        plans.push_back(p.plan);
-    }
-    if (m_prepared.size() > 1)
-        plan = tr("%1 forks from epoch %2, %3:\n\n")
-                   .arg(m_prepared.size())
-                   .arg(m_request.fromEpoch)
-                   .arg(slurm ? tr("one Slurm job array")
-                              : tr("%1 at a time").arg(m_sweep->parallel())) +
-               plan;
-    m_plan->setPlainText(plan);
-    m_script->setPlainText(slurm && !plans.empty()
-                               ? QString::fromStdString(Launcher::batchScript(
-                                     plans, m_sweep->isActive() ? m_sweep->parallel() : 0))
-                               : QString());
+    if (m_preview)
+        m_source->render(*m_preview, currentChoice());
+    m_plan->setPlainText(m_preview ? QString::fromStdString(m_preview->text) : QString());
+    m_script->setPlainText(slurm && m_preview ? QString::fromStdString(m_preview->batchScript)
+                                              : QString());
     QString message = !m_launchError.isEmpty() ? m_launchError : m_planError;
     if (message.isEmpty() && !problems.isEmpty())
         message = tr("Slurm: %1").arg(problems.join(QStringLiteral("; ")));
-    if (message.isEmpty() && !m_prepared.empty() && !m_prepared.front().checkFailures.empty())
+    if (message.isEmpty() && m_preview && !m_preview->checkFailures.empty())
         message = tr("The epoch fails its check (launching anyway): %1")
-                      .arg(QString::fromStdString(m_prepared.front().checkFailures.front()));
+                      .arg(QString::fromStdString(m_preview->checkFailures.front()));
     m_error->setText(message);
-    m_launch->setEnabled(!m_prepared.empty() && problems.isEmpty() && !m_launching);
+    m_launch->setEnabled(m_preview && problems.isEmpty() && !m_launching);
 }
 
-void LaunchDialog::fillParameters(const ParamSet& params)
+void LaunchDialog::fillParameters(const LaunchParameters& params)
 {
     m_filled = false;
+    m_paramsStack->setCurrentIndex(0);
     const QSignalBlocker block(m_params);
     m_params->setUpdatesEnabled(false);
-    m_params->setRowCount(static_cast<int>(params.params().size()));
+    m_params->setRowCount(static_cast<int>(params.list.size()));
     const QBrush disabled = palette().color(QPalette::Disabled, QPalette::Text);
     QStringList keys;
     int row = 0;
-    for (const auto& param : params.params()) {
-        const QString value = QString::fromStdString(param.value.pythonLiteral());
+    for (const auto& param : params.list) {
+        const QString value = QString::fromStdString(param.literal);
         keys << QString::fromStdString(param.key);
         auto* key = new QTableWidgetItem(keys.back());
         key->setFlags(key->flags() & ~Qt::ItemIsEditable);
@@ -393,6 +443,10 @@ void LaunchDialog::fillParameters(const ParamSet& params)
     m_params->setColumnWidth(ValueColumn, 200);
     m_params->setUpdatesEnabled(true);
     m_sweep->setKeys(keys);
+    if (m_config->text().isEmpty() && !params.file.empty()) {
+        m_config->setText(QString::fromStdString(params.file));
+        m_config->setCursorPosition(0);
+    }
     m_filled = true;
     m_sweptRow = -1;
     markChanges();
@@ -445,65 +499,35 @@ void LaunchDialog::markSwept()
 
 void LaunchDialog::launch()
 {
-    if (m_prepared.empty() || !m_launch->isEnabled())
+    if (!m_preview || !m_launch->isEnabled())
         return;
     m_launching = true;
     m_launch->setEnabled(false);
-    m_error->setText(tr("Launching…"));
-    auto runs = std::make_shared<std::vector<PreparedLaunch>>(m_prepared);
-    const bool slurm = isSlurm();
-    const bool sweep = m_sweep->isActive();
-    const int parallel = m_sweep->parallel();
-    // The local queue of a sweep outlives the dialog: fed by a runner owned
-    // by the window that opened it.
-    auto queue = std::make_shared<std::shared_ptr<SweepQueue>>();
-    m_runner->start<QString>(
-        [runs, slurm, sweep, parallel, queue](const Progress&) -> QString {
-            auto fail = [](const std::string& m) {
-                return QStringLiteral("!") + QString::fromStdString(m);
-            };
-            if (!sweep) {
-                PreparedLaunch& p = runs->front();
-                if (Status st = LaunchPrep::apply(p); !st)
-                    return fail(st.error().message);
-                auto record = Launcher().launch(p.plan);
-                if (!record) {
-                    // Nothing ran: put the run back as it was.
-                    const Status undone = LaunchPrep::undo(p);
-                    return fail(record.error().message +
-                                (undone ? " (nothing was changed: the preparation was undone)"
-                                        : " (undoing failed: " + undone.error().message + ")"));
-                }
-                return QString::fromStdString(p.plan.runRoot);
-            }
-            if (Status st = LaunchSweep::apply(*runs); !st)
-                return fail(st.error().message);
-            QStringList roots;
-            for (const PreparedLaunch& p : *runs)
-                roots << QString::fromStdString(p.plan.runRoot);
-            if (slurm) {
-                auto records = LaunchSweep::submitArray(*runs, parallel, Launcher());
-                return records ? roots.join(QLatin1Char('\n')) : fail(records.error().message);
-            }
-            *queue = std::make_shared<SweepQueue>(std::move(*runs), parallel);
-            (*queue)->step(); // the first K start now; errors are the dialog's to show
-            // Fails only when none started (each that could not was removed).
-            const auto& items = (*queue)->items();
-            if (std::none_of(items.begin(), items.end(),
-                             [](const SweepQueue::Item& i) { return i.record.has_value(); }))
-                return fail(items.front().prepared.plan.runRoot + ": " + items.front().error +
-                            " (the sweep's forks were removed)");
-            return roots.join(QLatin1Char('\n'));
+    const QString host = QString::fromStdString(m_source->host());
+    m_error->setText(host.isEmpty() ? tr("Launching…") : tr("Launching on %1…").arg(host));
+    const LaunchChoice choice = currentChoice();
+    using Launched = std::shared_ptr<Result<LaunchOutcome>>;
+    m_runner->start<Launched>(
+        [source = m_source, choice, preview = *m_preview](const Progress& progress) {
+            return std::make_shared<Result<LaunchOutcome>>(
+                source->launch(choice, preview, progress));
         },
-        [this, queue](QString outcome) {
-            if (*queue && !(*queue)->done()) {
-                QObject* owner = parentWidget() ? static_cast<QObject*>(parentWidget()) : qApp;
-                new SweepQueueRunner(*queue, owner);
+        [this, host](Launched outcome) {
+            if (!*outcome) {
+                const QString error = QString::fromStdString(outcome->error().message);
+                launchDone({}, host.isEmpty() ? error : tr("`ckpt launch` %1").arg(error));
+                return;
             }
-            if (outcome.startsWith(QLatin1Char('!')))
-                launchDone({}, outcome.mid(1));
-            else
-                launchDone(outcome.split(QLatin1Char('\n')), {});
+            // The local queue of a sweep outlives the dialog: fed by a runner
+            // owned by the window that opened it.
+            if (const auto& queue = (*outcome)->queue; queue && !queue->done()) {
+                QObject* owner = parentWidget() ? static_cast<QObject*>(parentWidget()) : qApp;
+                new SweepQueueRunner(queue, owner);
+            }
+            QStringList roots;
+            for (const std::string& root : (*outcome)->roots)
+                roots << QString::fromStdString(root);
+            launchDone(roots, {});
         });
 }
 

@@ -104,7 +104,7 @@ void ExperimentsPanel::build()
     m_table->setAlternatingRowColors(true);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->horizontalHeader()->setSectionsMovable(true);
-    const int widths[] = {190, 96, 64, 90, 190, 140, 70};
+    const int widths[] = {170, 96, 140, 90, 170, 140, 70};
     for (int c = 0; c < LaunchedRunsModel::ColumnCount; ++c)
         m_table->setColumnWidth(c, widths[c]);
 
@@ -183,6 +183,13 @@ void ExperimentsPanel::build()
                         : tr("Could not stop %1: %2").arg(m_model->nameOf(root), error));
                 updateButtons();
             });
+    connect(m_model, &LaunchedRunsModel::forgetFinished, this,
+            [this](const QString& root, const QString& error) {
+                m_status->setText(
+                    error.isEmpty()
+                        ? tr("%1 is no longer listed.").arg(m_model->nameOf(root))
+                        : tr("Could not forget %1: %2").arg(m_model->nameOf(root), error));
+            });
     connect(m_lineage, &LineageView::runClicked, this, &ExperimentsPanel::selectRun);
     connect(m_stop, &QPushButton::clicked, this, &ExperimentsPanel::confirmStop);
     connect(m_refresh, &QPushButton::clicked, m_model, &LaunchedRunsModel::refresh);
@@ -204,6 +211,16 @@ void ExperimentsPanel::build()
     shortcut(QKeySequence(Qt::Key_F5), m_refresh);
     shortcut(QKeySequence(Qt::SHIFT | Qt::Key_Delete), m_forget);
     updateButtons();
+}
+
+void ExperimentsPanel::setRemoteSources(std::vector<RemoteRunsSource> sources)
+{
+    m_model->setRemoteSources(std::move(sources));
+}
+
+void ExperimentsPanel::refresh()
+{
+    m_model->refresh();
 }
 
 QString ExperimentsPanel::selectedRun() const
@@ -272,9 +289,17 @@ void ExperimentsPanel::follow(const QString& root, const QString& logPath)
         m_logTitle->setText(root.isEmpty() ? tr("Output") : tr("%1: no log yet").arg(root));
         return;
     }
+    m_logTitle->setToolTip(logPath);
+    if (const QString host = m_model->hostAt(m_model->rowOf(root)); !host.isEmpty()) {
+        // Its log is a file on the far host: named, not streamed over ssh.
+        m_logTitle->setText(tr("Output of %1 is on %2").arg(m_model->nameOf(root), host));
+        m_console->setPlaceholderText(
+            tr("%1 writes its output on %2:\n%3").arg(m_model->nameOf(root), host, logPath));
+        return;
+    }
+    m_console->setPlaceholderText(tr("Select a run to follow its output."));
     m_logTitle->setText(
         tr("Output of %1 · %2").arg(m_model->nameOf(root), QFileInfo(logPath).fileName()));
-    m_logTitle->setToolTip(logPath);
     m_follower = new LogFollower(logPath, 200);
     m_follower->setBacklog(LogBacklog);
     connect(m_follower, &LogFollower::appended, this, &ExperimentsPanel::append);
@@ -314,8 +339,16 @@ void ExperimentsPanel::confirmStop()
                                 tr("Stop %1?").arg(m_model->nameOf(root)),
                                 QMessageBox::Yes | QMessageBox::Cancel, this);
     box->setObjectName(QStringLiteral("stopConfirmation"));
+    const QString host = m_model->hostAt(row);
     box->setInformativeText(
-        a.plan.backend == LaunchPlan::Backend::Slurm
+        !host.isEmpty() ? tr("`ckpt stop` on %1: %2")
+                              .arg(host, a.plan.backend == LaunchPlan::Backend::Slurm
+                                             ? tr("Slurm job %1 is cancelled (scancel).")
+                                                   .arg(QString::fromStdString(a.jobId))
+                                             : tr("the trainer gets SIGTERM, then SIGKILL "
+                                                  "after %1 s.")
+                                                   .arg(double(m_grace.count()) / 1000.0))
+        : a.plan.backend == LaunchPlan::Backend::Slurm
             ? tr("Slurm job %1 will be cancelled (scancel).").arg(QString::fromStdString(a.jobId))
             : tr("The trainer (%1) gets SIGTERM, then SIGKILL after %2 s. Its last saved epoch "
                  "stays; the epoch in progress is lost.")
@@ -367,6 +400,13 @@ void ExperimentsPanel::confirmForget()
             roots = gone;
         if (roots.isEmpty())
             return;
+        if (m_model->isRemote(root) && roots.size() == 1) { // forgetFinished() says how it went
+            m_status->setText(
+                tr("Forgetting %1 on %2…")
+                    .arg(m_model->nameOf(root), m_model->hostAt(m_model->rowOf(root))));
+            m_model->forget(root);
+            return;
+        }
         QStringList failed;
         for (const QString& r : roots)
             if (const QString error = m_model->forget(r); !error.isEmpty())

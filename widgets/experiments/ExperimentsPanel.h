@@ -1,8 +1,11 @@
 #pragma once
 
+#include "remote/RemoteRunsSource.h"
+
 #include <QWidget>
 
 #include <chrono>
+#include <vector>
 
 class QCheckBox;
 class QLabel;
@@ -52,6 +55,10 @@ public:
     // Selects `root` as soon as the registry lists it (refreshing now) and
     // follows its log: for a run just launched.
     void showRun(const QString& root);
+    // The far folders whose launched runs are listed too (marked with their host).
+    void setRemoteSources(std::vector<RemoteRunsSource> sources);
+    // Reads the runs again now (F5).
+    void refresh();
     // SIGTERM to SIGKILL for local runs (default 10 s).
     void setStopGrace(std::chrono::milliseconds grace) { m_grace = grace; }
 
