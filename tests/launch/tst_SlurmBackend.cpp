@@ -1,5 +1,6 @@
 #include "CliRunner.h"
 #include "DemoRun.h"
+#include "ProcessRunner.h"
 #include "io/AtomicFile.h"
 #include "launch/CommandTemplate.h"
 #include "launch/LaunchEvents.h"
@@ -456,6 +457,17 @@ void tst_SlurmBackend::killedAroundSbatchLeavesNoJobUnnamed()
         killedMidway += p.state() == QProcess::Running;
         p.kill();
         QVERIFY(p.waitForFinished(10000));
+        // An sbatch the killed ckpt had started goes on by itself (it may
+        // still queue the job): wait until it has ended.
+        const std::string forkDir = (forks / ("fork-" + std::to_string(i))).string() + "/";
+        const auto sbatchRunning = [&] {
+            for (const std::string& line : test::runningCommandLines())
+                if (line.find("sbatch ") != std::string::npos &&
+                    line.find(forkDir) != std::string::npos)
+                    return true;
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(!sbatchRunning(), 30000);
 
         const fs::path root = rootOf(i);
         const QByteArray where = "iteration " + QByteArray::number(i) + ", killed after " +
