@@ -50,24 +50,58 @@ bool sameBranches(const std::vector<HistoryBranch>& a, const std::vector<History
 void PlotModel::setRuns(std::vector<Run> runs)
 {
     m_runs = std::move(runs);
+    collectMetricNames();
     rebuildCurves();
 }
 
-PlotModel::Change PlotModel::updateRun(const QString& id, const QString& name,
-                                       MetricHistory history)
+std::size_t PlotModel::rowCount(const std::vector<Run>& runs)
+{
+    std::size_t rows = 0;
+    for (const auto& run : runs) {
+        rows += run.history->rows.size();
+        for (const auto& branch : run.history->branches)
+            rows += branch.rows.size();
+    }
+    return rows;
+}
+
+MetricHistory& PlotModel::editable(Run& run)
+{
+    if (run.history.use_count() > 1)
+        run.history = std::make_shared<MetricHistory>(*run.history);
+    // Every history is made by make_shared<MetricHistory> (never a const object).
+    return const_cast<MetricHistory&>(*run.history);
+}
+
+void PlotModel::collectMetricNames()
+{
+    m_metricNames.clear();
+    for (const auto& run : m_runs) {
+        const HistoryRow* previous = nullptr;
+        for (const auto& row : run.history->rows) {
+            // Rows mostly name the same metrics as the one before: no lookups then.
+            const auto sameNames = [&] {
+                return previous &&
+                       std::equal(row.samples.begin(), row.samples.end(), previous->samples.begin(),
+                                  previous->samples.end(), [](const auto& a, const auto& b) {
+                                      return a.metric == b.metric;
+                                  });
+            };
+            if (!sameNames())
+                for (const auto& sample : row.samples)
+                    m_metricNames.insert(sample.metric);
+            previous = &row;
+        }
+    }
+}
+
+bool PlotModel::extends(const QString& id, const QString& name, const MetricHistory& history) const
 {
     const int index = findRun(id);
-    if (index < 0) {
-        Run run;
-        run.id = id;
-        run.name = name;
-        run.history = std::move(history);
-        m_runs.push_back(std::move(run));
-        rebuildCurves();
-        return {true, {}};
-    }
-    Run& run = m_runs[std::size_t(index)];
-    const auto& old = run.history;
+    if (index < 0)
+        return false;
+    const Run& run = m_runs[std::size_t(index)];
+    const MetricHistory& old = *run.history;
     const auto sameSegment = [](const HistorySegment& a, const HistorySegment& b) {
         return a.index == b.index && a.resumedFrom == b.resumedFrom;
     };
@@ -78,14 +112,34 @@ PlotModel::Change PlotModel::updateRun(const QString& id, const QString& name,
     for (std::size_t i = 0; extends && i < old.rows.size(); ++i)
         extends = old.rows[i].epoch == history.rows[i].epoch &&
                   old.rows[i].segment == history.rows[i].segment;
-    if (!extends) {
+    return extends;
+}
+
+PlotModel::Change PlotModel::updateRun(const QString& id, const QString& name,
+                                       MetricHistory history)
+{
+    const int index = findRun(id);
+    if (index < 0) {
+        Run run;
+        run.id = id;
         run.name = name;
-        run.history = std::move(history);
+        run.history = std::make_shared<MetricHistory>(std::move(history));
+        m_runs.push_back(std::move(run));
+        collectMetricNames();
         rebuildCurves();
         return {true, {}};
     }
+    Run& run = m_runs[std::size_t(index)];
+    if (!extends(id, name, history)) {
+        run.name = name;
+        run.history = std::make_shared<MetricHistory>(std::move(history));
+        collectMetricNames();
+        rebuildCurves();
+        return {true, {}};
+    }
+    const std::size_t oldRows = run.history->rows.size();
     Change change;
-    for (std::size_t i = old.rows.size(); i < history.rows.size(); ++i) {
+    for (std::size_t i = oldRows; i < history.rows.size(); ++i) {
         Change step = appendRow(id, history.rows[i]);
         if (step.rebuilt)
             change = {true, {}};
@@ -104,13 +158,16 @@ PlotModel::Change PlotModel::appendRow(const QString& id, const HistoryRow& row)
     if (index < 0)
         return {};
     Run& run = m_runs[std::size_t(index)];
-    run.history.rows.push_back(row);
+    MetricHistory& history = editable(run);
+    history.rows.push_back(row);
+    for (const auto& sample : row.samples)
+        m_metricNames.insert(sample.metric);
     const bool knownSegment =
-        std::any_of(run.history.segments.begin(), run.history.segments.end(),
+        std::any_of(history.segments.begin(), history.segments.end(),
                     [&](const HistorySegment& s) { return s.index == row.segment; });
     Change change;
     if (!knownSegment)
-        run.history.segments.push_back(HistorySegment{row.segment, {}, {}, {}, {}});
+        history.segments.push_back(HistorySegment{row.segment, {}, {}, {}, {}});
     if (!knownSegment || !appendFast(index, row, change)) {
         rebuildCurves();
         return {true, {}};
@@ -149,8 +206,16 @@ bool PlotModel::removeRun(const QString& id)
     if (index < 0)
         return false;
     m_runs.erase(m_runs.begin() + index);
+    collectMetricNames();
     rebuildCurves();
     return true;
+}
+
+void PlotModel::releaseSharedHistories()
+{
+    for (auto& run : m_runs)
+        if (run.history.use_count() > 1)
+            run.history.reset();
 }
 
 bool PlotModel::setMarkers(const QString& id, int last, int best)
@@ -179,6 +244,8 @@ void PlotModel::setShowSuperseded(bool on)
 
 void PlotModel::setOptions(PlotXAxis xAxis, double smoothing, bool logY)
 {
+    if (xAxis == m_xAxis && smoothing == m_smoothing && logY == m_logY)
+        return;
     m_xAxis = xAxis;
     m_smoothing = smoothing;
     m_logY = logY;
@@ -187,12 +254,8 @@ void PlotModel::setOptions(PlotXAxis xAxis, double smoothing, bool logY)
 
 QStringList PlotModel::availableMetrics() const
 {
-    std::set<std::string> names;
-    for (const auto& run : m_runs)
-        for (const auto& name : run.history.metricNames())
-            names.insert(name);
     QStringList out;
-    for (const auto& name : names)
+    for (const auto& name : m_metricNames)
         out << QString::fromStdString(name);
     return out;
 }
@@ -241,12 +304,12 @@ void PlotModel::rebuildCurves()
 {
     m_curves.clear();
     for (std::size_t r = 0; r < m_runs.size(); ++r) {
-        m_runs[r].timeOrigin = earliestWallTime(m_runs[r].history);
+        const MetricHistory& own = *m_runs[r].history;
+        m_runs[r].timeOrigin = earliestWallTime(own);
         // A restart's folder may hold epochs the run's own logs lost since.
-        const bool restore = BranchCurves::hasSuperseded(m_runs[r].history);
-        const MetricHistory restored =
-            restore ? BranchCurves::restored(m_runs[r].history) : MetricHistory{};
-        const MetricHistory& history = restore ? restored : m_runs[r].history;
+        const bool restore = BranchCurves::hasSuperseded(own);
+        const MetricHistory restored = restore ? BranchCurves::restored(own) : MetricHistory{};
+        const MetricHistory& history = restore ? restored : own;
         for (int m = 0; m < m_metrics.size(); ++m) {
             const std::string metric = m_metrics[m].toStdString();
             auto curves = CurveBuilder::build(history, metric);
@@ -346,7 +409,7 @@ QString PlotModel::curveTitle(int curve) const
 const HistoryBranch* PlotModel::branchOf(int curve) const
 {
     const Curve& c = m_curves[std::size_t(curve)];
-    const auto& branches = m_runs[std::size_t(c.run)].history.branches;
+    const auto& branches = m_runs[std::size_t(c.run)].history->branches;
     if (c.curve.kind == MetricCurve::Kind::Own || c.curve.branch < 0 ||
         c.curve.branch >= int(branches.size()))
         return nullptr;
@@ -389,7 +452,7 @@ std::optional<double> PlotModel::keyOfEpoch(int run, int epoch) const
         return double(epoch);
     const Run& r = m_runs[std::size_t(run)];
     std::optional<double> t; // the newest row of that epoch that has a time
-    for (const auto& row : r.history.rows)
+    for (const auto& row : r.history->rows)
         if (row.epoch == epoch && row.wallTime)
             t = row.wallTime;
     if (!t)
