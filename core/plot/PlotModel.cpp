@@ -6,9 +6,11 @@
 #include <QCoreApplication>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <set>
+#include <thread>
 
 namespace ckpt {
 
@@ -303,38 +305,77 @@ SeriesOptions PlotModel::optionsFor(const Run& run) const
 void PlotModel::rebuildCurves()
 {
     m_curves.clear();
+    // Restored histories live until every group is built.
+    std::vector<std::unique_ptr<MetricHistory>> restored(m_runs.size());
+    std::vector<Group> groups;
     for (std::size_t r = 0; r < m_runs.size(); ++r) {
         const MetricHistory& own = *m_runs[r].history;
         m_runs[r].timeOrigin = earliestWallTime(own);
         // A restart's folder may hold epochs the run's own logs lost since.
-        const bool restore = BranchCurves::hasSuperseded(own);
-        const MetricHistory restored = restore ? BranchCurves::restored(own) : MetricHistory{};
-        const MetricHistory& history = restore ? restored : own;
-        for (int m = 0; m < m_metrics.size(); ++m) {
-            const std::string metric = m_metrics[m].toStdString();
-            auto curves = CurveBuilder::build(history, metric);
-            BranchCurves::add(curves, history, metric, m_showSuperseded);
-            for (auto& curve : curves)
-                m_curves.push_back(Curve{int(r), m, std::move(curve), {}});
-        }
+        if (BranchCurves::hasSuperseded(own))
+            restored[r] = std::make_unique<MetricHistory>(BranchCurves::restored(own));
+        const MetricHistory* history = restored[r] ? restored[r].get() : &own;
+        for (int m = 0; m < m_metrics.size(); ++m)
+            groups.push_back(Group{int(r), m, history, {}});
     }
-    rebuildSeries();
+    buildGroups(groups);
 }
 
 void PlotModel::rebuildSeries()
 {
     // Branches continue their parent's smoothing: one run's metric is built whole.
+    std::vector<Group> groups;
     for (std::size_t i = 0; i < m_curves.size();) {
-        std::size_t j = i;
-        std::vector<const MetricCurve*> group;
-        while (j < m_curves.size() && m_curves[j].run == m_curves[i].run &&
-               m_curves[j].metric == m_curves[i].metric)
-            group.push_back(&m_curves[j++].curve);
-        auto series = PlotSeries::buildAll(group, optionsFor(m_runs[std::size_t(m_curves[i].run)]));
-        for (std::size_t k = 0; k < series.size(); ++k)
-            m_curves[i + k].series = std::move(series[k]);
-        i = j;
+        Group g{m_curves[i].run, m_curves[i].metric, nullptr, {}};
+        for (; i < m_curves.size() && m_curves[i].run == g.run && m_curves[i].metric == g.metric;
+             ++i)
+            g.curves.push_back(std::move(m_curves[i]));
+        groups.push_back(std::move(g));
     }
+    m_curves.clear();
+    buildGroups(groups);
+}
+
+void PlotModel::buildGroups(std::vector<Group>& groups)
+{
+    const auto build = [this](Group& g) {
+        if (g.history) {
+            const std::string metric = m_metrics[g.metric].toStdString();
+            auto curves = CurveBuilder::build(*g.history, metric);
+            BranchCurves::add(curves, *g.history, metric, m_showSuperseded);
+            for (auto& curve : curves)
+                g.curves.push_back(Curve{g.run, g.metric, std::move(curve), {}});
+        }
+        std::vector<const MetricCurve*> group;
+        for (const Curve& c : g.curves)
+            group.push_back(&c.curve);
+        auto series = PlotSeries::buildAll(group, optionsFor(m_runs[std::size_t(g.run)]));
+        for (std::size_t k = 0; k < series.size(); ++k)
+            g.curves[k].series = std::move(series[k]);
+    };
+    // Each run's metric is independent of the others: long ones are built on
+    // as many threads as there are cores. Threads of their own: a build runs on
+    // the pool (PlotLoader), and waiting there for more pool tasks can deadlock
+    // when two builds hold every pool thread.
+    const std::size_t threads =
+        groups.size() > 1 && rowCount(m_runs) > kParallelAbove
+            ? std::min<std::size_t>(groups.size(),
+                                    std::max(1u, std::thread::hardware_concurrency()))
+            : 1;
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+        for (std::size_t i = next++; i < groups.size(); i = next++)
+            build(groups[i]);
+    };
+    std::vector<std::thread> helpers;
+    for (std::size_t t = 1; t < threads; ++t)
+        helpers.emplace_back(work);
+    work();
+    for (auto& helper : helpers)
+        helper.join();
+    for (Group& g : groups)
+        for (Curve& c : g.curves)
+            m_curves.push_back(std::move(c));
 }
 
 std::vector<std::pair<double, double>> PlotModel::markerPoints(int run, int epoch) const

@@ -129,7 +129,20 @@ public:
     std::optional<double> keyOfEpoch(int run, int epoch) const;
 
 private:
+    // The curves of one run's metric (its history set: built from it; else
+    // the curves are there and their series are built again).
+    struct Group
+    {
+        int run = 0;
+        int metric = 0;
+        const MetricHistory* history = nullptr;
+        std::vector<Curve> curves;
+    };
+    // Groups are built in parallel above this many rows in all.
+    static constexpr std::size_t kParallelAbove = 20000;
+
     void rebuildCurves();
+    void buildGroups(std::vector<Group>& groups);
     void collectMetricNames();
     // The run's history, copied first when a background build shares it.
     static MetricHistory& editable(Run& run);
