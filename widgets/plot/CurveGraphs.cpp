@@ -81,7 +81,10 @@ void CurveGraphs::rebuild()
 
 int CurveGraphs::buckets() const
 {
-    return std::max({200, m_plot->axisRect()->width(), m_plot->width()});
+    // The plot's own width is stale while the empty state hides it (a stacked
+    // layout sizes the shown page only): the widget around it is not.
+    const QWidget* outer = m_plot->parentWidget() ? m_plot->parentWidget() : m_plot;
+    return std::max({200, m_plot->axisRect()->width(), outer->width()});
 }
 
 void CurveGraphs::setData(std::size_t i, Look look)
@@ -254,6 +257,25 @@ int CurveGraphs::dataCount(std::size_t i) const
     if (i >= m_smooth.size())
         return 0;
     return m_smooth[i]->dataCount() + m_tail[i]->dataCount();
+}
+
+} // namespace ckpt
+
+namespace ckpt {
+
+QList<QPointF> CurveGraphs::data(std::size_t i) const
+{
+    QList<QPointF> out;
+    if (i < m_smooth.size())
+        for (const QCPGraph* g : {m_smooth[i], m_tail[i]})
+            for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
+                out << QPointF(it->key, it->value);
+    return out;
+}
+
+std::pair<double, double> CurveGraphs::keyWindow() const
+{
+    return {m_plot->xAxis->range().lower, m_plot->xAxis->range().upper};
 }
 
 } // namespace ckpt

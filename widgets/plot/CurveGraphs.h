@@ -3,9 +3,12 @@
 #include "plot/CurveReduction.h"
 #include "plot/PlotModel.h"
 
+#include <QList>
 #include <QPen>
+#include <QPointF>
 #include <QStringList>
 
+#include <utility>
 #include <vector>
 
 class QCPGraph;
@@ -57,6 +60,10 @@ public:
     // The pen curve `i`'s line is drawn with, and how many entries it holds.
     QPen pen(std::size_t i) const;
     int dataCount(std::size_t i) const;
+    // The entries curve `i`'s line and faded part hold, in key order.
+    QList<QPointF> data(std::size_t i) const;
+    // The key window on screen.
+    std::pair<double, double> keyWindow() const;
 
 private:
     void updateLegend(Look look);

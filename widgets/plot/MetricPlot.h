@@ -143,6 +143,13 @@ public:
     // The pen its line is drawn with, and the entries handed to QCustomPlot.
     QPen graphPen(int graph) const;
     int graphDataCount(int graph) const;
+    // Those entries (the line and its faded part), and the key window shown.
+    QList<QPointF> graphData(int graph) const
+    {
+        return graph >= 0 && graph < graphCount() ? m_graphs->data(std::size_t(graph))
+                                                  : QList<QPointF>();
+    }
+    std::pair<double, double> keyWindow() const { return m_graphs->keyWindow(); }
     // Where the `point`-th epoch of `graph` is drawn (its raw value), in this
     // widget's coordinates; (-1, -1) when it is not drawn.
     QPoint pointPosition(int graph, int point) const;
