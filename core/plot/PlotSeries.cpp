@@ -37,7 +37,11 @@ PlotSeries::PlotSeries(const MetricCurve& curve, const SeriesOptions& options,
         m_smoothedBreaks = m_rawBreaks;
     }
     m_rawSummary.build(m_raw);
-    m_smoothedSummary.build(m_smoothed);
+    // Without smoothing both are the same values (DebiasedEma with weight 0).
+    if (m_ema.weight() == 0.0 && m_smoothedBreaks == m_rawBreaks)
+        m_smoothedSummary = m_rawSummary;
+    else
+        m_smoothedSummary.build(m_smoothed);
 }
 
 std::vector<PlotSeries> PlotSeries::buildAll(const std::vector<MetricCurve>& curves,
@@ -113,7 +117,9 @@ void PlotSeries::place(const MetricCurve& curve, std::size_t index, bool addToEm
     const bool timeAxis = m_options.xAxis != PlotXAxis::Epoch;
     if (timeAxis && index == 0 && curve.anchored())
         return;
-    const auto key = keyOf(p);
+    // The epoch axis inline: this runs once per point.
+    const auto key =
+        m_options.xAxis == PlotXAxis::Epoch ? std::optional<double>(p.epoch) : keyOf(p);
     if (!key)
         return;
 

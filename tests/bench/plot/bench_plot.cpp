@@ -1,7 +1,7 @@
 // Plot benchmark: new data to painted frame (the decimation included) and a
 // replot, each with 1e6 points against 1e4 raw points (goal <= 3x), and
-// appending one point then replotting against a plain replot of the plot as the
-// appends left it (goal <= 1.2x).
+// appending one point then replotting against a plain replot (goal <= 1.2x;
+// against a replot of the picture the appends left too, for information).
 // Every figure is the median of `reps` repetitions measured in this one run.
 // The plot builds big curves on the pool: "new data to painted frame" counts
 // the GUI thread's CPU from the hand-over until the new curves are painted
@@ -71,8 +71,8 @@ struct Figures
     double replot = 0.0;
     double appendReplot = 0.0;
     // A replot of the plot as the appends left it: their values (0.5, 0.6)
-    // widen the value axis twelvefold, and that picture costs more to paint
-    // whatever the data's size; the append's own work is the difference.
+    // widen the value axis twelvefold, a picture that may cost more to paint
+    // whatever the data's size (information: the append's own work).
     double replotAfterAppends = 0.0;
     double zoomReplot = 0.0; // a wheel step re-reduces the visible window
     // New data to painted frame: the history handed over, reduced to the
@@ -186,12 +186,11 @@ int main(int argc, char** argv)
             large.load, raw.load, 3.0);
         row(on ? "replot 1e6 vs 1e4 points, smoothing on" : "replot 1e6 vs 1e4 points",
             large.replot, small.replot, 3.0);
-        row(on ? "append+replot vs replot of that picture (1e6), smoothing on"
-               : "append+replot vs replot of that picture (1e6)",
-            large.appendReplot, large.replotAfterAppends, 1.2);
-        row(on ? "append+replot vs replot before the appends (1e6), smooth"
-               : "append+replot vs replot before the appends (1e6)",
-            large.appendReplot, large.replot, 0.0);
+        row(on ? "append+replot vs replot (1e6), smoothing on" : "append+replot vs replot (1e6)",
+            large.appendReplot, large.replot, 1.2);
+        row(on ? "append+replot vs replot of the picture left (1e6), smooth"
+               : "append+replot vs replot of the picture left (1e6)",
+            large.appendReplot, large.replotAfterAppends, 0.0);
         row(on ? "wheel zoom+replot 1e6 vs replot 1e4, smooth"
                : "wheel zoom+replot 1e6 vs replot 1e4",
             large.zoomReplot, small.replot, 0.0);
