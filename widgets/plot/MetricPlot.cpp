@@ -329,16 +329,6 @@ QList<int> MetricPlot::graphEpochs(int graph) const
     return out;
 }
 
-QPen MetricPlot::graphPen(int graph) const
-{
-    return graph >= 0 && graph < graphCount() ? m_graphs->pen(std::size_t(graph)) : QPen();
-}
-
-int MetricPlot::graphDataCount(int graph) const
-{
-    return graph >= 0 && graph < graphCount() ? m_graphs->dataCount(std::size_t(graph)) : 0;
-}
-
 void MetricPlot::redecimate()
 {
     m_graphs->redecimate(look());
@@ -347,16 +337,6 @@ void MetricPlot::redecimate()
 void MetricPlot::updateMarkers()
 {
     m_graphs->updateMarkers(look());
-}
-
-QStringList MetricPlot::legendEntries() const
-{
-    return m_graphs->legendEntries();
-}
-
-int MetricPlot::restartMarkerCount() const
-{
-    return m_graphs->restartMarkerCount();
 }
 
 QStringList MetricPlot::xTickLabels() const

@@ -141,8 +141,14 @@ public:
     // The epochs of a graph, in order (a branch's anchor included).
     QList<int> graphEpochs(int graph) const;
     // The pen its line is drawn with, and the entries handed to QCustomPlot.
-    QPen graphPen(int graph) const;
-    int graphDataCount(int graph) const;
+    QPen graphPen(int graph) const
+    {
+        return graph >= 0 && graph < graphCount() ? m_graphs->pen(std::size_t(graph)) : QPen();
+    }
+    int graphDataCount(int graph) const
+    {
+        return graph >= 0 && graph < graphCount() ? m_graphs->dataCount(std::size_t(graph)) : 0;
+    }
     // Those entries (the line and its faded part), and the key window shown.
     QList<QPointF> graphData(int graph) const
     {
@@ -156,8 +162,8 @@ public:
     QString hoverText() const { return m_hoverText; }
     // Names in the legend, in order; markers drawn where restarts resumed; the
     // x axis's tick labels as last drawn.
-    QStringList legendEntries() const;
-    int restartMarkerCount() const;
+    QStringList legendEntries() const { return m_graphs->legendEntries(); }
+    int restartMarkerCount() const { return m_graphs->restartMarkerCount(); }
     QStringList xTickLabels() const;
     int selectedEpoch() const { return m_selectedEpoch; }
     bool showsEmptyState() const;
