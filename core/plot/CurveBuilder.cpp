@@ -33,7 +33,10 @@ std::vector<MetricCurve> CurveBuilder::build(const MetricHistory& history, std::
     // Rows are documented as sorted by (segment, epoch); group defensively anyway,
     // without a map lookup per row while the segment stays the same.
     std::map<int, std::vector<CurvePoint>> bySegment;
-    {
+    if (history.segments.size() <= 1 && !history.rows.empty()) {
+        // One process: room for every row, without counting them first.
+        bySegment[history.rows.front().segment].reserve(history.rows.size());
+    } else {
         // Room for every row of each segment first: no growing a million points.
         std::map<int, std::size_t> rowsOf;
         for (std::size_t i = 0; i < history.rows.size();) {
@@ -65,13 +68,14 @@ std::vector<MetricCurve> CurveBuilder::build(const MetricHistory& history, std::
         const auto byEpoch = [](const CurvePoint& a, const CurvePoint& b) {
             return a.epoch < b.epoch;
         };
-        if (!std::is_sorted(points.begin(), points.end(), byEpoch))
+        // One pass over the (usually) strictly increasing epochs decides both.
+        const bool increasing =
+            std::adjacent_find(points.begin(), points.end(), [](const auto& a, const auto& b) {
+                return a.epoch >= b.epoch;
+            }) == points.end();
+        if (!increasing) {
             std::stable_sort(points.begin(), points.end(), byEpoch);
-        // One value per epoch within a segment: a repeated epoch keeps the last row.
-        const auto repeated = std::adjacent_find(
-            points.begin(), points.end(),
-            [](const CurvePoint& a, const CurvePoint& b) { return a.epoch == b.epoch; });
-        if (repeated != points.end()) {
+            // One value per epoch within a segment: a repeated epoch keeps the last row.
             std::vector<CurvePoint> unique;
             for (const auto& p : points) {
                 if (!unique.empty() && unique.back().epoch == p.epoch)
