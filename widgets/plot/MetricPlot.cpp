@@ -68,6 +68,8 @@ MetricPlot::MetricPlot(QWidget* parent) : QWidget(parent)
     connect(m_plot, &QCustomPlot::mouseRelease, this, &MetricPlot::onMouseRelease);
     connect(m_plot, &QCustomPlot::mouseWheel, this, [this] { m_userRange = true; });
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, &MetricPlot::resetView);
+    connect(m_plot, &QCustomPlot::afterReplot, this,
+            [this] { m_loader->discard(std::move(m_retired)); });
     connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
         if (!m_applyingRange)
             redecimate();
@@ -116,8 +118,9 @@ void MetricPlot::build(std::vector<PlotModel::Run> runs)
     }
     m_loader->cancel();
     m_target.clear();
-    // The curves shown may be big: freed on the pool.
-    m_loader->discard(std::make_unique<PlotModel>(std::exchange(m_model, PlotModel{})));
+    // The curves shown may be big: freed on the pool after the next paint.
+    m_loader->discard(
+        std::exchange(m_retired, std::make_unique<PlotModel>(std::exchange(m_model, PlotModel{}))));
     PlotLoader::configure(m_model, m_settings);
     m_model.setRuns(std::move(runs));
     updateAxes();
@@ -157,10 +160,12 @@ void MetricPlot::onLoaded()
         return;
     std::swap(m_model, built->model);
     // References this thread holds go here, so that a live row does not find
-    // its history shared and copy it; the rest is freed on the pool.
+    // its history shared and copy it; the rest is freed on the pool once the
+    // new curves are painted (freeing a million points meanwhile slows the paint).
     built->model.releaseSharedHistories();
     m_target.clear();
-    m_loader->discard(std::make_unique<PlotModel>(std::move(built->model)));
+    m_loader->discard(
+        std::exchange(m_retired, std::make_unique<PlotModel>(std::move(built->model))));
     const bool asBuilt = built->settings == m_settings && m_deferred.empty();
     if (!asBuilt)
         PlotLoader::configure(m_model, m_settings);

@@ -224,6 +224,7 @@ private:
     PlotLoader* m_loader = nullptr;
     std::vector<PlotModel::Run> m_target; // the runs of the build under way
     std::vector<ModelEdit> m_deferred;    // edits made since it started
+    std::unique_ptr<PlotModel> m_retired; // replaced, freed after the next paint
     QCustomPlot* m_plot = nullptr;
     QLabel* m_empty = nullptr;
     QStackedLayout* m_stack = nullptr;
