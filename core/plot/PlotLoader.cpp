@@ -6,7 +6,16 @@
 #include <QRunnable>
 #include <QThreadPool>
 
+#include <mutex>
+
 namespace ckpt {
+
+namespace {
+// As in JobRunner.cpp: QThreadPool hands a task queued behind a busy thread
+// over under a lock ThreadSanitizer cannot see, so the submitter holds this
+// one while queueing and the task takes it first: an ordering TSan sees.
+std::mutex g_handoff;
+} // namespace
 
 PlotLoader::PlotLoader(QObject* parent, QThreadPool* pool)
     : QObject(parent), m_jobs(new JobRunner(this, pool)),
@@ -82,11 +91,18 @@ void PlotLoader::discard(std::unique_ptr<PlotModel> model)
     {
     public:
         explicit Discard(std::unique_ptr<PlotModel> model) : m_model(std::move(model)) {}
-        void run() override { m_model.reset(); }
+        void run() override
+        {
+            { // passed, not held: a discard meanwhile must not wait for the freeing
+                std::lock_guard handoff(g_handoff);
+            }
+            m_model.reset();
+        }
 
     private:
         std::unique_ptr<PlotModel> m_model;
     };
+    std::lock_guard handoff(g_handoff);
     m_pool->start(new Discard(std::move(model)));
 }
 
