@@ -13,6 +13,8 @@ PlotSync::PlotSync(Workspace* workspace, PlotPanel* panel, QObject* parent)
     connect(workspace, &Workspace::historyChanged, this, &PlotSync::onHistory);
     // Every change to a run's state ends in runChanged: markers follow links.
     connect(workspace, &Workspace::runChanged, this, &PlotSync::updateMarkers);
+    // Long histories are built off the GUI thread: their metrics are known then.
+    connect(panel->plot(), &MetricPlot::loaded, this, &PlotSync::refreshMetrics);
 }
 
 void PlotSync::refresh()

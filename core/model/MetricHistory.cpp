@@ -39,6 +39,11 @@ std::optional<double> HistoryRow::value(std::string_view metric) const
     return std::nullopt;
 }
 
+const MetricSample* HistoryRow::sample(std::string_view metric) const
+{
+    return richest(samples, metric);
+}
+
 std::optional<MetricSource> HistoryRow::sourceOf(std::string_view metric) const
 {
     if (const auto* s = richest(samples, metric))

@@ -50,6 +50,8 @@ struct HistoryRow
     // The value of `metric` from the richest source that has it.
     std::optional<double> value(std::string_view metric) const;
     std::optional<MetricSource> sourceOf(std::string_view metric) const;
+    // Both at once: the sample of `metric` from the richest source, or null.
+    const MetricSample* sample(std::string_view metric) const;
 };
 
 // History drawn with a run that is not the run's own current training: the

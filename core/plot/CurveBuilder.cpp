@@ -30,29 +30,62 @@ const CurvePoint* anchorFor(const std::vector<MetricCurve>& built, int segment, 
 
 std::vector<MetricCurve> CurveBuilder::build(const MetricHistory& history, std::string_view metric)
 {
-    // Rows are documented as sorted by (segment, epoch); group defensively anyway.
+    // Rows are documented as sorted by (segment, epoch); group defensively anyway,
+    // without a map lookup per row while the segment stays the same.
     std::map<int, std::vector<CurvePoint>> bySegment;
-    for (const auto& row : history.rows) {
-        const auto value = row.value(metric);
-        if (!value)
-            continue;
-        bySegment[row.segment].push_back(
-            CurvePoint{row.epoch, *value, row.wallTime, *row.sourceOf(metric)});
+    if (history.segments.size() <= 1 && !history.rows.empty()) {
+        // One process: room for every row, without counting them first.
+        bySegment[history.rows.front().segment].reserve(history.rows.size());
+    } else {
+        // Room for every row of each segment first: no growing a million points.
+        std::map<int, std::size_t> rowsOf;
+        for (std::size_t i = 0; i < history.rows.size();) {
+            std::size_t j = i + 1;
+            while (j < history.rows.size() && history.rows[j].segment == history.rows[i].segment)
+                ++j;
+            rowsOf[history.rows[i].segment] += j - i;
+            i = j;
+        }
+        for (const auto& [segment, rows] : rowsOf)
+            bySegment[segment].reserve(rows);
     }
+    std::vector<CurvePoint>* into = nullptr;
+    int current = 0;
+    for (const auto& row : history.rows) {
+        const MetricSample* sample = row.sample(metric);
+        if (!sample)
+            continue;
+        if (!into || row.segment != current) {
+            current = row.segment;
+            into = &bySegment[current];
+        }
+        into->push_back(CurvePoint{row.epoch, sample->value, row.wallTime, sample->source});
+    }
+    std::erase_if(bySegment, [](const auto& entry) { return entry.second.empty(); });
 
     std::vector<MetricCurve> curves;
     for (auto& [segment, points] : bySegment) {
-        std::stable_sort(
-            points.begin(), points.end(),
-            [](const CurvePoint& a, const CurvePoint& b) { return a.epoch < b.epoch; });
-        // One value per epoch within a segment: a repeated epoch keeps the last row.
-        std::vector<CurvePoint> unique;
-        for (const auto& p : points) {
-            if (!unique.empty() && unique.back().epoch == p.epoch)
-                unique.back() = p;
-            else
-                unique.push_back(p);
+        const auto byEpoch = [](const CurvePoint& a, const CurvePoint& b) {
+            return a.epoch < b.epoch;
+        };
+        // One pass over the (usually) strictly increasing epochs decides both.
+        const bool increasing =
+            std::adjacent_find(points.begin(), points.end(), [](const auto& a, const auto& b) {
+                return a.epoch >= b.epoch;
+            }) == points.end();
+        if (!increasing) {
+            std::stable_sort(points.begin(), points.end(), byEpoch);
+            // One value per epoch within a segment: a repeated epoch keeps the last row.
+            std::vector<CurvePoint> unique;
+            for (const auto& p : points) {
+                if (!unique.empty() && unique.back().epoch == p.epoch)
+                    unique.back() = p;
+                else
+                    unique.push_back(p);
+            }
+            points = std::move(unique);
         }
+        std::vector<CurvePoint>& unique = points;
 
         MetricCurve curve;
         curve.metric = std::string(metric);
@@ -67,7 +100,12 @@ std::vector<MetricCurve> CurveBuilder::build(const MetricHistory& history, std::
                 curve.points.push_back(*anchor);
             }
         }
-        curve.points.insert(curve.points.end(), unique.begin(), unique.end());
+        if (curve.points.empty()) {
+            curve.points = std::move(unique);
+        } else {
+            curve.points.reserve(1 + unique.size());
+            curve.points.insert(curve.points.end(), unique.begin(), unique.end());
+        }
         curves.push_back(std::move(curve));
     }
 
@@ -88,12 +126,24 @@ std::vector<MetricCurve> CurveBuilder::build(const MetricHistory& history, std::
 int CurveBuilder::joinStep(std::span<const MetricCurve> curves)
 {
     std::map<int, int> counts;
-    for (const auto& curve : curves)
+    for (const auto& curve : curves) {
+        // Steps come in long runs of the same one: counted per run, not per point.
+        int run = 0;
+        int runLength = 0;
         for (std::size_t i = 1; i < curve.points.size(); ++i) {
             const int step = curve.points[i].epoch - curve.points[i - 1].epoch;
-            if (step > 0)
-                ++counts[step];
+            if (step == run) {
+                ++runLength;
+                continue;
+            }
+            if (run > 0)
+                counts[run] += runLength;
+            run = step;
+            runLength = 1;
         }
+        if (run > 0)
+            counts[run] += runLength;
+    }
     int best = 1;
     int bestCount = 0;
     for (const auto& [step, count] : counts)

@@ -9,16 +9,6 @@ DebiasedEma::DebiasedEma(double weight)
     : m_weight(std::isfinite(weight) ? std::clamp(weight, 0.0, 0.999) : 0.0)
 {}
 
-double DebiasedEma::add(double value)
-{
-    if (!std::isfinite(value))
-        return value;
-    m_ema = m_weight * m_ema + (1.0 - m_weight) * value;
-    m_decay *= m_weight;
-    ++m_count;
-    return m_ema / (1.0 - m_decay);
-}
-
 double DebiasedEma::value() const
 {
     return m_count == 0 ? std::nan("") : m_ema / (1.0 - m_decay);

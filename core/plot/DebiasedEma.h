@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cmath>
 #include <span>
 #include <vector>
 
@@ -18,7 +19,16 @@ public:
     // `weight` is clamped to [0, 0.999]; 0 returns the input unchanged.
     explicit DebiasedEma(double weight = 0.0);
 
-    double add(double value);
+    // Inline: it runs once per point of every series built.
+    double add(double value)
+    {
+        if (!std::isfinite(value))
+            return value;
+        m_ema = m_weight * m_ema + (1.0 - m_weight) * value;
+        m_decay *= m_weight;
+        ++m_count;
+        return m_ema / (1.0 - m_decay);
+    }
     // The current smoothed value; NaN before the first finite value.
     double value() const;
 

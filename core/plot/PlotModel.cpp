@@ -6,9 +6,11 @@
 #include <QCoreApplication>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <map>
 #include <set>
+#include <thread>
 
 namespace ckpt {
 
@@ -50,24 +52,58 @@ bool sameBranches(const std::vector<HistoryBranch>& a, const std::vector<History
 void PlotModel::setRuns(std::vector<Run> runs)
 {
     m_runs = std::move(runs);
+    collectMetricNames();
     rebuildCurves();
 }
 
-PlotModel::Change PlotModel::updateRun(const QString& id, const QString& name,
-                                       MetricHistory history)
+std::size_t PlotModel::rowCount(const std::vector<Run>& runs)
+{
+    std::size_t rows = 0;
+    for (const auto& run : runs) {
+        rows += run.history->rows.size();
+        for (const auto& branch : run.history->branches)
+            rows += branch.rows.size();
+    }
+    return rows;
+}
+
+MetricHistory& PlotModel::editable(Run& run)
+{
+    if (run.history.use_count() > 1)
+        run.history = std::make_shared<MetricHistory>(*run.history);
+    // Every history is made by make_shared<MetricHistory> (never a const object).
+    return const_cast<MetricHistory&>(*run.history);
+}
+
+void PlotModel::collectMetricNames()
+{
+    m_metricNames.clear();
+    for (const auto& run : m_runs) {
+        const HistoryRow* previous = nullptr;
+        for (const auto& row : run.history->rows) {
+            // Rows mostly name the same metrics as the one before: no lookups then.
+            const auto sameNames = [&] {
+                return previous &&
+                       std::equal(row.samples.begin(), row.samples.end(), previous->samples.begin(),
+                                  previous->samples.end(), [](const auto& a, const auto& b) {
+                                      return a.metric == b.metric;
+                                  });
+            };
+            if (!sameNames())
+                for (const auto& sample : row.samples)
+                    m_metricNames.insert(sample.metric);
+            previous = &row;
+        }
+    }
+}
+
+bool PlotModel::extends(const QString& id, const QString& name, const MetricHistory& history) const
 {
     const int index = findRun(id);
-    if (index < 0) {
-        Run run;
-        run.id = id;
-        run.name = name;
-        run.history = std::move(history);
-        m_runs.push_back(std::move(run));
-        rebuildCurves();
-        return {true, {}};
-    }
-    Run& run = m_runs[std::size_t(index)];
-    const auto& old = run.history;
+    if (index < 0)
+        return false;
+    const Run& run = m_runs[std::size_t(index)];
+    const MetricHistory& old = *run.history;
     const auto sameSegment = [](const HistorySegment& a, const HistorySegment& b) {
         return a.index == b.index && a.resumedFrom == b.resumedFrom;
     };
@@ -78,14 +114,34 @@ PlotModel::Change PlotModel::updateRun(const QString& id, const QString& name,
     for (std::size_t i = 0; extends && i < old.rows.size(); ++i)
         extends = old.rows[i].epoch == history.rows[i].epoch &&
                   old.rows[i].segment == history.rows[i].segment;
-    if (!extends) {
+    return extends;
+}
+
+PlotModel::Change PlotModel::updateRun(const QString& id, const QString& name,
+                                       MetricHistory history)
+{
+    const int index = findRun(id);
+    if (index < 0) {
+        Run run;
+        run.id = id;
         run.name = name;
-        run.history = std::move(history);
+        run.history = std::make_shared<MetricHistory>(std::move(history));
+        m_runs.push_back(std::move(run));
+        collectMetricNames();
         rebuildCurves();
         return {true, {}};
     }
+    Run& run = m_runs[std::size_t(index)];
+    if (!extends(id, name, history)) {
+        run.name = name;
+        run.history = std::make_shared<MetricHistory>(std::move(history));
+        collectMetricNames();
+        rebuildCurves();
+        return {true, {}};
+    }
+    const std::size_t oldRows = run.history->rows.size();
     Change change;
-    for (std::size_t i = old.rows.size(); i < history.rows.size(); ++i) {
+    for (std::size_t i = oldRows; i < history.rows.size(); ++i) {
         Change step = appendRow(id, history.rows[i]);
         if (step.rebuilt)
             change = {true, {}};
@@ -104,13 +160,16 @@ PlotModel::Change PlotModel::appendRow(const QString& id, const HistoryRow& row)
     if (index < 0)
         return {};
     Run& run = m_runs[std::size_t(index)];
-    run.history.rows.push_back(row);
+    MetricHistory& history = editable(run);
+    history.rows.push_back(row);
+    for (const auto& sample : row.samples)
+        m_metricNames.insert(sample.metric);
     const bool knownSegment =
-        std::any_of(run.history.segments.begin(), run.history.segments.end(),
+        std::any_of(history.segments.begin(), history.segments.end(),
                     [&](const HistorySegment& s) { return s.index == row.segment; });
     Change change;
     if (!knownSegment)
-        run.history.segments.push_back(HistorySegment{row.segment, {}, {}, {}, {}});
+        history.segments.push_back(HistorySegment{row.segment, {}, {}, {}, {}});
     if (!knownSegment || !appendFast(index, row, change)) {
         rebuildCurves();
         return {true, {}};
@@ -149,8 +208,16 @@ bool PlotModel::removeRun(const QString& id)
     if (index < 0)
         return false;
     m_runs.erase(m_runs.begin() + index);
+    collectMetricNames();
     rebuildCurves();
     return true;
+}
+
+void PlotModel::releaseSharedHistories()
+{
+    for (auto& run : m_runs)
+        if (run.history.use_count() > 1)
+            run.history.reset();
 }
 
 bool PlotModel::setMarkers(const QString& id, int last, int best)
@@ -179,6 +246,8 @@ void PlotModel::setShowSuperseded(bool on)
 
 void PlotModel::setOptions(PlotXAxis xAxis, double smoothing, bool logY)
 {
+    if (xAxis == m_xAxis && smoothing == m_smoothing && logY == m_logY)
+        return;
     m_xAxis = xAxis;
     m_smoothing = smoothing;
     m_logY = logY;
@@ -187,12 +256,8 @@ void PlotModel::setOptions(PlotXAxis xAxis, double smoothing, bool logY)
 
 QStringList PlotModel::availableMetrics() const
 {
-    std::set<std::string> names;
-    for (const auto& run : m_runs)
-        for (const auto& name : run.history.metricNames())
-            names.insert(name);
     QStringList out;
-    for (const auto& name : names)
+    for (const auto& name : m_metricNames)
         out << QString::fromStdString(name);
     return out;
 }
@@ -240,38 +305,77 @@ SeriesOptions PlotModel::optionsFor(const Run& run) const
 void PlotModel::rebuildCurves()
 {
     m_curves.clear();
+    // Restored histories live until every group is built.
+    std::vector<std::unique_ptr<MetricHistory>> restored(m_runs.size());
+    std::vector<Group> groups;
     for (std::size_t r = 0; r < m_runs.size(); ++r) {
-        m_runs[r].timeOrigin = earliestWallTime(m_runs[r].history);
+        const MetricHistory& own = *m_runs[r].history;
+        m_runs[r].timeOrigin = earliestWallTime(own);
         // A restart's folder may hold epochs the run's own logs lost since.
-        const bool restore = BranchCurves::hasSuperseded(m_runs[r].history);
-        const MetricHistory restored =
-            restore ? BranchCurves::restored(m_runs[r].history) : MetricHistory{};
-        const MetricHistory& history = restore ? restored : m_runs[r].history;
-        for (int m = 0; m < m_metrics.size(); ++m) {
-            const std::string metric = m_metrics[m].toStdString();
-            auto curves = CurveBuilder::build(history, metric);
-            BranchCurves::add(curves, history, metric, m_showSuperseded);
-            for (auto& curve : curves)
-                m_curves.push_back(Curve{int(r), m, std::move(curve), {}});
-        }
+        if (BranchCurves::hasSuperseded(own))
+            restored[r] = std::make_unique<MetricHistory>(BranchCurves::restored(own));
+        const MetricHistory* history = restored[r] ? restored[r].get() : &own;
+        for (int m = 0; m < m_metrics.size(); ++m)
+            groups.push_back(Group{int(r), m, history, {}});
     }
-    rebuildSeries();
+    buildGroups(groups);
 }
 
 void PlotModel::rebuildSeries()
 {
     // Branches continue their parent's smoothing: one run's metric is built whole.
+    std::vector<Group> groups;
     for (std::size_t i = 0; i < m_curves.size();) {
-        std::size_t j = i;
-        std::vector<const MetricCurve*> group;
-        while (j < m_curves.size() && m_curves[j].run == m_curves[i].run &&
-               m_curves[j].metric == m_curves[i].metric)
-            group.push_back(&m_curves[j++].curve);
-        auto series = PlotSeries::buildAll(group, optionsFor(m_runs[std::size_t(m_curves[i].run)]));
-        for (std::size_t k = 0; k < series.size(); ++k)
-            m_curves[i + k].series = std::move(series[k]);
-        i = j;
+        Group g{m_curves[i].run, m_curves[i].metric, nullptr, {}};
+        for (; i < m_curves.size() && m_curves[i].run == g.run && m_curves[i].metric == g.metric;
+             ++i)
+            g.curves.push_back(std::move(m_curves[i]));
+        groups.push_back(std::move(g));
     }
+    m_curves.clear();
+    buildGroups(groups);
+}
+
+void PlotModel::buildGroups(std::vector<Group>& groups)
+{
+    const auto build = [this](Group& g) {
+        if (g.history) {
+            const std::string metric = m_metrics[g.metric].toStdString();
+            auto curves = CurveBuilder::build(*g.history, metric);
+            BranchCurves::add(curves, *g.history, metric, m_showSuperseded);
+            for (auto& curve : curves)
+                g.curves.push_back(Curve{g.run, g.metric, std::move(curve), {}});
+        }
+        std::vector<const MetricCurve*> group;
+        for (const Curve& c : g.curves)
+            group.push_back(&c.curve);
+        auto series = PlotSeries::buildAll(group, optionsFor(m_runs[std::size_t(g.run)]));
+        for (std::size_t k = 0; k < series.size(); ++k)
+            g.curves[k].series = std::move(series[k]);
+    };
+    // Each run's metric is independent of the others: long ones are built on
+    // as many threads as there are cores. Threads of their own: a build runs on
+    // the pool (PlotLoader), and waiting there for more pool tasks can deadlock
+    // when two builds hold every pool thread.
+    const std::size_t threads =
+        groups.size() > 1 && rowCount(m_runs) > kParallelAbove
+            ? std::min<std::size_t>(groups.size(),
+                                    std::max(1u, std::thread::hardware_concurrency()))
+            : 1;
+    std::atomic<std::size_t> next{0};
+    const auto work = [&] {
+        for (std::size_t i = next++; i < groups.size(); i = next++)
+            build(groups[i]);
+    };
+    std::vector<std::thread> helpers;
+    for (std::size_t t = 1; t < threads; ++t)
+        helpers.emplace_back(work);
+    work();
+    for (auto& helper : helpers)
+        helper.join();
+    for (Group& g : groups)
+        for (Curve& c : g.curves)
+            m_curves.push_back(std::move(c));
 }
 
 std::vector<std::pair<double, double>> PlotModel::markerPoints(int run, int epoch) const
@@ -346,7 +450,7 @@ QString PlotModel::curveTitle(int curve) const
 const HistoryBranch* PlotModel::branchOf(int curve) const
 {
     const Curve& c = m_curves[std::size_t(curve)];
-    const auto& branches = m_runs[std::size_t(c.run)].history.branches;
+    const auto& branches = m_runs[std::size_t(c.run)].history->branches;
     if (c.curve.kind == MetricCurve::Kind::Own || c.curve.branch < 0 ||
         c.curve.branch >= int(branches.size()))
         return nullptr;
@@ -389,7 +493,7 @@ std::optional<double> PlotModel::keyOfEpoch(int run, int epoch) const
         return double(epoch);
     const Run& r = m_runs[std::size_t(run)];
     std::optional<double> t; // the newest row of that epoch that has a time
-    for (const auto& row : r.history.rows)
+    for (const auto& row : r.history->rows)
         if (row.epoch == epoch && row.wallTime)
             t = row.wallTime;
     if (!t)

@@ -8,7 +8,10 @@
 #include <QString>
 #include <QStringList>
 
+#include <memory>
 #include <optional>
+#include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -28,7 +31,10 @@ public:
     {
         QString id;
         QString name;
-        MetricHistory history;
+        // Shared and never changed in place while shared: handing the runs to a
+        // background build copies pointers, not histories (see editable()).
+        // Made with std::make_shared<MetricHistory>: a const object cannot be edited.
+        std::shared_ptr<const MetricHistory> history = std::make_shared<MetricHistory>();
         int last = NoEpoch;
         int best = NoEpoch;
         std::optional<double> timeOrigin; // earliest wall time of the run
@@ -58,6 +64,10 @@ public:
     };
 
     void setRuns(std::vector<Run> runs);
+    // The rows of `runs`, their branches' included: what building them costs.
+    static std::size_t rowCount(const std::vector<Run>& runs);
+    // Whether updateRun() with this history would only append rows.
+    bool extends(const QString& id, const QString& name, const MetricHistory& history) const;
     // Replaces a run's history, or adds the run. When the new history only adds
     // rows after the old ones (same segments, same (segment, epoch) rows first)
     // the rows are appended instead.
@@ -67,6 +77,9 @@ public:
     // as a fresh process (no branch point): restarts come through updateRun().
     Change appendRow(const QString& id, const HistoryRow& row);
     bool removeRun(const QString& id);
+    // Drops the histories this model shares with another (before it is freed
+    // elsewhere, so that the other's next live row does not copy its history).
+    void releaseSharedHistories();
     bool setMarkers(const QString& id, int last, int best);
 
     void setMetrics(const QStringList& metrics);
@@ -75,6 +88,9 @@ public:
     // the dead ends of restarted segments); on by default.
     void setShowSuperseded(bool on);
     bool showSuperseded() const { return m_showSuperseded; }
+    PlotXAxis xAxis() const { return m_xAxis; }
+    double smoothing() const { return m_smoothing; }
+    bool logY() const { return m_logY; }
 
     const std::vector<Run>& runs() const { return m_runs; }
     const std::vector<Curve>& curves() const { return m_curves; }
@@ -113,7 +129,23 @@ public:
     std::optional<double> keyOfEpoch(int run, int epoch) const;
 
 private:
+    // The curves of one run's metric (its history set: built from it; else
+    // the curves are there and their series are built again).
+    struct Group
+    {
+        int run = 0;
+        int metric = 0;
+        const MetricHistory* history = nullptr;
+        std::vector<Curve> curves;
+    };
+    // Groups are built in parallel above this many rows in all.
+    static constexpr std::size_t kParallelAbove = 20000;
+
     void rebuildCurves();
+    void buildGroups(std::vector<Group>& groups);
+    void collectMetricNames();
+    // The run's history, copied first when a background build shares it.
+    static MetricHistory& editable(Run& run);
     void rebuildSeries();
     bool appendFast(int run, const HistoryRow& row, Change& change);
     SeriesOptions optionsFor(const Run& run) const;
@@ -125,6 +157,7 @@ private:
     double m_smoothing = 0.0;
     bool m_logY = false;
     bool m_showSuperseded = true;
+    std::set<std::string> m_metricNames; // of every run, kept as rows come
 };
 
 } // namespace ckpt

@@ -31,8 +31,17 @@ PlotSeries::PlotSeries(const MetricCurve& curve, const SeriesOptions& options,
     const bool constant = std::all_of(curve.points.begin(), curve.points.end(), [&](auto& p) {
         return !std::isfinite(p.value) || p.value == first->value;
     });
-    if (constant)
+    if (constant) {
         m_smoothed = m_raw;
+        m_smoothed.detach(); // appends must not copy the whole series then
+        m_smoothedBreaks = m_rawBreaks;
+    }
+    m_rawSummary.build(m_raw);
+    // Without smoothing both are the same values (DebiasedEma with weight 0).
+    if (m_ema.weight() == 0.0 && m_smoothedBreaks == m_rawBreaks)
+        m_smoothedSummary = m_rawSummary;
+    else
+        m_smoothedSummary.build(m_smoothed);
 }
 
 std::vector<PlotSeries> PlotSeries::buildAll(const std::vector<MetricCurve>& curves,
@@ -108,7 +117,9 @@ void PlotSeries::place(const MetricCurve& curve, std::size_t index, bool addToEm
     const bool timeAxis = m_options.xAxis != PlotXAxis::Epoch;
     if (timeAxis && index == 0 && curve.anchored())
         return;
-    const auto key = keyOf(p);
+    // The epoch axis inline: this runs once per point.
+    const auto key =
+        m_options.xAxis == PlotXAxis::Epoch ? std::optional<double>(p.epoch) : keyOf(p);
     if (!key)
         return;
 
@@ -117,6 +128,8 @@ void PlotSeries::place(const MetricCurve& curve, std::size_t index, bool addToEm
         if (*key < m_keys.back())
             m_sorted = false;
         if (m_lastEpoch && p.epoch - *m_lastEpoch > curve.joinStep) {
+            m_rawBreaks.push_back(int(m_keys.size()));
+            m_smoothedBreaks.push_back(int(m_keys.size()));
             m_keys.push_back((m_keys.back() + *key) / 2.0);
             m_raw.push_back(nan);
             m_smoothed.push_back(nan);
@@ -127,9 +140,14 @@ void PlotSeries::place(const MetricCurve& curve, std::size_t index, bool addToEm
         m_supersededFrom = int(m_keys.size());
     m_lastEpoch = p.epoch;
     const bool ok = drawable(p.value, m_options.logY);
+    const bool smoothedOk = ok && drawable(smoothed, m_options.logY);
+    if (!ok)
+        m_rawBreaks.push_back(int(m_keys.size()));
+    if (!smoothedOk)
+        m_smoothedBreaks.push_back(int(m_keys.size()));
     m_keys.push_back(*key);
     m_raw.push_back(ok ? p.value : nan);
-    m_smoothed.push_back(ok && drawable(smoothed, m_options.logY) ? smoothed : nan);
+    m_smoothed.push_back(smoothedOk ? smoothed : nan);
     m_point.push_back(int(index));
     ++m_placed;
     if (ok) {
@@ -148,6 +166,8 @@ bool PlotSeries::appendLast(const MetricCurve& curve)
     if (const auto key = keyOf(p); key && !m_keys.isEmpty() && *key < m_keys.back())
         return false;
     place(curve, curve.points.size() - 1, true);
+    m_rawSummary.append(m_raw);
+    m_smoothedSummary.append(m_smoothed);
     return true;
 }
 

@@ -2,6 +2,7 @@
 
 #include "plot/DebiasedEma.h"
 #include "plot/MetricCurve.h"
+#include "plot/MinMaxPyramid.h"
 
 #include <QVector>
 
@@ -82,6 +83,16 @@ public:
     const QVector<double>& keys() const { return m_keys; }
     const QVector<double>& raw() const { return m_raw; }
     const QVector<double>& smoothed() const { return m_smoothed; }
+    // Where the extremes of raw() or smoothed() lie, and their NaN entries in
+    // order: what the decimator needs to reduce any window in O(pixels log n).
+    const MinMaxPyramid& summary(bool smoothed) const
+    {
+        return smoothed ? m_smoothedSummary : m_rawSummary;
+    }
+    const std::vector<int>& breaks(bool smoothed) const
+    {
+        return smoothed ? m_smoothedBreaks : m_rawBreaks;
+    }
     // Index into the curve's points for data entry `i`, or Gap.
     int curvePoint(int i) const { return m_point[i]; }
     int size() const { return int(m_keys.size()); }
@@ -106,6 +117,10 @@ private:
     QVector<double> m_keys;
     QVector<double> m_raw;
     QVector<double> m_smoothed;
+    MinMaxPyramid m_rawSummary;
+    MinMaxPyramid m_smoothedSummary;
+    std::vector<int> m_rawBreaks;
+    std::vector<int> m_smoothedBreaks;
     std::vector<int> m_point;
     DebiasedEma m_ema;
     std::map<int, DebiasedEma> m_snapshots; // epoch -> state, for branches

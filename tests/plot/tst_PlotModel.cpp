@@ -11,7 +11,7 @@ PlotModel::Run runOf(const QString& id, MetricHistory history)
     PlotModel::Run run;
     run.id = id;
     run.name = id;
-    run.history = std::move(history);
+    run.history = std::make_shared<MetricHistory>(std::move(history));
     return run;
 }
 

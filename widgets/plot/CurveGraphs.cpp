@@ -1,6 +1,6 @@
 #include "plot/CurveGraphs.h"
 
-#include "plot/Decimator.h"
+#include "plot/CurveReduction.h"
 #include "plot/PlotTheme.h"
 
 #include <QCoreApplication>
@@ -14,10 +14,7 @@ namespace ckpt {
 
 namespace {
 constexpr int kScatterUpTo = 100; // curves this short show their points
-// Longer series are handed to QCustomPlot reduced to the visible window (see
-// Decimator), so that a replot costs the same for 1e4 and 1e6 points.
-constexpr int kDecimateAbove = 4000;
-constexpr int kThickUpTo = 1000; // curves this short get a wide pen
+constexpr int kThickUpTo = 1000;  // curves this short get a wide pen
 
 QString tr(const char* text)
 {
@@ -82,44 +79,42 @@ void CurveGraphs::rebuild()
     m_restart->removeFromLegend();
 }
 
+int CurveGraphs::buckets() const
+{
+    // The plot's own width is stale while the empty state hides it (a stacked
+    // layout sizes the shown page only): the widget around it is not.
+    const QWidget* outer = m_plot->parentWidget() ? m_plot->parentWidget() : m_plot;
+    return std::max({200, m_plot->axisRect()->width(), outer->width()});
+}
+
 void CurveGraphs::setData(std::size_t i, Look look)
 {
     const auto& c = m_model.curves()[i];
-    const PlotSeries& s = c.series;
-    const QVector<double>& shown = look.smoothing ? s.smoothed() : s.raw();
-    // Long series go in reduced to the visible window, one bucket per pixel.
-    const bool reduce = s.size() > kDecimateAbove && s.sorted();
     const QCPRange window = m_plot->xAxis->range();
-    const int buckets = std::max({200, m_plot->axisRect()->width(), m_plot->width()});
-    const auto put = [&](QCPGraph* graph, int from, int to, const QVector<double>& values) {
-        const QVector<double> keys = s.keys().mid(from, to - from);
-        const QVector<double> part = values.mid(from, to - from);
-        if (!reduce) {
-            graph->setData(keys, part, s.sorted());
-            return;
-        }
-        const auto reduced = Decimator::m4(keys, part, window.lower, window.upper, buckets);
-        graph->setData(reduced.keys, reduced.values, true);
+    setData(i,
+            CurveReduction::reduce(c.series, isOwn(c), look.smoothing, window.lower, window.upper,
+                                   buckets()),
+            look);
+}
+
+void CurveGraphs::setData(std::size_t i, const ReducedCurve& r, Look look)
+{
+    const auto put = [&](QCPGraph* graph, const Decimator::Output& data) {
+        if (data.keys.isEmpty())
+            graph->data()->clear();
+        else
+            graph->setData(data.keys, data.values, r.sorted);
     };
-    // The dead end starts at the branch point so that it visibly leaves the curve
-    // there; a branch is faded as a whole.
-    const int split = !isOwn(c) ? 0 : s.supersededFrom() >= 0 ? s.supersededFrom() : s.size();
-    put(m_smooth[i], 0, split, shown);
-    if (split < s.size())
-        put(m_tail[i], std::max(0, split - 1), s.size(), shown);
-    else
-        m_tail[i]->data()->clear();
+    put(m_smooth[i], r.line);
+    put(m_tail[i], r.tail);
     m_raw[i]->setVisible(look.smoothing);
-    if (look.smoothing)
-        put(m_raw[i], 0, s.size(), s.raw());
-    else
-        m_raw[i]->data()->clear();
+    put(m_raw[i], r.raw);
 }
 
 void CurveGraphs::redecimate(Look look)
 {
     for (std::size_t i = 0; i < m_model.curves().size(); ++i)
-        if (m_model.curves()[i].series.size() > kDecimateAbove)
+        if (CurveReduction::reduces(m_model.curves()[i].series))
             setData(i, look);
 }
 
@@ -262,6 +257,25 @@ int CurveGraphs::dataCount(std::size_t i) const
     if (i >= m_smooth.size())
         return 0;
     return m_smooth[i]->dataCount() + m_tail[i]->dataCount();
+}
+
+} // namespace ckpt
+
+namespace ckpt {
+
+QList<QPointF> CurveGraphs::data(std::size_t i) const
+{
+    QList<QPointF> out;
+    if (i < m_smooth.size())
+        for (const QCPGraph* g : {m_smooth[i], m_tail[i]})
+            for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it)
+                out << QPointF(it->key, it->value);
+    return out;
+}
+
+std::pair<double, double> CurveGraphs::keyWindow() const
+{
+    return {m_plot->xAxis->range().lower, m_plot->xAxis->range().upper};
 }
 
 } // namespace ckpt

@@ -1,10 +1,14 @@
 #pragma once
 
+#include "plot/CurveReduction.h"
 #include "plot/PlotModel.h"
 
+#include <QList>
 #include <QPen>
+#include <QPointF>
 #include <QStringList>
 
+#include <utility>
 #include <vector>
 
 class QCPGraph;
@@ -37,8 +41,13 @@ public:
 
     // New graphs for the model's curves (the old ones are removed).
     void rebuild();
-    // The data of curve `i`; long series reduced to the visible window.
+    // The data of curve `i`; long series reduced to the visible window
+    // (CurveReduction: O(pixels log n)).
     void setData(std::size_t i, Look look);
+    // The same, reduced already (off the GUI thread, for the current window).
+    void setData(std::size_t i, const ReducedCurve& reduced, Look look);
+    // Buckets of a reduction: about one per pixel of the plot's width.
+    int buckets() const;
     // setData() again for the series long enough to be reduced (the window moved).
     void redecimate(Look look);
     // Appends entries [from, end) of curve `i`'s series (a live run grew).
@@ -51,6 +60,10 @@ public:
     // The pen curve `i`'s line is drawn with, and how many entries it holds.
     QPen pen(std::size_t i) const;
     int dataCount(std::size_t i) const;
+    // The entries curve `i`'s line and faded part hold, in key order.
+    QList<QPointF> data(std::size_t i) const;
+    // The key window on screen.
+    std::pair<double, double> keyWindow() const;
 
 private:
     void updateLegend(Look look);

@@ -4,25 +4,22 @@
 #include "plot/AxisFit.h"
 #include "plot/CurveGraphs.h"
 #include "plot/DurationTicker.h"
+#include "plot/PlotExport.h"
 #include "plot/PlotSeries.h"
 #include "plot/PlotTheme.h"
 #include "plot/WallTimeTicker.h"
 
-#include <QBuffer>
 #include <QEvent>
-#include <QFileInfo>
-#include <QImageWriter>
 #include <QLabel>
 #include <QMouseEvent>
-#include <QPdfWriter>
 #include <QStackedLayout>
-#include <QSvgGenerator>
 #include <qcustomplot.h>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <set>
+#include <utility>
 
 namespace ckpt {
 
@@ -34,6 +31,8 @@ constexpr int kClickSlop = 4;        // pixels a click may move and still be a c
 
 MetricPlot::MetricPlot(QWidget* parent) : QWidget(parent)
 {
+    m_loader = new PlotLoader(this);
+    connect(m_loader, &PlotLoader::loaded, this, &MetricPlot::onLoaded);
     m_plot = new QCustomPlot(this);
     m_graphs = std::make_unique<CurveGraphs>(m_plot, m_model);
     m_plot->setMouseTracking(true);
@@ -69,6 +68,8 @@ MetricPlot::MetricPlot(QWidget* parent) : QWidget(parent)
     connect(m_plot, &QCustomPlot::mouseRelease, this, &MetricPlot::onMouseRelease);
     connect(m_plot, &QCustomPlot::mouseWheel, this, [this] { m_userRange = true; });
     connect(m_plot, &QCustomPlot::mouseDoubleClick, this, &MetricPlot::resetView);
+    connect(m_plot, &QCustomPlot::afterReplot, this,
+            [this] { m_loader->discard(std::move(m_retired)); });
     connect(m_plot->xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, [this] {
         if (!m_applyingRange)
             redecimate();
@@ -96,11 +97,110 @@ MetricPlot::~MetricPlot() = default;
 void MetricPlot::setRuns(std::vector<RunHistory> runs)
 {
     std::vector<PlotModel::Run> modelRuns;
-    for (auto& r : runs)
-        modelRuns.push_back({r.id, r.name, std::move(r.history), NoEpoch, NoEpoch, {}});
-    m_model.setRuns(std::move(modelRuns));
+    for (auto& r : runs) {
+        PlotModel::Run run;
+        run.id = r.id;
+        run.name = r.name;
+        run.history = std::make_shared<MetricHistory>(std::move(r.history));
+        modelRuns.push_back(std::move(run));
+    }
     m_userRange = false;
+    m_deferred.clear(); // they were for the runs being replaced
+    build(std::move(modelRuns));
+}
+
+void MetricPlot::build(std::vector<PlotModel::Run> runs)
+{
+    if (PlotModel::rowCount(runs) > kBuildHereUpTo) {
+        m_target = runs;
+        m_loader->load(std::move(runs), m_settings, m_graphs->buckets());
+        return;
+    }
+    m_loader->cancel();
+    m_target.clear();
+    // The curves shown may be big: freed on the pool after the next paint.
+    m_loader->discard(
+        std::exchange(m_retired, std::make_unique<PlotModel>(std::exchange(m_model, PlotModel{}))));
+    PlotLoader::configure(m_model, m_settings);
+    m_model.setRuns(std::move(runs));
+    updateAxes();
     rebuildGraphs();
+}
+
+void MetricPlot::reshape(bool curvesChange)
+{
+    if (m_loader->busy()) {
+        m_loader->load(m_target, m_settings, m_graphs->buckets()); // edits made meanwhile wait
+        return;
+    }
+    if (PlotModel::rowCount(m_model.runs()) > kBuildHereUpTo) {
+        build(m_model.runs());
+        return;
+    }
+    PlotLoader::configure(m_model, m_settings);
+    updateAxes();
+    if (curvesChange)
+        rebuildGraphs();
+    else
+        refreshData();
+}
+
+bool MetricPlot::deferred(ModelEdit edit)
+{
+    if (!m_loader->busy())
+        return false;
+    m_deferred.push_back(std::move(edit));
+    return true;
+}
+
+void MetricPlot::onLoaded()
+{
+    std::unique_ptr<PlotLoader::Built> built = m_loader->take();
+    if (!built)
+        return;
+    std::swap(m_model, built->model);
+    // References this thread holds go here, so that a live row does not find
+    // its history shared and copy it; the rest is freed on the pool once the
+    // new curves are painted (freeing a million points meanwhile slows the paint).
+    built->model.releaseSharedHistories();
+    m_target.clear();
+    m_loader->discard(
+        std::exchange(m_retired, std::make_unique<PlotModel>(std::move(built->model))));
+    const bool asBuilt = built->settings == m_settings && m_deferred.empty();
+    if (!asBuilt)
+        PlotLoader::configure(m_model, m_settings);
+    for (auto& edit : std::exchange(m_deferred, {}))
+        edit(m_model);
+    updateAxes();
+    rebuildGraphs(asBuilt ? built.get() : nullptr);
+    emit loaded();
+}
+
+void MetricPlot::updateRun(const QString& runId, const QString& name, MetricHistory history)
+{
+    auto shared = std::make_shared<MetricHistory>(std::move(history));
+    if (deferred([=](PlotModel& m) { m.updateRun(runId, name, std::move(*shared)); }))
+        return;
+    if (m_model.extends(runId, name, *shared)) {
+        apply(m_model.updateRun(runId, name, std::move(*shared))); // O(new rows)
+        return;
+    }
+    std::vector<PlotModel::Run> runs = m_model.runs();
+    auto run = std::find_if(runs.begin(), runs.end(), [&](auto& r) { return r.id == runId; });
+    if (run == runs.end()) {
+        runs.emplace_back();
+        run = runs.end() - 1;
+        run->id = runId;
+    }
+    run->name = name;
+    run->history = std::move(shared);
+    build(std::move(runs));
+}
+
+void MetricPlot::appendRow(const QString& runId, const HistoryRow& row)
+{
+    if (!deferred([=](PlotModel& m) { m.appendRow(runId, row); }))
+        apply(m_model.appendRow(runId, row));
 }
 
 void MetricPlot::apply(const PlotModel::Change& change)
@@ -126,21 +226,25 @@ void MetricPlot::apply(const PlotModel::Change& change)
 
 void MetricPlot::removeRun(const QString& runId)
 {
-    if (m_model.removeRun(runId))
-        rebuildGraphs();
+    if (deferred([=](PlotModel& m) { m.removeRun(runId); }) || m_model.findRun(runId) < 0)
+        return;
+    std::vector<PlotModel::Run> runs = m_model.runs();
+    runs.erase(runs.begin() + m_model.findRun(runId));
+    build(std::move(runs));
 }
 
 void MetricPlot::setMetrics(const QStringList& metrics)
 {
-    if (metrics == m_model.metrics())
+    if (metrics == m_settings.metrics)
         return;
-    m_model.setMetrics(metrics);
-    updateAxes();
-    rebuildGraphs();
+    m_settings.metrics = metrics;
+    reshape(true);
 }
 
 void MetricPlot::setMarkers(const QString& runId, int lastEpoch, int bestEpoch)
 {
+    if (deferred([=](PlotModel& m) { m.setMarkers(runId, lastEpoch, bestEpoch); }))
+        return;
     if (m_model.setMarkers(runId, lastEpoch, bestEpoch)) {
         updateMarkers();
         m_plot->replot(QCustomPlot::rpQueuedReplot);
@@ -150,47 +254,51 @@ void MetricPlot::setMarkers(const QString& runId, int lastEpoch, int bestEpoch)
 void MetricPlot::setSmoothing(double weight)
 {
     weight = std::isfinite(weight) ? std::clamp(weight, 0.0, 0.999) : 0.0;
-    if (weight == m_smoothing)
+    if (weight == m_settings.smoothing)
         return;
-    m_smoothing = weight;
-    refreshData();
+    m_settings.smoothing = weight;
+    reshape(false);
 }
 
 void MetricPlot::setLogScale(bool on)
 {
-    if (on == m_logScale)
+    if (on == m_settings.logY)
         return;
-    m_logScale = on;
-    updateAxes();
-    refreshData();
+    m_settings.logY = on;
+    reshape(false);
 }
 
 void MetricPlot::setXAxis(XAxis mode)
 {
-    if (mode == m_xAxis)
+    if (PlotXAxis(int(mode)) == m_settings.xAxis)
         return;
-    m_xAxis = mode;
+    m_settings.xAxis = PlotXAxis(int(mode));
     m_userRange = false;
-    updateAxes();
-    refreshData();
+    reshape(false);
 }
 
-void MetricPlot::rebuildGraphs()
+void MetricPlot::rebuildGraphs(const PlotLoader::Built* built)
 {
     // The hover belongs to graphs that are about to go.
     m_hoverText.clear();
     m_tracer->setVisible(false);
     m_label->setVisible(false);
     m_graphs->rebuild();
-    refreshData();
+    refreshData(built);
 }
 
-void MetricPlot::refreshData()
+void MetricPlot::refreshData(const PlotLoader::Built* built)
 {
-    m_model.setOptions(PlotXAxis(int(m_xAxis)), m_smoothing, m_logScale);
     updateRanges(); // first: the reduction of long series depends on the window
+    // Reduced on the pool when that was for this window and width.
+    const QCPRange x = m_plot->xAxis->range();
+    const bool reduced = built && built->window.lower == x.lower &&
+                         built->window.upper == x.upper && built->buckets == m_graphs->buckets();
     for (std::size_t i = 0; i < m_model.curves().size(); ++i)
-        m_graphs->setData(i, look());
+        if (reduced)
+            m_graphs->setData(i, built->reduced[i], look());
+        else
+            m_graphs->setData(i, look());
     applyTheme(); // pen widths and dots depend on the point counts
     updateMarkers();
     updateSelection();
@@ -200,15 +308,15 @@ void MetricPlot::refreshData()
 
 CurveGraphs::Look MetricPlot::look() const
 {
-    return {m_smoothing > 0.0, m_logScale};
+    return {m_model.smoothing() > 0.0, m_model.logY()}; // what is shown
 }
 
 void MetricPlot::setShowSuperseded(bool on)
 {
-    if (on == m_model.showSuperseded())
+    if (on == m_settings.showSuperseded)
         return;
-    m_model.setShowSuperseded(on);
-    rebuildGraphs();
+    m_settings.showSuperseded = on;
+    reshape(true);
 }
 
 MetricCurve::Kind MetricPlot::graphKind(int graph) const
@@ -226,16 +334,6 @@ QList<int> MetricPlot::graphEpochs(int graph) const
     return out;
 }
 
-QPen MetricPlot::graphPen(int graph) const
-{
-    return graph >= 0 && graph < graphCount() ? m_graphs->pen(std::size_t(graph)) : QPen();
-}
-
-int MetricPlot::graphDataCount(int graph) const
-{
-    return graph >= 0 && graph < graphCount() ? m_graphs->dataCount(std::size_t(graph)) : 0;
-}
-
 void MetricPlot::redecimate()
 {
     m_graphs->redecimate(look());
@@ -244,16 +342,6 @@ void MetricPlot::redecimate()
 void MetricPlot::updateMarkers()
 {
     m_graphs->updateMarkers(look());
-}
-
-QStringList MetricPlot::legendEntries() const
-{
-    return m_graphs->legendEntries();
-}
-
-int MetricPlot::restartMarkerCount() const
-{
-    return m_graphs->restartMarkerCount();
 }
 
 QStringList MetricPlot::xTickLabels() const
@@ -280,8 +368,8 @@ void MetricPlot::updateRanges()
 {
     if (m_userRange)
         return;
-    const auto k = AxisFit::keys(m_model.keyRange(), PlotXAxis(int(m_xAxis)));
-    const auto v = AxisFit::values(m_model.valueRange(), m_logScale);
+    const auto k = AxisFit::keys(m_model.keyRange(), m_model.xAxis());
+    const auto v = AxisFit::values(m_model.valueRange(), m_model.logY());
     // A live append widens the window by one epoch: the points it adds are
     // appended to the reduced data as they are instead of reducing all again.
     m_applyingRange = true;
@@ -293,8 +381,8 @@ void MetricPlot::updateRanges()
 void MetricPlot::updateAxes()
 {
     QCPAxis* x = m_plot->xAxis;
-    switch (m_xAxis) {
-    case XAxis::Epoch: {
+    switch (m_model.xAxis()) {
+    case PlotXAxis::Epoch: {
         auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
         ticker->setTickStep(1.0);
         ticker->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
@@ -302,19 +390,19 @@ void MetricPlot::updateAxes()
         x->setLabel(tr("epoch"));
         break;
     }
-    case XAxis::WallTime:
+    case PlotXAxis::WallTime:
         x->setTicker(QSharedPointer<WallTimeTicker>::create());
         x->setLabel(tr("wall time"));
         break;
-    case XAxis::RelativeTime:
+    case PlotXAxis::RelativeHours:
         x->setTicker(QSharedPointer<DurationTicker>::create());
         x->setLabel(tr("time since run start (h:mm)"));
         break;
     }
     QCPAxis* y = m_plot->yAxis;
-    y->setScaleType(m_logScale ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
-    y->setTicker(m_logScale ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
-                            : QSharedPointer<QCPAxisTicker>::create());
+    y->setScaleType(m_model.logY() ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    y->setTicker(m_model.logY() ? QSharedPointer<QCPAxisTicker>(new QCPAxisTickerLog)
+                                : QSharedPointer<QCPAxisTicker>::create());
     y->setLabel(m_model.metrics().size() == 1 ? m_model.metrics().front() : tr("value"));
 }
 
@@ -461,60 +549,12 @@ void MetricPlot::resizeEvent(QResizeEvent* event)
 
 QSize MetricPlot::exportSize(QSize requested) const
 {
-    if (requested.isValid() && !requested.isEmpty())
-        return requested;
-    const QSize shown = m_plot->size();
-    // A plot never laid out (hidden tab, offscreen) still exports a useful size.
-    return shown.width() >= 64 && shown.height() >= 64 ? shown : QSize(960, 600);
+    return PlotExport::size(m_plot, requested);
 }
 
 Result<QByteArray> MetricPlot::render(const QString& fileName, QSize requested) const
 {
-    const QString suffix = QFileInfo(fileName).suffix().toLower();
-    const QSize size = exportSize(requested);
-    const std::string file = fileName.toStdString();
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    const auto paint = [&](QPaintDevice* device) {
-        QCPPainter painter;
-        if (!painter.begin(device))
-            return false;
-        painter.setMode(QCPPainter::pmVectorized);
-        painter.setMode(QCPPainter::pmNoCaching);
-        m_plot->toPainter(&painter, size.width(), size.height());
-        return painter.end();
-    };
-    if (suffix == QLatin1String("pdf")) {
-        // A page the size of the plot (1 px = 1 pt), not an A4 sheet.
-        QPdfWriter pdf(&buffer);
-        pdf.setCreator(QStringLiteral("ckpt-studio"));
-        pdf.setResolution(72);
-        pdf.setPageLayout(
-            QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
-                        QPageLayout::Portrait, QMarginsF()));
-        if (!paint(&pdf))
-            return Error::at(file, "could not render the plot as PDF");
-    } else if (suffix == QLatin1String("svg")) {
-        QSvgGenerator svg;
-        svg.setOutputDevice(&buffer);
-        svg.setSize(size);
-        svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(QStringLiteral("ckpt-studio plot"));
-        if (!paint(&svg))
-            return Error::at(file, "could not render the plot as SVG");
-    } else if (QImageWriter::supportedImageFormats().contains(suffix.toLatin1())) {
-        const QImage image = m_plot->toPixmap(size.width(), size.height()).toImage();
-        QImageWriter writer(&buffer, suffix.toLatin1());
-        if (image.isNull() || !writer.write(image))
-            return Error::at(file, "could not render the plot as " +
-                                       suffix.toUpper().toStdString() + ": " +
-                                       writer.errorString().toStdString());
-    } else {
-        return Error::at(file, "unknown image type \"" + suffix.toStdString() +
-                                   "\": name the file .png, .svg or .pdf");
-    }
-    return bytes;
+    return PlotExport::render(m_plot, fileName, requested);
 }
 
 Status MetricPlot::save(const QString& fileName, QSize size) const

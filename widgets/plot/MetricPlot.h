@@ -3,6 +3,7 @@
 #include "common/Result.h"
 #include "model/MetricHistory.h"
 #include "plot/CurveGraphs.h"
+#include "plot/PlotLoader.h"
 #include "plot/PlotModel.h"
 
 #include <QByteArray>
@@ -14,6 +15,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -41,6 +43,15 @@ namespace ckpt {
 //
 // Hover shows the exact value; a click emits epochClicked(); selectEpoch() marks
 // an epoch with a vertical line. Wheel zooms, drag pans, double-click resets.
+//
+// The GUI thread's work follows what is drawn, not the raw points: the curves
+// of more than kBuildHereUpTo rows (new runs, a replaced history, other
+// metrics or options) are built on the pool (PlotLoader) and shown when ready
+// (loaded()); until then the previous curves stay, and live rows, removals and
+// markers wait to be applied to the new ones. A newer build drops an older one.
+// Long series are handed to QCustomPlot reduced to the visible window through
+// their summaries (CurveReduction, O(pixels log n)); an appended row costs
+// O(1) (the graphs take the new points as they are).
 class MetricPlot final : public QWidget
 {
     Q_OBJECT
@@ -57,6 +68,8 @@ public:
     };
     Q_ENUM(XAxis)
     static constexpr int NoEpoch = -1;
+    // Histories up to this many rows in all are built on the GUI thread.
+    static constexpr std::size_t kBuildHereUpTo = 2000;
 
     struct RunHistory
     {
@@ -72,24 +85,18 @@ public:
     void setRuns(std::vector<RunHistory> runs);
     // Adds a run or replaces its history. When the new history only extends the
     // old one (rows appended to the last segment) the graphs are extended in place.
-    void updateRun(const QString& runId, const QString& name, MetricHistory history)
-    {
-        apply(m_model.updateRun(runId, name, std::move(history)));
-    }
+    void updateRun(const QString& runId, const QString& name, MetricHistory history);
     // The live path: one more row for a run already shown, appended without
     // rebuilding the graphs when it extends the run's last segment (O(new points)).
     // A restart (a new segment) should come through updateRun(), which knows
     // the epoch it resumed from.
-    void appendRow(const QString& runId, const HistoryRow& row)
-    {
-        apply(m_model.appendRow(runId, row));
-    }
+    void appendRow(const QString& runId, const HistoryRow& row);
     void removeRun(const QString& runId);
     QStringList runIds() const { return m_model.runIds(); }
 
     // Metrics to show, in legend order. Metrics a run lacks are skipped for it.
     void setMetrics(const QStringList& metrics);
-    QStringList metrics() const { return m_model.metrics(); }
+    QStringList metrics() const { return m_settings.metrics; }
     // Every metric of the shown runs, sorted (for a metric picker).
     QStringList availableMetrics() const { return m_model.availableMetrics(); }
 
@@ -98,10 +105,13 @@ public:
     // call it after every live update.
     void setMarkers(const QString& runId, int lastEpoch, int bestEpoch);
 
-    double smoothing() const { return m_smoothing; }
-    bool logScale() const { return m_logScale; }
-    XAxis xAxis() const { return m_xAxis; }
-    bool showSuperseded() const { return m_model.showSuperseded(); }
+    double smoothing() const { return m_settings.smoothing; }
+    bool logScale() const { return m_settings.logY; }
+    XAxis xAxis() const { return XAxis(int(m_settings.xAxis)); }
+    bool showSuperseded() const { return m_settings.showSuperseded; }
+    // A build on the pool has not been shown yet (the inspection below
+    // describes the curves shown until then).
+    bool isLoading() const { return m_loader->busy(); }
 
     // The plot as a file's bytes, at `size` pixels (PDF/SVG: points; the plot's
     // size on screen when empty). The format follows the name's suffix: png,
@@ -131,16 +141,29 @@ public:
     // The epochs of a graph, in order (a branch's anchor included).
     QList<int> graphEpochs(int graph) const;
     // The pen its line is drawn with, and the entries handed to QCustomPlot.
-    QPen graphPen(int graph) const;
-    int graphDataCount(int graph) const;
+    QPen graphPen(int graph) const
+    {
+        return graph >= 0 && graph < graphCount() ? m_graphs->pen(std::size_t(graph)) : QPen();
+    }
+    int graphDataCount(int graph) const
+    {
+        return graph >= 0 && graph < graphCount() ? m_graphs->dataCount(std::size_t(graph)) : 0;
+    }
+    // Those entries (the line and its faded part), and the key window shown.
+    QList<QPointF> graphData(int graph) const
+    {
+        return graph >= 0 && graph < graphCount() ? m_graphs->data(std::size_t(graph))
+                                                  : QList<QPointF>();
+    }
+    std::pair<double, double> keyWindow() const { return m_graphs->keyWindow(); }
     // Where the `point`-th epoch of `graph` is drawn (its raw value), in this
     // widget's coordinates; (-1, -1) when it is not drawn.
     QPoint pointPosition(int graph, int point) const;
     QString hoverText() const { return m_hoverText; }
     // Names in the legend, in order; markers drawn where restarts resumed; the
     // x axis's tick labels as last drawn.
-    QStringList legendEntries() const;
-    int restartMarkerCount() const;
+    QStringList legendEntries() const { return m_graphs->legendEntries(); }
+    int restartMarkerCount() const { return m_graphs->restartMarkerCount(); }
     QStringList xTickLabels() const;
     int selectedEpoch() const { return m_selectedEpoch; }
     bool showsEmptyState() const;
@@ -163,14 +186,25 @@ public slots:
 signals:
     // A click on a point of a curve (that epoch is then selected here too).
     void epochClicked(const QString& runId, int epoch);
+    // Curves built on the pool are shown (the metrics available may have changed).
+    void loaded();
 
 protected:
     void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
 private:
-    void rebuildGraphs();
-    void refreshData();
+    using ModelEdit = std::function<void(PlotModel&)>;
+    // The curves of `runs` with the current settings: here when small, else on the pool.
+    void build(std::vector<PlotModel::Run> runs);
+    // The settings changed: the same runs built again.
+    void reshape(bool curvesChange);
+    // An edit of the runs: now, or once the build under way is shown.
+    bool deferred(ModelEdit edit);
+    void onLoaded();
+    // New graphs for the model's curves, with the data `built` reduced when given.
+    void rebuildGraphs(const PlotLoader::Built* built = nullptr);
+    void refreshData(const PlotLoader::Built* built = nullptr);
     void redecimate();
     void apply(const PlotModel::Change& change);
     void updateMarkers();
@@ -185,7 +219,12 @@ private:
     PlotModel::Pick pickAt(QPoint pos) const;
     CurveGraphs::Look look() const;
 
-    PlotModel m_model;
+    PlotModel m_model; // what is shown
+    PlotSettings m_settings;
+    PlotLoader* m_loader = nullptr;
+    std::vector<PlotModel::Run> m_target; // the runs of the build under way
+    std::vector<ModelEdit> m_deferred;    // edits made since it started
+    std::unique_ptr<PlotModel> m_retired; // replaced, freed after the next paint
     QCustomPlot* m_plot = nullptr;
     QLabel* m_empty = nullptr;
     QStackedLayout* m_stack = nullptr;
@@ -193,9 +232,6 @@ private:
     QCPItemText* m_label = nullptr;
     QCPItemStraightLine* m_selectionLine = nullptr;
     std::unique_ptr<CurveGraphs> m_graphs;
-    double m_smoothing = 0.0;
-    bool m_logScale = false;
-    XAxis m_xAxis = XAxis::Epoch;
     bool m_userRange = false;
     bool m_applyingRange = false; // our own axis fit, not a zoom or pan
     QPoint m_pressPos;
