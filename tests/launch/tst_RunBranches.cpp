@@ -138,7 +138,7 @@ PlotModel modelOf(MetricHistory history, const char* metric, bool superseded = t
     model.setMetrics({QString::fromLatin1(metric)});
     model.setRuns({PlotModel::Run{QStringLiteral("r"),
                                   QStringLiteral("RUN"),
-                                  std::move(history),
+                                  std::make_shared<MetricHistory>(std::move(history)),
                                   PlotModel::NoEpoch,
                                   PlotModel::NoEpoch,
                                   {}}});
