@@ -16,8 +16,8 @@
 #include <cerrno>
 #include <csignal>
 #include <fcntl.h>
-#include <sys/stat.h>
 #include <map>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace ckpt::cli {
