@@ -1,6 +1,7 @@
 #include "CandleFixture.h"
 #include "DemoRun.h"
 #include "ProcessRunner.h"
+#include "ShellScript.h"
 #include "SshServer.h"
 #include "modelfile/WeightsDiff.h"
 #include "remote/RemoteCkpt.h"
@@ -37,12 +38,6 @@ int farCkptCount(const std::string& command, const std::string& needle)
         if (line.find(CKPT_CLI_PATH " " + command) == 0 && line.find(needle) != std::string::npos)
             ++n;
     return n;
-}
-
-void writeScript(const fs::path& path, const std::string& text)
-{
-    CandleFixture::writeText(path, "#!/bin/sh\n" + text);
-    fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::others_read);
 }
 
 } // namespace
@@ -229,9 +224,10 @@ private slots:
     {
         const fs::path script = fs::path(m_tmp.path().toStdString()) / "bin" / "nostream-ckpt";
         fs::create_directories(script.parent_path());
-        writeScript(script, "for a in \"$@\"; do [ \"$a\" = --stream ] && "
-                            "{ echo \"ckpt scan: Unknown option 'stream'.\" >&2; exit 2; }; done\n"
-                            "exec " CKPT_CLI_PATH " \"$@\"\n");
+        writeShellScript(script,
+                         "for a in \"$@\"; do [ \"$a\" = --stream ] && "
+                         "{ echo \"ckpt scan: Unknown option 'stream'.\" >&2; exit 2; }; done\n"
+                         "exec " CKPT_CLI_PATH " \"$@\"\n");
         RemoteOptions options = this->options();
         options.ckpt = script.string();
         std::size_t handed = 0;
@@ -281,14 +277,16 @@ private slots:
             CandleFixture::writeText(bin / "noexec-ckpt", "not a program\n");
             options.ckpt = (bin / "noexec-ckpt").string();
         } else if (setup == QLatin1String("old")) {
-            writeScript(bin / "old-ckpt", "echo '{\"protocol\": 0, \"version\": \"0.9\"}'\n");
+            writeShellScript(bin / "old-ckpt", "echo '{\"protocol\": 0, \"version\": \"0.9\"}'\n");
             options.ckpt = (bin / "old-ckpt").string();
         } else if (setup == QLatin1String("older")) {
-            writeScript(bin / "older-ckpt",
-                        "echo \"ckpt: unknown command '$1'. Try 'ckpt --help'.\" >&2\nexit 2\n");
+            writeShellScript(
+                bin / "older-ckpt",
+                "echo \"ckpt: unknown command '$1'. Try 'ckpt --help'.\" >&2\nexit 2\n");
             options.ckpt = (bin / "older-ckpt").string();
         } else if (setup == QLatin1String("newer")) {
-            writeScript(bin / "newer-ckpt", "echo '{\"protocol\": 99, \"version\": \"9.0\"}'\n");
+            writeShellScript(bin / "newer-ckpt",
+                             "echo '{\"protocol\": 99, \"version\": \"9.0\"}'\n");
             options.ckpt = (bin / "newer-ckpt").string();
         } else if (setup == QLatin1String("user")) {
             target.user = "no-such-user-ckpt";
@@ -343,7 +341,7 @@ private slots:
         const fs::path wrapper = tmp / "bin" / "ckpt-with-registry";
         fs::create_directories(wrapper.parent_path());
         const std::string data = (tmp / "far-data").string();
-        writeScript(wrapper, "XDG_DATA_HOME='" + data + "' exec " CKPT_CLI_PATH " \"$@\"\n");
+        writeShellScript(wrapper, "XDG_DATA_HOME='" + data + "' exec " CKPT_CLI_PATH " \"$@\"\n");
         RemoteOptions options = this->options();
         options.ckpt = wrapper.string();
         const RemoteCkpt client(target(), options);
@@ -591,9 +589,10 @@ private slots:
 
         const fs::path script = fs::path(m_tmp.path().toStdString()) / "bin" / "onenumber-ckpt";
         fs::create_directories(script.parent_path());
-        writeScript(script, "case \"$*\" in *--epoch\\ *,*) echo \"ckpt verify: --epoch needs a "
-                            "whole number >= 0, got '2,4'\" >&2; exit 2;; esac\n"
-                            "exec " CKPT_CLI_PATH " \"$@\"\n");
+        writeShellScript(script,
+                         "case \"$*\" in *--epoch\\ *,*) echo \"ckpt verify: --epoch needs a "
+                         "whole number >= 0, got '2,4'\" >&2; exit 2;; esac\n"
+                         "exec " CKPT_CLI_PATH " \"$@\"\n");
         RemoteOptions options = this->options();
         options.ckpt = script.string();
         auto whole = RemoteCkpt(target(), options).verify(m_run.string(), {}, {2, 4});
@@ -655,10 +654,11 @@ private slots:
         const fs::path script = fs::path(m_tmp.path().toStdString()) / "bin" / "dropping-ckpt";
         fs::create_directories(script.parent_path());
         // Only relink drops; the read-back scan runs the real ckpt.
-        writeScript(script, std::string("if [ \"$1\" = relink ]; then\n") +
-                                (relinkFirst ? std::string(CKPT_CLI_PATH " \"$@\" >/dev/null\n")
-                                             : std::string()) +
-                                killSession + "fi\nexec " CKPT_CLI_PATH " \"$@\"\n");
+        writeShellScript(
+            script,
+            std::string("if [ \"$1\" = relink ]; then\n") +
+                (relinkFirst ? std::string(CKPT_CLI_PATH " \"$@\" >/dev/null\n") : std::string()) +
+                killSession + "fi\nexec " CKPT_CLI_PATH " \"$@\"\n");
         RemoteOptions options = this->options();
         options.ckpt = script.string();
         const RemoteCkpt client(target(), options);

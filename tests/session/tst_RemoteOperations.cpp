@@ -1,5 +1,6 @@
 #include "CandleFixture.h"
 #include "DemoRun.h"
+#include "ShellScript.h"
 #include "SshServer.h"
 #include "candle/CandleLayout.h"
 #include "hdf5/TensorStats.h"
@@ -23,13 +24,6 @@ namespace fs = std::filesystem;
 
 namespace {
 constexpr int kConnect = 30000;
-
-void writeScript(const fs::path& path, const std::string& text)
-{
-    CandleFixture::writeText(path, "#!/bin/sh\n" + text);
-    fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                              fs::perms::others_read | fs::perms::others_exec);
-}
 
 // The far shell kills its own sshd session: the connection drops there and then.
 const char* const kKillSession =
@@ -228,8 +222,8 @@ void tst_RemoteOperations::pruneRefusedThereNamesHostAndPath()
 {
     // The far ckpt runs as nobody, who may read the run but not delete from it.
     const fs::path script = fs::path(m_tmp.path().toStdString()) / "bin" / "nobody-ckpt";
-    writeScript(script,
-                "if [ \"$1\" = prune ]; then exec setpriv --reuid=nobody --regid=nogroup "
+    writeShellScript(
+        script, "if [ \"$1\" = prune ]; then exec setpriv --reuid=nobody --regid=nogroup "
                 "--clear-groups " CKPT_CLI_PATH " \"$@\"; fi\nexec " CKPT_CLI_PATH " \"$@\"\n");
     for (fs::path p = m_far; p != p.root_path(); p = p.parent_path()) {
         fs::permissions(p, fs::perms::others_exec | fs::perms::others_read, fs::perm_options::add);
@@ -259,8 +253,8 @@ void tst_RemoteOperations::pruneWithADroppedConnectionReadsBackWhatWent()
 {
     // The far prune deletes, then the connection drops before its answer.
     const fs::path script = fs::path(m_tmp.path().toStdString()) / "bin" / "prune-drops-ckpt";
-    writeScript(script,
-                std::string("if [ \"$1\" = prune ]; then\n" CKPT_CLI_PATH " \"$@\" >/dev/null\n") +
+    writeShellScript(
+        script, std::string("if [ \"$1\" = prune ]; then\n" CKPT_CLI_PATH " \"$@\" >/dev/null\n") +
                     kKillSession + "fi\nexec " CKPT_CLI_PATH " \"$@\"\n");
     Workspace ws;
     open(ws, script.string());
@@ -347,9 +341,10 @@ void tst_RemoteOperations::undoRevertsTheFarRelink()
     const fs::path last = m_far / "RUN000" / "ckpts" / "last";
     const int was = linkedEpoch(last);
     const fs::path script = fs::path(m_tmp.path().toStdString()) / "bin" / "dropping-ckpt";
-    writeScript(script, std::string("if [ \"$1\" = relink ] && [ \"$3\" = --undo ]; then\n:\n") +
-                            (drop == 1 ? CKPT_CLI_PATH " \"$@\" >/dev/null\n" : "") +
-                            (drop ? kKillSession : "") + "fi\nexec " CKPT_CLI_PATH " \"$@\"\n");
+    writeShellScript(script,
+                     std::string("if [ \"$1\" = relink ] && [ \"$3\" = --undo ]; then\n:\n") +
+                         (drop == 1 ? CKPT_CLI_PATH " \"$@\" >/dev/null\n" : "") +
+                         (drop ? kKillSession : "") + "fi\nexec " CKPT_CLI_PATH " \"$@\"\n");
     Workspace ws;
     open(ws, script.string());
     QSignalSpy relinked(&ws, &Workspace::relinked);

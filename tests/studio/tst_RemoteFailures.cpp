@@ -1,5 +1,7 @@
 #include "DemoRun.h"
 #include "MainWindow.h"
+#include "Screenshots.h"
+#include "ShellScript.h"
 #include "SshServer.h"
 #include "common/MessageBanner.h"
 #include "models/ModelRoles.h"
@@ -28,23 +30,6 @@ namespace fs = std::filesystem;
 namespace {
 constexpr int kConnect = 30000;
 
-// Saves the window when CKPT_TEST_SCREENSHOTS names a folder (to look at by eye).
-void keepScreenshot(QWidget* widget, const QString& name)
-{
-    const QString dir = qEnvironmentVariable("CKPT_TEST_SCREENSHOTS");
-    if (!dir.isEmpty())
-        widget->grab().save(dir + QLatin1Char('/') + name);
-}
-
-void writeScript(const fs::path& path, const std::string& body)
-{
-    QFile f(QString::fromStdString(path.string()));
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(("#!/bin/sh\n" + body).c_str());
-    f.close();
-    fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
-                              fs::perms::others_read | fs::perms::others_exec);
-}
 } // namespace
 
 // Every way opening a remote folder can fail, seen in the window as a user
@@ -90,12 +75,12 @@ void tst_RemoteFailures::initTestCase()
     fs::permissions(m_locked, fs::perms::owner_all);
     m_bin = tmp / "bin";
     fs::create_directories(m_bin);
-    writeScript(m_bin / "old-ckpt", "echo '{\"protocol\": 0, \"version\": \"0.9\"}'\n");
-    writeScript(m_bin / "unprivileged-ckpt",
-                geteuid() == 0
-                    ? "exec setpriv --reuid=nobody --regid=nogroup --clear-groups " CKPT_CLI_PATH
-                      " \"$@\"\n"
-                    : "exec " CKPT_CLI_PATH " \"$@\"\n");
+    writeShellScript(m_bin / "old-ckpt", "echo '{\"protocol\": 0, \"version\": \"0.9\"}'\n");
+    writeShellScript(
+        m_bin / "unprivileged-ckpt",
+        geteuid() == 0 ? "exec setpriv --reuid=nobody --regid=nogroup --clear-groups " CKPT_CLI_PATH
+                         " \"$@\"\n"
+                       : "exec " CKPT_CLI_PATH " \"$@\"\n");
     qputenv("CKPT_SSH_COMMAND", ("ssh -F " + m_server->configFile()).toLocal8Bit());
 }
 

@@ -1,6 +1,8 @@
 #include "DemoRun.h"
 #include "ExperimentsController.h"
 #include "MainWindow.h"
+#include "Screenshots.h"
+#include "Screenshots.h"
 #include "SshServer.h"
 #include "dialogs/LaunchDialog.h"
 #include "dialogs/SlurmForm.h"
@@ -239,8 +241,7 @@ void tst_RemoteSlurmWindow::forkOnTheFarClusterThroughTheDialog()
                 dialog->scriptView()->toPlainText().contains(QStringLiteral("--time=00:05:00")),
             kConnect);
         script = dialog->scriptView()->toPlainText();
-        if (const QString dir = qEnvironmentVariable("CKPT_TEST_SCREENSHOTS"); !dir.isEmpty())
-            dialog->grab().save(dir + QStringLiteral("/remote-launch-slurm.png"));
+        keepScreenshot(dialog, QStringLiteral("remote-launch-slurm.png"));
         failure = QStringLiteral("not launched");
         QTest::mouseClick(dialog->launchButton(), Qt::LeftButton);
         QTRY_VERIFY_WITH_TIMEOUT(dialog->result() == QDialog::Accepted, 60000);

@@ -1,6 +1,7 @@
 #include "DemoRun.h"
 #include "MainWindow.h"
 #include "ProcessRunner.h"
+#include "Screenshots.h"
 #include "SshServer.h"
 #include "compare/CompareView.h"
 #include "compare/WeightsDiffView.h"
@@ -49,13 +50,6 @@ namespace fs = std::filesystem;
 
 namespace {
 constexpr int kConnect = 30000;
-
-void keepScreenshot(QWidget* widget, const QString& name)
-{
-    const QString dir = qEnvironmentVariable("CKPT_TEST_SCREENSHOTS");
-    if (!dir.isEmpty())
-        widget->grab().save(dir + QLatin1Char('/') + name);
-}
 
 bool farProcessRuns(const std::string& command)
 {

@@ -2,6 +2,7 @@
 #include "ExperimentsController.h"
 #include "MainWindow.h"
 #include "RemoteActions.h"
+#include "Screenshots.h"
 #include "SshServer.h"
 #include "dialogs/ConnectDialog.h"
 #include "dialogs/LaunchDialog.h"
@@ -48,13 +49,6 @@ namespace fs = std::filesystem;
 namespace {
 constexpr int kConnect = 30000;
 
-// Saves the window when CKPT_TEST_SCREENSHOTS names a folder (to look at by eye).
-void keepScreenshot(QWidget* widget, const QString& name)
-{
-    const QString dir = qEnvironmentVariable("CKPT_TEST_SCREENSHOTS");
-    if (!dir.isEmpty())
-        widget->grab().save(dir + QLatin1Char('/') + name);
-}
 } // namespace
 
 // The studio window with remote folders: a real sshd on loopback, the real
