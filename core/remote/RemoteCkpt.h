@@ -197,6 +197,12 @@ private:
     Result<Run> readBack(const std::string& run) const;
     // A relink-like call: its answer read into a RelinkResult.
     static RelinkResult relinkAnswer(const nlohmann::ordered_json& json);
+    // A link change (relink, undo, repair) of `run`: its answer; when the
+    // connection dropped, the run read back over a new one and `judge` saying
+    // from it what was applied. `what` ends "Whether <what> could not be read back".
+    Result<RelinkResult>
+    linkChange(const QStringList& arguments, const std::string& run, const std::string& what,
+               const std::function<void(const Run&, RelinkResult&)>& judge) const;
     // run() with the choice not to parse stdout (scan parses it run by run).
     Outcome execute(const QStringList& arguments, const Progress& progress, bool exitOnEof,
                     const std::function<void(const QByteArray&)>& onOutput, bool parseOutput) const;

@@ -60,71 +60,64 @@ Result<Run> RemoteCkpt::readBack(const std::string& run) const
     return std::move(scanned->runs.front());
 }
 
-Result<RemoteCkpt::RelinkResult> RemoteCkpt::relink(const std::string& run, const std::string& link,
-                                                    int epoch) const
+Result<RemoteCkpt::RelinkResult>
+RemoteCkpt::linkChange(const QStringList& arguments, const std::string& run,
+                       const std::string& what,
+                       const std::function<void(const Run&, RelinkResult&)>& judge) const
 {
-    const Outcome o = this->run({QStringLiteral("relink"), QString::fromStdString(run),
-                                 QString::fromStdString("--" + link), QString::number(epoch)});
+    const Outcome o = this->run(arguments);
     if (o.failure == RemoteFailure::None)
         return relinkAnswer(o.json);
     if (o.failure != RemoteFailure::Dropped)
         return error(o);
-    // The far relink is atomic (rename over the link): done or not. Read it back.
+    // Each link change is atomic on the far side (rename over the link): done
+    // or not. Read it back.
     auto now = readBack(run);
     if (!now)
-        return Error{o.message + " Whether the relink of " + link + " was applied could not be " +
-                         "read back: " + now.error().message + ". It is atomic on " +
+        return Error{o.message + " Whether " + what +
+                         " could not be read back: " + now.error().message + ". It is atomic on " +
                          m_target.display() + " (done or not): open the folder again to see.",
                      m_target.url()};
     RelinkResult r;
     r.confirmedByRescan = true;
-    r.epoch = now->linkedEpoch(link);
-    r.applied = r.epoch == epoch;
+    judge(*now, r);
     return r;
+}
+
+Result<RemoteCkpt::RelinkResult> RemoteCkpt::relink(const std::string& run, const std::string& link,
+                                                    int epoch) const
+{
+    return linkChange({QStringLiteral("relink"), QString::fromStdString(run),
+                       QString::fromStdString("--" + link), QString::number(epoch)},
+                      run, "the relink of " + link + " was applied",
+                      [&](const Run& now, RelinkResult& r) {
+                          r.epoch = now.linkedEpoch(link);
+                          r.applied = r.epoch == epoch;
+                      });
 }
 
 Result<RemoteCkpt::RelinkResult> RemoteCkpt::undoRelink(const std::string& run,
                                                         const std::string& link, int movedTo) const
 {
-    const Outcome o = this->run(
-        {QStringLiteral("relink"), QString::fromStdString(run), QStringLiteral("--undo")});
-    if (o.failure == RemoteFailure::None)
-        return relinkAnswer(o.json);
-    if (o.failure != RemoteFailure::Dropped)
-        return error(o);
-    auto now = readBack(run);
-    if (!now)
-        return Error{o.message + " Whether the undo of " + link + " was applied could not be " +
-                         "read back: " + now.error().message + ". It is atomic on " +
-                         m_target.display() + " (done or not): open the folder again to see.",
-                     m_target.url()};
-    RelinkResult r;
-    r.confirmedByRescan = true;
-    r.epoch = now->linkedEpoch(link);
-    r.applied = r.epoch != movedTo;
-    return r;
+    return linkChange(
+        {QStringLiteral("relink"), QString::fromStdString(run), QStringLiteral("--undo")}, run,
+        "the undo of " + link + " was applied", [&](const Run& now, RelinkResult& r) {
+            r.epoch = now.linkedEpoch(link);
+            r.applied = r.epoch != movedTo;
+        });
 }
 
 Result<RemoteCkpt::RelinkResult> RemoteCkpt::repair(const std::string& run,
                                                     const std::string& link) const
 {
-    const Outcome o = this->run({QStringLiteral("relink"), QString::fromStdString(run),
-                                 QStringLiteral("--repair"), QString::fromStdString(link)});
-    if (o.failure == RemoteFailure::None)
-        return relinkAnswer(o.json);
-    if (o.failure != RemoteFailure::Dropped)
-        return error(o);
-    auto now = readBack(run);
-    if (!now)
-        return Error{o.message + " Whether " + link + " was repaired could not be read back: " +
-                         now.error().message + ". Open the folder again to see.",
-                     m_target.url()};
-    RelinkResult r;
-    r.confirmedByRescan = true;
-    r.epoch = link == "all" ? std::nullopt : now->linkedEpoch(link);
-    r.applied = std::none_of(now->problems.begin(), now->problems.end(),
-                             [&](const Problem& p) { return isRepairableLinkProblem(p, link); });
-    return r;
+    return linkChange({QStringLiteral("relink"), QString::fromStdString(run),
+                       QStringLiteral("--repair"), QString::fromStdString(link)},
+                      run, link + " was repaired", [&](const Run& now, RelinkResult& r) {
+                          r.epoch = link == "all" ? std::nullopt : now.linkedEpoch(link);
+                          r.applied = std::none_of(
+                              now.problems.begin(), now.problems.end(),
+                              [&](const Problem& p) { return isRepairableLinkProblem(p, link); });
+                      });
 }
 
 Result<RemotePruned> RemoteCkpt::prune(const std::string& run, const KeepPolicy& policy,
