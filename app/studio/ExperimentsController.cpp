@@ -44,6 +44,9 @@ ExperimentsController::ExperimentsController(const Parts& parts)
     });
     connect(m_parts.workspace, &Workspace::remoteFoldersChanged, this,
             &ExperimentsController::syncRemoteSources);
+    // A folder going offline is not asked again until it is back.
+    connect(m_parts.workspace, &Workspace::remoteConnectionChanged, this,
+            &ExperimentsController::syncRemoteSources);
     // What a far folder's watch sees (a run appearing, an epoch saved) is
     // asked of the far `ckpt runs` soon, once for a burst of events.
     m_remoteRefresh->setSingleShot(true);
@@ -59,8 +62,9 @@ void ExperimentsController::syncRemoteSources()
     std::vector<RemoteRunsSource> sources;
     for (const QString& folder : remote->folders())
         if (const RemoteCkpt* client = remote->client(folder))
-            sources.push_back(
-                {folder.toStdString(), remote->urlPrefix(folder).toStdString(), *client});
+            sources.push_back({folder.toStdString(), remote->urlPrefix(folder).toStdString(),
+                               *client,
+                               remote->connection(folder) == RemoteFolders::Connection::Connected});
     m_panel->setRemoteSources(std::move(sources));
 }
 

@@ -65,6 +65,16 @@ RemoteLaunchedRuns::Result RemoteLaunchedRuns::collect(const Source& source, con
 {
     Result out;
     out.folder = source.folder;
+    if (!source.reachable) {
+        out.error = "not connected to " + source.client.target().display() +
+                    ": its launched runs are shown as last known";
+        if (previous) {
+            out.runs = previous->runs;
+            out.edges = previous->edges;
+            out.lineageKey = previous->lineageKey;
+        }
+        return out;
+    }
     auto far = source.client.runs(source.client.target().path, progress);
     if (!far) {
         out.error = far.error().message;

@@ -14,6 +14,10 @@ struct RemoteRunsSource
     std::string folder; // the opened folder's URL (the window's key)
     std::string prefix; // "ssh://user@host:port": before a far root, a run root
     RemoteCkpt client;  // its target's path is the far folder
+    // False while the folder's connection is down: the far runs are not asked
+    // (each try would wait out ssh's connect timeout and hold the local rows
+    // back); what was last known stays listed.
+    bool reachable = true;
 };
 
 } // namespace ckpt
