@@ -12,6 +12,7 @@
 #include <future>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ckpt::cli {
@@ -100,9 +101,14 @@ int runScan(const QStringList& arguments)
         Console::exitWhenStdinCloses();
 
     // JSON is streamed run by run, never as one document: memory stays that of
-    // the runs and of at most about 4,000 epochs' text.
-    if (cl.json())
-        Console::out(Console::jsonOpening() + "\"runs\": [");
+    // the runs and of at most about 4,000 epochs' text. Its opening is printed
+    // once the first folder could be scanned: a folder that cannot be leaves
+    // stdout empty (exit 2, the reason on stderr), never a torn document.
+    bool opened = false;
+    const auto open = [&] {
+        if (cl.json() && !std::exchange(opened, true))
+            Console::out(Console::jsonOpening() + "\"runs\": [");
+    };
     bool firstRun = true;
     bool problems = false;
     Problems walkProblems;
@@ -112,6 +118,7 @@ int runScan(const QStringList& arguments)
     std::optional<Scanner::Outcome> last;
     // --stream: called from a scanning thread, one run at a time.
     const auto onRun = [&](const Run& loaded) {
+        open();
         Run run = loaded;
         std::string text;
         problems = renderJson(run, text) || problems;
@@ -128,6 +135,7 @@ int runScan(const QStringList& arguments)
         if (!outcome) {
             return cl.fail(outcome.error().message);
         }
+        open();
         for (const auto& p : outcome->walkProblems) {
             problems = problems || !isWarningOnly(p.kind);
             if (!cl.json())

@@ -124,6 +124,12 @@ private slots:
         const CliResult r = runCli({"scan", missing});
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("does-not-exist"), r.err.constData());
+        // With --json (and --stream) stdout stays empty: no torn document.
+        for (const QStringList& json : {QStringList{"--json"}, QStringList{"--json", "--stream"}}) {
+            const CliResult j = runCli(QStringList{"scan"} + json + QStringList{missing});
+            QCOMPARE(j.exitCode, 2);
+            QVERIFY2(j.out.isEmpty(), j.out.constData());
+        }
     }
 
     void scanOfAnEmptyFolderSaysSo()
