@@ -341,6 +341,14 @@ void ModelInspector::showTensorList()
         if (t.optimizerState)
             item->setForeground(0, palette().color(QPalette::Disabled, QPalette::Text));
     }
+    presentTensorList();
+    if (m_tensorList->topLevelItemCount() > 0)
+        m_tensorList->setCurrentItem(m_tensorList->topLevelItem(0));
+}
+
+void ModelInspector::presentTensorList()
+{
+    // Names wide enough to read, never the whole pane.
     const QFontMetrics fm = m_tensorList->fontMetrics();
     m_tensorList->resizeColumnToContents(0);
     m_tensorList->setColumnWidth(
@@ -349,8 +357,6 @@ void ModelInspector::showTensorList()
     m_tensorList->resizeColumnToContents(2);
     m_left->setCurrentWidget(m_tensorList);
     m_tabs->setEnabled(true);
-    if (m_tensorList->topLevelItemCount() > 0)
-        m_tensorList->setCurrentItem(m_tensorList->topLevelItem(0));
 }
 
 void ModelInspector::onTensorChanged()

@@ -82,6 +82,8 @@ private:
     void showHeader();
     void showZipListing();
     void showTensorList();
+    // Fits the filled tensor list's columns and shows it (local and remote alike).
+    void presentTensorList();
     void onTensorChanged();
     // Forgets what was shown (local or remote); `path` is the next file.
     void reset(const QString& path);

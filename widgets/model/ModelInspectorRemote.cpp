@@ -148,14 +148,7 @@ void ModelInspector::showInspection(const RemoteInspect& inspection, const QStri
         if (t.optimizerState)
             item->setForeground(0, palette().color(QPalette::Disabled, QPalette::Text));
     }
-    const QFontMetrics fm = m_tensorList->fontMetrics();
-    m_tensorList->resizeColumnToContents(0);
-    m_tensorList->setColumnWidth(
-        0, std::min(m_tensorList->columnWidth(0), fm.horizontalAdvance(QLatin1Char('x')) * 48));
-    m_tensorList->resizeColumnToContents(1);
-    m_tensorList->resizeColumnToContents(2);
-    m_left->setCurrentWidget(m_tensorList);
-    m_tabs->setEnabled(true);
+    presentTensorList();
     m_tabs->setCurrentIndex(1); // the statistics: what the far answer carries
     if (m_tensorList->topLevelItemCount() > 0)
         m_tensorList->setCurrentItem(m_tensorList->topLevelItem(0));
