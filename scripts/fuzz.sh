@@ -28,7 +28,9 @@ if command -v ccache >/dev/null; then
 fi
 if [[ ! -f "$build/CMakeCache.txt" ]]; then
   # -O1 and line tables only: instrumented code that builds fast and fuzzes fast.
-  CC=clang CXX=clang++ cmake -S "$here" -B "$build" -G Ninja -DCKPT_FUZZ=ON \
+  # CKPT_WERROR: the whole of ckpt::core is compiled here with Debian's clang,
+  # so every CI run also keeps core free of clang warnings.
+  CC=clang CXX=clang++ cmake -S "$here" -B "$build" -G Ninja -DCKPT_FUZZ=ON -DCKPT_WERROR=ON \
     -DCMAKE_BUILD_TYPE=Fuzz -DCMAKE_CXX_FLAGS_FUZZ="-O1 -gline-tables-only" \
     -DCMAKE_C_FLAGS_FUZZ="-O1 -gline-tables-only" "${launcher[@]}" >/dev/null
 fi

@@ -24,8 +24,10 @@ constexpr std::size_t kSub = 4096;
 #pragma GCC diagnostic ignored "-Wpsabi"
 // GCC 12 flags the _mm512_undefined_*() inside its own AVX-512 min/max, extract
 // and reduce intrinsics as (maybe) uninitialized (a known false positive).
+#if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #pragma GCC diagnostic ignored "-Wuninitialized"
+#endif
 using V4d = double __attribute__((vector_size(32)));
 // Unaligned loads straight from the caller's buffer (memcpy makes GCC 12 spill).
 using V4fu = float __attribute__((vector_size(16), aligned(4)));

@@ -90,8 +90,10 @@ std::vector<MetricCurve> CurveBuilder::build(const MetricHistory& history, std::
         MetricCurve curve;
         curve.metric = std::string(metric);
         curve.segment = segment;
-        const auto info = std::find_if(history.segments.begin(), history.segments.end(),
-                                       [&](const HistorySegment& s) { return s.index == segment; });
+        // (Debian's clang 14 cannot capture a structured binding: copied by name.)
+        const auto info =
+            std::find_if(history.segments.begin(), history.segments.end(),
+                         [index = segment](const HistorySegment& s) { return s.index == index; });
         if (info != history.segments.end() && info->resumedFrom &&
             unique.front().epoch > *info->resumedFrom) {
             int parent = 0;

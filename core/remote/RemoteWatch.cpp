@@ -125,7 +125,7 @@ void RemoteWatch::onLine(const QByteArray& line)
         if (again)
             emit resynced();
     }
-    emit event(kind, qroot, line);
+    emit eventLine(kind, qroot, line);
     if (kind == QLatin1String("epoch_added") || kind == QLatin1String("epoch_changed")) {
         if (auto e = RunJsonReader::epoch(j, root))
             emit epochAdded(qroot, *e);

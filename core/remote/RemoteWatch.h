@@ -48,7 +48,7 @@ signals:
     void stateChanged(ckpt::RemoteWatch::State state, const QString& message);
     // Every event line: "run_found", "epoch_added", "link_changed", ... with
     // its JSON text (protocol first).
-    void event(const QString& kind, const QString& root, const QByteArray& json);
+    void eventLine(const QString& kind, const QString& root, const QByteArray& json);
     void epochAdded(const QString& root, const ckpt::Epoch& epoch);
     void epochRemoved(const QString& root, int epoch);
     void linkChanged(const QString& root, const QString& link, int epoch); // -1: none

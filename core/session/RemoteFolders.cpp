@@ -356,7 +356,7 @@ void RemoteFolders::startWatch(Folder& f)
             });
     // What has no typed signal: liveness verdicts, runs appearing or going
     // (the folder is read again), a run's head changing (that run is re-read).
-    connect(w, &RemoteWatch::event, this,
+    connect(w, &RemoteWatch::eventLine, this,
             [this, key, root](const QString& kind, const QString& far, const QByteArray& line) {
                 Folder* at = find(key);
                 if (!at || !at->scanned)

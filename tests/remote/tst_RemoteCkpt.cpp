@@ -699,7 +699,7 @@ private slots:
         RemoteWatch watch(target(), options());
         watch.setBackoff(1500, 4000);
         QSignalSpy resynced(&watch, &RemoteWatch::resynced);
-        QSignalSpy events(&watch, &RemoteWatch::event);
+        QSignalSpy events(&watch, &RemoteWatch::eventLine);
         watch.start();
         QTRY_COMPARE_WITH_TIMEOUT(watch.state(), RemoteWatch::State::Connected, 30000);
         const int before = static_cast<int>(remote().scan(m_run.string())->runs[0].epochs.size());
