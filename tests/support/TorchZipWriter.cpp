@@ -197,10 +197,8 @@ struct Pickler
             put();
             if (!v.items.empty()) {
                 out += '(';
-                for (const auto& [key, item] : v.items) {
-                    value(key);
-                    value(item);
-                }
+                for (const auto& keyOrItem : v.items)
+                    value(keyOrItem);
                 out += 'u';
             }
             break;
@@ -269,7 +267,11 @@ TorchZipWriter::Value TorchZipWriter::dict(std::vector<std::pair<Value, Value>> 
 {
     Value out;
     out.kind = ordered ? Value::Kind::OrderedDict : Value::Kind::Dict;
-    out.items = std::move(items);
+    out.items.reserve(2 * items.size());
+    for (auto& [key, item] : items) {
+        out.items.push_back(std::move(key));
+        out.items.push_back(std::move(item));
+    }
     return out;
 }
 

@@ -45,7 +45,9 @@ public:
         double f = 0;
         std::string s;
         Tensor tensor;
-        std::vector<std::pair<Value, Value>> items; // Dict/OrderedDict (Str or Int keys)
+        // Dict/OrderedDict: key, value, key, value... (Str or Int keys). Flat:
+        // a pair of Values inside Value is an incomplete type to clang 14.
+        std::vector<Value> items;
         std::vector<Value> list;
     };
 
