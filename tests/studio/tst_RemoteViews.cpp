@@ -201,7 +201,7 @@ void tst_RemoteViews::selectEpochs(MainWindow& window, const QString& runRoot,
                           view->visualRect(at).center());
         first = false;
     }
-    QTRY_COMPARE(window.epochTable()->selectedEpochs().size(), epochs.size());
+    QTRY_COMPARE(std::size_t(window.epochTable()->selectedEpochs().size()), epochs.size());
 }
 
 void tst_RemoteViews::compareShowsTheFarWeightsDiff()
