@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <type_traits>
 
@@ -47,10 +48,26 @@ struct Sums
 
 template <typename T> [[gnu::always_inline]] inline V4d load4(const T* p)
 {
+#if defined(__clang__)
+    // clang keeps a vector type's own alignment whatever aligned() says, so
+    // the casts below would be aligned loads of unaligned data (UBSan found
+    // it); memcpy is clang's unaligned vector load.
+    using V4f = float __attribute__((vector_size(16)));
+    if constexpr (std::is_same_v<T, float>) {
+        V4f x;
+        std::memcpy(&x, p, sizeof x);
+        return __builtin_convertvector(x, V4d);
+    } else {
+        V4d x;
+        std::memcpy(&x, p, sizeof x);
+        return x;
+    }
+#else
     if constexpr (std::is_same_v<T, float>)
         return __builtin_convertvector(*reinterpret_cast<const V4fu*>(p), V4d);
     else
         return *reinterpret_cast<const V4du*>(p);
+#endif
 }
 
 struct Lanes

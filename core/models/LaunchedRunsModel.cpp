@@ -92,12 +92,14 @@ LaunchedRunsModel::Snapshot LaunchedRunsModel::collect(
         s.error = QString::fromStdString(listed.error().message);
         return s;
     }
-    std::vector<const LaunchRecord*> records;
-    for (auto& run : *listed) {
+    for (auto& run : *listed)
         s.runs.push_back({std::move(run), {}});
-        if (s.runs.back().run.record)
-            records.push_back(&*s.runs.back().run.record);
-    }
+    // Pointers into s.runs only once it has stopped growing (it used to
+    // reallocate under them: a use after free ASan found).
+    std::vector<const LaunchRecord*> records;
+    for (const Row& row : s.runs)
+        if (row.run.record)
+            records.push_back(&*row.run.record);
     s.edges = Lineage::edgesFrom(records);
     for (const RemoteLaunchedRuns::Source& source : remotes) {
         if (progress.cancelled())

@@ -75,6 +75,12 @@ Workspace::~Workspace()
     m_scans->cancelAll();
     m_history->clear();
     m_verify->cancel();
+    // What the parts signal while they are deleted must not reach this half
+    // destroyed object (closing the remote folders signalled busyChanged into
+    // checkIdle, which asked the deleted RemoteOperations: UBSan found it).
+    for (QObject* part :
+         std::initializer_list<QObject*>{m_scans, m_history, m_verify, m_remote, m_remoteOps})
+        part->disconnect(this);
     delete m_remoteOps;
     delete m_remote;
     delete m_verify;
