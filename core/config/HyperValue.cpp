@@ -21,7 +21,7 @@ public:
 
     Result<HyperValue> parseAll()
     {
-        auto v = parseValue();
+        auto v = parseValue(0);
         if (!v)
             return v;
         skipSpace();
@@ -33,8 +33,12 @@ public:
 private:
     Error fail(const std::string& what) const
     {
-        return Error::at({}, "column " + std::to_string(m_pos + 1) + ": " + what + " in '" +
-                                 std::string(m_text) + "'");
+        // A hostile value can be megabytes long: quote its start only.
+        constexpr std::size_t kQuoted = 200;
+        std::string message = "column " + std::to_string(m_pos + 1) + ": " + what + " in '";
+        message.append(m_text.substr(0, kQuoted));
+        message += m_text.size() > kQuoted ? "...'" : "'";
+        return Error::at({}, message);
     }
 
     void skipSpace()
@@ -43,7 +47,12 @@ private:
             ++m_pos;
     }
 
-    Result<HyperValue> parseValue()
+    // Python's parser refuses more nested brackets ("too many nested
+    // parentheses"); every level here is a stack frame (a fuzzed value of
+    // ~2,000 '[' overflowed the stack).
+    static constexpr int kMaxDepth = 200;
+
+    Result<HyperValue> parseValue(int depth)
     {
         skipSpace();
         if (m_pos >= m_text.size())
@@ -51,8 +60,11 @@ private:
         const char c = m_text[m_pos];
         if (c == '\'' || c == '"')
             return parseString();
-        if (c == '[' || c == '(')
-            return parseList(c == '[' ? ']' : ')');
+        if (c == '[' || c == '(') {
+            if (depth >= kMaxDepth)
+                return fail("brackets nested deeper than " + std::to_string(kMaxDepth) + " levels");
+            return parseList(c == '[' ? ']' : ')', depth + 1);
+        }
         if (std::isdigit(static_cast<unsigned char>(c)) || c == '-' || c == '+' || c == '.')
             return parseNumber();
         if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
@@ -114,7 +126,7 @@ private:
         return fail("unterminated string");
     }
 
-    Result<HyperValue> parseList(char close)
+    Result<HyperValue> parseList(char close, int depth)
     {
         ++m_pos;
         HyperValue::List items;
@@ -124,7 +136,7 @@ private:
             return HyperValue::fromList(std::move(items));
         }
         for (;;) {
-            auto item = parseValue();
+            auto item = parseValue(depth);
             if (!item)
                 return item;
             items.push_back(std::move(item.value()));

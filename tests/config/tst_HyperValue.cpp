@@ -3,6 +3,7 @@
 #include <QTest>
 
 #include <limits>
+#include <string>
 
 using ckpt::HyperValue;
 
@@ -19,6 +20,7 @@ private slots:
     void booleans();
     void wordsFallBackToStrings();
     void numbersConvert();
+    void deepNestingIsRefusedNotACrash();
 };
 
 void tst_HyperValue::literals_data()
@@ -144,6 +146,33 @@ void tst_HyperValue::numbersConvert()
     QCOMPARE(HyperValue::fromDouble(-0x1p63).toInt().value(),
              std::numeric_limits<std::int64_t>::min());
     QCOMPARE(HyperValue::fromDouble(0x1p62).toInt().value(), std::int64_t(1) << 62);
+}
+
+// Found by fuzz_hyper_value: a literal of ~2,000 nested brackets overflowed
+// the stack. 200 levels (Python's own limit) parse; one more is refused with
+// the column, and the message quotes the start of the value only.
+void tst_HyperValue::deepNestingIsRefusedNotACrash()
+{
+    const auto nested = [](int depth, char open, char close) {
+        return std::string(std::size_t(depth), open) + std::string(std::size_t(depth), close);
+    };
+    auto deepest = HyperValue::parseLiteral(nested(200, '[', ']'));
+    QVERIFY2(deepest.ok(), deepest.ok() ? "" : deepest.error().message.c_str());
+    QCOMPARE(int(deepest->kind()), int(HyperValue::Kind::List));
+
+    for (const std::string& text :
+         {nested(201, '[', ']'), nested(201, '(', ')'), std::string(100000, '['),
+          std::string(50000, '[') + std::string(50000, '(')}) {
+        auto refused = HyperValue::parseLiteral(text);
+        QVERIFY(!refused.ok());
+        const QString message = QString::fromStdString(refused.error().message);
+        QVERIFY2(message.startsWith("column 201: brackets nested deeper than 200 levels in '"),
+                 qPrintable(message.left(300)));
+        QVERIFY2(message.size() < 400, qPrintable(message.left(300)));
+        QVERIFY(message.endsWith("...'"));
+        // A bad word in a config file is kept as text, never a crash either.
+        QCOMPARE(int(HyperValue::fromWord(text).kind()), int(HyperValue::Kind::String));
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_HyperValue)

@@ -128,6 +128,11 @@ void tst_IniConfig::errors_data()
                                << "bad.ini:2: empty key";
     QTest::newRow("open list") << "[G]\na = 1\nb = [1, 2\n"
                                << "bad.ini:3: value of 'b'";
+    // Found by fuzz_ini_config: ~2,000 nested brackets overflowed the stack.
+    QTest::newRow("nested 100,000 deep")
+        << "[G]\nlayers = " + QString(100000, '[') + "\n"
+        << "bad.ini:2: value of 'layers' is not a Python literal: column 201: brackets nested "
+           "deeper than 200 levels";
 }
 
 void tst_IniConfig::errors()
