@@ -297,13 +297,17 @@ void MainWindow::openFolders(const QStringList& folders)
 {
     QStringList dirs;
     QStringList remote;
-    for (const QString& f : folders)
+    for (const QString& f : folders) {
+        const QFileInfo info(f);
         if (RemoteFolders::looksRemote(f))
             remote << f;
-        else if (QFileInfo(f).isDir())
-            dirs << QFileInfo(f).absoluteFilePath();
+        else if (info.isDir())
+            dirs << info.absoluteFilePath();
+        else if (!info.exists())
+            m_status->setText(tr("No such folder: %1").arg(f));
         else
-            m_status->setText(tr("Not a folder: %1").arg(f));
+            m_status->setText(tr("Not a folder: %1 is a file").arg(f));
+    }
     m_actions->addRecent(m_remote->open(remote));
     if (dirs.isEmpty())
         return;

@@ -34,6 +34,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
@@ -55,6 +56,7 @@ private slots:
     void init();
     void dropFolderAddsItsRuns_data();
     void dropFolderAddsItsRuns();
+    void openingWhatIsNotAFolderSaysWhy();
     void selectingRunsFillsTheTable();
     void rollbackChangesLinkAndUndoRestoresIt();
     void repairRelocatedLinkFromProblems();
@@ -139,6 +141,27 @@ void tst_MainWindow::dropFolderAddsItsRuns()
     window.close();
     QCOMPARE(QSettings().value("session/folders").toStringList(), workspace.folders());
     QVERIFY(QSettings().value("recentFolders").toStringList().contains(dir.path()));
+}
+
+// `ckpt-studio PATH` with a mistyped path, or a file: the status bar says
+// which, and nothing is opened.
+void tst_MainWindow::openingWhatIsNotAFolderSaysWhy()
+{
+    QTemporaryDir dir;
+    const QString missing = dir.filePath(QStringLiteral("no-such-experiment"));
+    const QString file = dir.filePath(QStringLiteral("model.h5"));
+    QFile(file).open(QIODevice::WriteOnly);
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const auto status = [&] { return window.statusBar()->findChild<QLabel*>()->text(); };
+
+    window.openFolders({missing});
+    QCOMPARE(status(), QStringLiteral("No such folder: ") + missing);
+    window.openFolders({file});
+    QCOMPARE(status(), QStringLiteral("Not a folder: ") + file + QStringLiteral(" is a file"));
+    QVERIFY(workspace.folders().isEmpty());
 }
 
 void tst_MainWindow::selectingRunsFillsTheTable()
