@@ -37,9 +37,9 @@ void EpochActions::compareSelected()
     QStringList modelPaths;
     for (const EpochRef& ref : selected) {
         const auto* state = ws->state(ref.root);
-        auto side =
-            state ? CompareSide::of(ws->runName(ref.root), state->run, state->history, ref.epoch)
-                  : std::nullopt;
+        auto side = state ? CompareSide::of(ws->runName(ref.root), state->run, state->history.get(),
+                                            ref.epoch)
+                          : std::nullopt;
         if (!side)
             return;
         modelPaths << QString::fromStdString(state->run.modelPath(side->epoch));

@@ -22,7 +22,7 @@ void PlotSync::refresh()
     std::vector<MetricPlot::RunHistory> runs;
     for (const QString& root : m_workspace->shownRuns())
         if (const auto* s = m_workspace->state(root); s && s->history)
-            runs.push_back({root, m_workspace->runName(root), *s->history});
+            runs.push_back({root, m_workspace->runName(root), s->history});
     m_panel->plot()->setRuns(std::move(runs));
     for (const QString& root : m_workspace->shownRuns())
         updateMarkers(root);
@@ -35,7 +35,7 @@ void PlotSync::onHistory(const QString& root)
     if (!m_workspace->shownRuns().contains(root) || !s || !s->history)
         return;
     // The live path: the plot extends the run's curves in place.
-    m_panel->plot()->updateRun(root, m_workspace->runName(root), *s->history);
+    m_panel->plot()->updateRun(root, m_workspace->runName(root), s->history);
     updateMarkers(root);
     refreshMetrics();
 }

@@ -14,7 +14,7 @@
 namespace ckpt {
 
 std::optional<CompareSide> CompareSide::of(const QString& runName, const Run& run,
-                                           const std::optional<MetricHistory>& history, int number)
+                                           const MetricHistory* history, int number)
 {
     const Epoch* epoch = run.findEpoch(number);
     if (!epoch)

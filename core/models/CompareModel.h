@@ -28,7 +28,7 @@ struct CompareSide
     // `history` has one, and the run's parameters (a small file read here);
     // empty when the run has no such epoch.
     static std::optional<CompareSide> of(const QString& runName, const Run& run,
-                                         const std::optional<MetricHistory>& history, int number);
+                                         const MetricHistory* history, int number);
 };
 
 // Two epochs side by side: their record's fields (CANDLE ckpt-info.json) (known keys first, then

@@ -120,21 +120,28 @@ bool PlotModel::extends(const QString& id, const QString& name, const MetricHist
 PlotModel::Change PlotModel::updateRun(const QString& id, const QString& name,
                                        MetricHistory history)
 {
+    return updateRun(id, name, std::make_shared<MetricHistory>(std::move(history)));
+}
+
+PlotModel::Change PlotModel::updateRun(const QString& id, const QString& name,
+                                       std::shared_ptr<const MetricHistory> shared)
+{
     const int index = findRun(id);
     if (index < 0) {
         Run run;
         run.id = id;
         run.name = name;
-        run.history = std::make_shared<MetricHistory>(std::move(history));
+        run.history = std::move(shared);
         m_runs.push_back(std::move(run));
         collectMetricNames();
         rebuildCurves();
         return {true, {}};
     }
     Run& run = m_runs[std::size_t(index)];
+    const MetricHistory& history = *shared;
     if (!extends(id, name, history)) {
         run.name = name;
-        run.history = std::make_shared<MetricHistory>(std::move(history));
+        run.history = std::move(shared);
         collectMetricNames();
         rebuildCurves();
         return {true, {}};

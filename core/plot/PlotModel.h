@@ -72,6 +72,11 @@ public:
     // rows after the old ones (same segments, same (segment, epoch) rows first)
     // the rows are appended instead.
     Change updateRun(const QString& id, const QString& name, MetricHistory history);
+    // The same with a history shared with its owner (the workspace's): kept
+    // as it is, never copied; when it extends the run's, only its new rows are
+    // appended to the model's own.
+    Change updateRun(const QString& id, const QString& name,
+                     std::shared_ptr<const MetricHistory> history);
     // Appends one row; grows the series in place when the row extends its
     // segment's curves, otherwise rebuilds. A row of an unknown segment is taken
     // as a fresh process (no branch point): restarts come through updateRun().

@@ -361,7 +361,7 @@ void Workspace::onHistory(const QString& root, const std::shared_ptr<MetricHisto
     RunState* s = m_registry.find(root);
     if (!s || !history)
         return;
-    s->history = std::move(*history);
+    s->history = history;
     m_epochTable->setHistory(root, *s->history);
     emit historyChanged(root);
 }

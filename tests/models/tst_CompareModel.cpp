@@ -106,8 +106,8 @@ void tst_CompareModel::parametersOfTwoLightningRuns()
     b.writeHparams("lr: 0.001\nbatch_size: 32\ndropout: 0.1\n");
     const Run ra = layouts::lightning().loadRun(a.root());
     const Run rb = layouts::lightning().loadRun(b.root());
-    auto left = CompareSide::of("version_0", ra, std::nullopt, 10);
-    auto right = CompareSide::of("version_1", rb, std::nullopt, 10);
+    auto left = CompareSide::of("version_0", ra, nullptr, 10);
+    auto right = CompareSide::of("version_1", rb, nullptr, 10);
     QVERIFY(left && right);
     QCOMPARE(left->params.size(), std::size_t(2));
     CompareModel model;

@@ -33,6 +33,7 @@ private slots:
     void appendOfUnknownSegmentRebuilds();
     void updateRunAppendsWhenItExtends();
     void updateRunRebuildsWhenHistoryChanged();
+    void sharedHistoriesAreKeptNotCopied();
     void markersPreferTheNewestSegment();
     void keyOfEpochFollowsTheAxis();
 };
@@ -151,6 +152,34 @@ void tst_PlotModel::updateRunRebuildsWhenHistoryChanged()
     QCOMPARE(model.curves()[1].curve.points.front().epoch, 10);
     QVERIFY(model.removeRun(QStringLiteral("a")));
     QVERIFY(model.curves().empty());
+}
+
+// The window hands the workspace's histories over shared: a new or replaced
+// history is kept as the same object (no copy of a long history on the GUI
+// thread), and one that extends the shown run only adds its new rows to the
+// model's own history, leaving the owner's untouched.
+void tst_PlotModel::sharedHistoriesAreKeptNotCopied()
+{
+    PlotModel model;
+    model.setMetrics(loss());
+    const std::shared_ptr<const MetricHistory> first =
+        std::make_shared<MetricHistory>(test::twoSegmentHistory(12, 8, 15));
+    QVERIFY(model.updateRun(QStringLiteral("a"), QStringLiteral("a"), first).rebuilt);
+    QCOMPARE(model.runs()[0].history.get(), first.get());
+
+    const std::shared_ptr<const MetricHistory> restarted =
+        std::make_shared<MetricHistory>(test::twoSegmentHistory(12, 10, 15));
+    QVERIFY(model.updateRun(QStringLiteral("a"), QStringLiteral("a"), restarted).rebuilt);
+    QCOMPARE(model.runs()[0].history.get(), restarted.get());
+
+    const std::shared_ptr<const MetricHistory> longer =
+        std::make_shared<MetricHistory>(test::twoSegmentHistory(12, 10, 20));
+    const std::size_t restartedRows = restarted->rows.size();
+    const auto change = model.updateRun(QStringLiteral("a"), QStringLiteral("a"), longer);
+    QVERIFY(!change.rebuilt);
+    QCOMPARE(model.runs()[0].history->rows.size(), longer->rows.size());
+    QCOMPARE(restarted->rows.size(), restartedRows); // the owner's copy is not edited
+    QCOMPARE(model.curves()[1].series.pointCount(), 11);
 }
 
 void tst_PlotModel::markersPreferTheNewestSegment()

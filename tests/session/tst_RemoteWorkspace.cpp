@@ -187,8 +187,8 @@ void tst_RemoteWorkspace::remoteOpenGivesTheLocalRunsStreamed()
                  QStringLiteral("%1@127.0.0.1:%2").arg(m_server->user()).arg(m_server->port()));
         QCOMPARE(index.data(roles::StaleRole).toString(), QString());
         // The metrics came from the far `ckpt history`.
-        QTRY_VERIFY_WITH_TIMEOUT(ws.state(root)->history.has_value(), kConnect);
-        QTRY_VERIFY_WITH_TIMEOUT(local.state(localRoot)->history.has_value(), kConnect);
+        QTRY_VERIFY_WITH_TIMEOUT(ws.state(root)->history != nullptr, kConnect);
+        QTRY_VERIFY_WITH_TIMEOUT(local.state(localRoot)->history != nullptr, kConnect);
         QCOMPARE(ws.state(root)->history->latestPerEpoch().size(),
                  local.state(localRoot)->history->latestPerEpoch().size());
         QCOMPARE(*ws.state(root)->history->rows.back().value("loss"),

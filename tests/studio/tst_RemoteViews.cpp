@@ -176,7 +176,7 @@ void tst_RemoteViews::openAndShow(MainWindow& window, const char* run)
     QTRY_COMPARE(window.workspace()->shownRuns(), QStringList{r});
     QTRY_VERIFY(window.epochTable()->view()->model()->rowCount() > 0);
     // Its metrics (the far `ckpt history`) fill the table in: select after that.
-    QTRY_VERIFY_WITH_TIMEOUT(window.workspace()->state(r)->history.has_value(), kConnect);
+    QTRY_VERIFY_WITH_TIMEOUT(window.workspace()->state(r)->history != nullptr, kConnect);
     QTRY_VERIFY(window.workspace()->isIdle());
 }
 

@@ -176,7 +176,7 @@ void tst_RemoteWindow::commandLineUrlOpensItMarkedRemote()
     QTRY_COMPARE(workspace.shownRuns(), QStringList{root});
     QTRY_COMPARE(window.epochTable()->view()->model()->rowCount(), 3);
     // Its metrics come from the far `ckpt history`, as for a local run.
-    QTRY_VERIFY_WITH_TIMEOUT(workspace.state(root)->history.has_value(), kConnect);
+    QTRY_VERIFY_WITH_TIMEOUT(workspace.state(root)->history != nullptr, kConnect);
     QVERIFY(!workspace.state(root)->history->rows.empty());
     // Select an epoch: rollback, inspect, restart and fork are offered (the far
     // ckpt does them).
@@ -260,7 +260,7 @@ void tst_RemoteWindow::stoppedServerMarksTheRunsOffline()
     const QString root = url(m_far / "RUN000" / "ckpts");
     QTRY_VERIFY_WITH_TIMEOUT(sidebarRow(window, root).isValid(), kConnect);
     window.sidebar()->selectRuns({root});
-    QTRY_VERIFY_WITH_TIMEOUT(workspace.state(root)->history.has_value(), kConnect);
+    QTRY_VERIFY_WITH_TIMEOUT(workspace.state(root)->history != nullptr, kConnect);
 
     m_server->stop();
     QTRY_COMPARE_WITH_TIMEOUT(sidebarRow(window, root).data(roles::StaleRole).toString(),

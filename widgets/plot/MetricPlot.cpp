@@ -101,7 +101,7 @@ void MetricPlot::setRuns(std::vector<RunHistory> runs)
         PlotModel::Run run;
         run.id = r.id;
         run.name = r.name;
-        run.history = std::make_shared<MetricHistory>(std::move(r.history));
+        run.history = r.history ? std::move(r.history) : std::make_shared<MetricHistory>();
         modelRuns.push_back(std::move(run));
     }
     m_userRange = false;
@@ -178,11 +178,16 @@ void MetricPlot::onLoaded()
 
 void MetricPlot::updateRun(const QString& runId, const QString& name, MetricHistory history)
 {
-    auto shared = std::make_shared<MetricHistory>(std::move(history));
-    if (deferred([=](PlotModel& m) { m.updateRun(runId, name, std::move(*shared)); }))
+    updateRun(runId, name, std::make_shared<MetricHistory>(std::move(history)));
+}
+
+void MetricPlot::updateRun(const QString& runId, const QString& name,
+                           std::shared_ptr<const MetricHistory> shared)
+{
+    if (deferred([=](PlotModel& m) { m.updateRun(runId, name, shared); }))
         return;
     if (m_model.extends(runId, name, *shared)) {
-        apply(m_model.updateRun(runId, name, std::move(*shared))); // O(new rows)
+        apply(m_model.updateRun(runId, name, shared)); // O(new rows)
         return;
     }
     std::vector<PlotModel::Run> runs = m_model.runs();

@@ -73,9 +73,19 @@ public:
 
     struct RunHistory
     {
+        RunHistory() = default;
+        RunHistory(QString runId, QString runName, MetricHistory runHistory)
+            : id(std::move(runId)), name(std::move(runName)),
+              history(std::make_shared<MetricHistory>(std::move(runHistory)))
+        {}
+        // A history shared with its owner: kept, never copied nor changed.
+        RunHistory(QString runId, QString runName, std::shared_ptr<const MetricHistory> shared)
+            : id(std::move(runId)), name(std::move(runName)), history(std::move(shared))
+        {}
+
         QString id;   // stable key (e.g. the run's root path)
         QString name; // shown in the legend and the hover text
-        MetricHistory history;
+        std::shared_ptr<const MetricHistory> history = std::make_shared<MetricHistory>();
     };
 
     explicit MetricPlot(QWidget* parent = nullptr);
@@ -86,6 +96,9 @@ public:
     // Adds a run or replaces its history. When the new history only extends the
     // old one (rows appended to the last segment) the graphs are extended in place.
     void updateRun(const QString& runId, const QString& name, MetricHistory history);
+    // The same with a history shared with its owner (never copied nor changed).
+    void updateRun(const QString& runId, const QString& name,
+                   std::shared_ptr<const MetricHistory> history);
     // The live path: one more row for a run already shown, appended without
     // rebuilding the graphs when it extends the run's last segment (O(new points)).
     // A restart (a new segment) should come through updateRun(), which knows
