@@ -254,7 +254,8 @@ QVariant RunTreeModel::folderData(const Folder& folder, int column, int role) co
                        : (host.isEmpty() ? folder.host : host) + QLatin1Char(':') + name;
         }
         if (column == EpochsColumn)
-            return QStringLiteral("%1 runs").arg(folder.runs.size());
+            return QString::fromStdString(
+                Format::counted(static_cast<long long>(folder.runs.size()), "run"));
         if (column == DiskColumn)
             return formatBytes(bytes);
         return {};

@@ -5,6 +5,16 @@
 
 namespace ckpt {
 
+std::string Format::counted(long long count, const std::string& noun)
+{
+    std::string text = std::to_string(count);
+    text += ' ';
+    text += noun;
+    if (count != 1)
+        text += 's';
+    return text;
+}
+
 std::string Format::number(double value)
 {
     if (std::isnan(value))

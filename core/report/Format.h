@@ -18,6 +18,8 @@ public:
     static std::string bytes(double bytes);
     // A duration in seconds: "26 ms", "4.2 s", "3:07" (m:ss), "1:02:07" (h:mm:ss).
     static std::string duration(double seconds);
+    // "1 run", "2 runs", "0 runs": `count` and the noun, plural but for one.
+    static std::string counted(long long count, const std::string& noun);
 };
 
 } // namespace ckpt

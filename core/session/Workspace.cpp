@@ -6,6 +6,7 @@
 #include "models/EpochTableModel.h"
 #include "models/ProblemsModel.h"
 #include "models/RunTreeModel.h"
+#include "report/Format.h"
 #include "session/HistoryService.h"
 #include "session/RemoteFolders.h"
 #include "session/RemoteOperations.h"
@@ -155,8 +156,10 @@ void Workspace::connectParts()
                 if (!walkProblems.empty())
                     m_problems->setProblems(folder, QDir(folder).dirName(), walkProblems);
                 emit scanFinished(folder, error, count);
-                emit message(error.isEmpty() ? tr("%1: %n run(s)", nullptr, count).arg(folder)
-                                             : error);
+                emit message(error.isEmpty()
+                                 ? folder + QStringLiteral(": ") +
+                                       QString::fromStdString(Format::counted(count, "run"))
+                                 : error);
             });
     connect(m_scans, &ScanController::allScansFinished, this, &Workspace::allScansFinished);
     connect(m_history, &HistoryService::ready, this, &Workspace::onHistory);

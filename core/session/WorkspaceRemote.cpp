@@ -3,6 +3,7 @@
 #include "models/EpochTableModel.h"
 #include "models/ProblemsModel.h"
 #include "models/RunTreeModel.h"
+#include "report/Format.h"
 #include "session/HistoryService.h"
 #include "session/RemoteFolders.h"
 #include "session/RemoteOperations.h"
@@ -23,8 +24,9 @@ void Workspace::connectRemote()
                     replaceRemoteRuns(folder, roots);
                 emit scanFinished(folder, error, static_cast<int>(roots.size()));
                 if (error.isEmpty())
-                    emit message(
-                        tr("%1: %n run(s)", nullptr, static_cast<int>(roots.size())).arg(folder));
+                    emit message(folder + QStringLiteral(": ") +
+                                 QString::fromStdString(
+                                     Format::counted(static_cast<long long>(roots.size()), "run")));
             });
     connect(r, &RemoteFolders::connectionChanged, this, &Workspace::onRemoteConnection);
     connect(r, &RemoteFolders::epochAdded, this, &Workspace::onWatchedEpoch);

@@ -18,6 +18,7 @@ private slots:
     void number();
     void duration_data();
     void duration();
+    void countedIsSingularForOne();
     void csvQuotesAndRawNumbers();
 };
 
@@ -77,6 +78,14 @@ void tst_Format::duration()
     QFETCH(double, seconds);
     QFETCH(QString, text);
     QCOMPARE(QString::fromStdString(Format::duration(seconds)), text);
+}
+
+// The sidebar said "1 runs" and the status bar "5 run(s)".
+void tst_Format::countedIsSingularForOne()
+{
+    QCOMPARE(Format::counted(1, "run"), std::string("1 run"));
+    QCOMPARE(Format::counted(0, "run"), std::string("0 runs"));
+    QCOMPARE(Format::counted(5, "run"), std::string("5 runs"));
 }
 
 void tst_Format::csvQuotesAndRawNumbers()
