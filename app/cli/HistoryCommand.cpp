@@ -2,7 +2,7 @@
 #include "Commands.h"
 #include "Console.h"
 #include "RunArgument.h"
-#include "layout/Layout.h"
+#include "launch/RunBranches.h"
 #include "report/HistoryTable.h"
 
 namespace ckpt::cli {
@@ -13,6 +13,9 @@ int runHistory(const QStringList& arguments)
         QStringLiteral("history"), QStringLiteral("RUN [--csv | --json] [--all-segments]"),
         QStringLiteral("The run's metric history, one row per epoch and a column per metric, "
                        "merged from training.log, ckpt.log, history.txt and ckpt-info.json.\n"
+                       "A restart keeps a copy of the run's logs with the epochs it moves aside: "
+                       "values the restarted trainer no longer logs for earlier epochs are read "
+                       "from there.\n"
                        "After a restart, an epoch trained twice shows the newer values unless "
                        "--all-segments is given.\nExit status 1 when a source could not be "
                        "read completely (the problems go to stderr)."));
@@ -28,7 +31,7 @@ int runHistory(const QStringList& arguments)
     if (!run) {
         return cl.fail(run.error().message);
     }
-    const MetricHistory history = historyOf(*run);
+    const MetricHistory history = RunBranches::completeHistory(*run);
     const auto rows = cl.isSet("all-segments") ? HistoryTable::Rows::AllSegments
                                                : HistoryTable::Rows::LatestPerEpoch;
     if (cl.json()) {

@@ -2,6 +2,7 @@
 
 #include "launch/LaunchPrep.h"
 #include "layout/Layout.h"
+#include "plot/BranchCurves.h"
 
 #include <QDateTime>
 #include <QString>
@@ -122,6 +123,30 @@ std::vector<const LaunchAttempt*> restartsOf(const LaunchRecord& record, const f
 }
 
 } // namespace
+
+MetricHistory RunBranches::completeHistory(const Run& run)
+{
+    MetricHistory history = historyOf(run);
+    history.branches = of(run.root, history);
+    if (BranchCurves::hasSuperseded(history))
+        history = BranchCurves::restored(history);
+    // A fork's epochs up to its fork epoch (the one it starts from) hold what
+    // its parent logged then; the fork's own logs start after it.
+    for (const HistoryBranch& lead : history.branches) {
+        if (lead.kind != HistoryBranch::Kind::ForkLeadIn)
+            continue;
+        for (HistoryRow& row : history.rows) {
+            if (row.epoch > lead.epoch)
+                continue;
+            const auto parent =
+                std::find_if(lead.rows.begin(), lead.rows.end(),
+                             [&](const HistoryRow& r) { return r.epoch == row.epoch; });
+            if (parent != lead.rows.end())
+                row.fillMissing(*parent);
+        }
+    }
+    return history;
+}
 
 std::string RunBranches::displayName(const fs::path& root)
 {

@@ -2,6 +2,7 @@
 
 #include "launch/LaunchRecord.h"
 #include "model/MetricHistory.h"
+#include "model/Run.h"
 
 #include <filesystem>
 #include <optional>
@@ -42,6 +43,13 @@ public:
     // Both, for `history` of the run at `root`: superseded branches, then the lead-in.
     static std::vector<HistoryBranch> of(const std::filesystem::path& root,
                                          const MetricHistory& history);
+
+    // The run's history as Ckpt Studio shows it (the epoch table, the plot,
+    // `ckpt history`): historyOf(run), its branches (of()), and the epochs up to
+    // each restart that the run's own logs lost but a superseded folder kept,
+    // put back into the segment that trained them (BranchCurves::restored);
+    // a fork's epochs up to its fork epoch get what its parent logged for them.
+    static MetricHistory completeHistory(const Run& run);
 
     // The shown name of a run root: its run folder's name ("RUN001").
     static std::string displayName(const std::filesystem::path& root);

@@ -44,6 +44,18 @@ const MetricSample* HistoryRow::sample(std::string_view metric) const
     return richest(samples, metric);
 }
 
+bool HistoryRow::fillMissing(const HistoryRow& other)
+{
+    const std::size_t before = samples.size();
+    for (const MetricSample& s : other.samples)
+        if (!sample(s.metric))
+            samples.push_back(s);
+    const bool timed = !wallTime && other.wallTime;
+    if (timed)
+        wallTime = other.wallTime;
+    return timed || samples.size() != before;
+}
+
 std::optional<MetricSource> HistoryRow::sourceOf(std::string_view metric) const
 {
     if (const auto* s = richest(samples, metric))

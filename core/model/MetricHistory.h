@@ -52,6 +52,10 @@ struct HistoryRow
     std::optional<MetricSource> sourceOf(std::string_view metric) const;
     // Both at once: the sample of `metric` from the richest source, or null.
     const MetricSample* sample(std::string_view metric) const;
+    // Adds the samples of `other` (the same epoch as logged elsewhere) whose
+    // metric this row lacks, and its wall time when this row has none; never
+    // replaces a value. True when anything was added.
+    bool fillMissing(const HistoryRow& other);
 };
 
 // History drawn with a run that is not the run's own current training: the
@@ -81,6 +85,9 @@ struct MetricHistory
     std::vector<HistoryRow> rows;        // sorted by (segment, epoch)
     Problems problems;                   // unparseable lines, files that could not be read
     std::vector<HistoryBranch> branches; // superseded branches (oldest first), a fork's lead-in
+    // The epochs a restart's folder kept that the run's own logs lost are put
+    // back into `rows` (BranchCurves::restored has been applied).
+    bool restored = false;
 
     std::vector<std::string> metricNames() const; // sorted, unique
     // The latest row for each epoch (a restart's rows replace the ones it overwrote).

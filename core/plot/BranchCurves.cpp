@@ -59,10 +59,12 @@ void addLeadIn(std::vector<MetricCurve>& curves, int index, const HistoryBranch&
     std::optional<CurvePoint> join;
     if (!lead.points.empty() && lead.points.back().epoch == branch.epoch)
         join = lead.points.back();
+    // The run's own points up to the fork epoch are its copy of the parent's
+    // (the one at the epoch itself gives way to the parent's, the join).
+    const int keepFrom = join ? branch.epoch + 1 : branch.epoch;
     for (auto& curve : curves)
         if (curve.kind == MetricCurve::Kind::Own && !curve.anchored())
-            std::erase_if(curve.points,
-                          [&](const CurvePoint& p) { return p.epoch < branch.epoch; });
+            std::erase_if(curve.points, [&](const CurvePoint& p) { return p.epoch < keepFrom; });
     std::erase_if(curves, [](const MetricCurve& c) { return c.points.empty(); });
     if (join && !curves.empty() && curves.front().kind == MetricCurve::Kind::Own &&
         !curves.front().anchored() && curves.front().points.front().epoch > branch.epoch) {
@@ -118,16 +120,6 @@ void addSuperseded(std::vector<MetricCurve>& curves, const MetricHistory& histor
     curves.push_back(std::move(old));
 }
 
-// Adds the samples of `from` whose metric `to` lacks.
-void fillMissing(HistoryRow& to, const HistoryRow& from)
-{
-    for (const MetricSample& sample : from.samples)
-        if (!to.value(sample.metric))
-            to.samples.push_back(sample);
-    if (!to.wallTime)
-        to.wallTime = from.wallTime;
-}
-
 } // namespace
 
 bool BranchCurves::hasSuperseded(const MetricHistory& history)
@@ -139,6 +131,7 @@ bool BranchCurves::hasSuperseded(const MetricHistory& history)
 MetricHistory BranchCurves::restored(const MetricHistory& history)
 {
     MetricHistory out = history;
+    out.restored = true;
     std::vector<bool> matched(out.segments.size(), false);
     bool added = false;
     for (const HistoryBranch& branch : history.branches) {
@@ -164,9 +157,7 @@ MetricHistory BranchCurves::restored(const MetricHistory& history)
                 return x.segment == segment && x.epoch == old.epoch;
             });
             if (row != out.rows.end()) {
-                const std::size_t before = row->samples.size();
-                fillMissing(*row, old);
-                added = added || row->samples.size() != before;
+                added = row->fillMissing(old) || added;
             } else {
                 HistoryRow fresh = old;
                 fresh.segment = segment;

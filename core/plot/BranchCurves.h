@@ -13,7 +13,8 @@ namespace ckpt {
 // - a fork's lead-in (the parent's epochs up to the fork epoch N) comes first
 //   (segment kLeadInSegment); the run's own points before N (a copy of the
 //   parent's log) are dropped, and its first curve is anchored at the lead-in's
-//   point N, so the fork grows out of its parent's curve;
+//   point N (which replaces its own at N), so the fork grows out of its
+//   parent's curve;
 // - each superseded branch (what a restart from N moved aside) comes last
 //   (segment supersededSegment(i)), anchored at the run's point N. It replaces
 //   the dead end the run's own logs may still show for that restart (the

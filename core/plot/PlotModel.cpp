@@ -318,8 +318,9 @@ void PlotModel::rebuildCurves()
     for (std::size_t r = 0; r < m_runs.size(); ++r) {
         const MetricHistory& own = *m_runs[r].history;
         m_runs[r].timeOrigin = earliestWallTime(own);
-        // A restart's folder may hold epochs the run's own logs lost since.
-        if (BranchCurves::hasSuperseded(own))
+        // A restart's folder may hold epochs the run's own logs lost since
+        // (the workspace's histories come with them put back already).
+        if (BranchCurves::hasSuperseded(own) && !own.restored)
             restored[r] = std::make_unique<MetricHistory>(BranchCurves::restored(own));
         const MetricHistory* history = restored[r] ? restored[r].get() : &own;
         for (int m = 0; m < m_metrics.size(); ++m)

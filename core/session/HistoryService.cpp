@@ -32,10 +32,9 @@ void HistoryService::launch(const QString& root, Slot& slot, std::shared_ptr<con
 {
     slot.runner->start<std::shared_ptr<MetricHistory>>(
         [snapshot](const Progress&) {
-            auto history = std::make_shared<MetricHistory>(historyOf(*snapshot));
-            // Restarted and forked runs: what the plot draws beside their own epochs.
-            history->branches = RunBranches::of(snapshot->root, *history);
-            return history;
+            // Restarted and forked runs come with what the plot draws beside
+            // their own epochs, and the epochs their logs lost put back.
+            return std::make_shared<MetricHistory>(RunBranches::completeHistory(*snapshot));
         },
         [this, root](std::shared_ptr<MetricHistory> history) {
             emit ready(root, std::move(history));

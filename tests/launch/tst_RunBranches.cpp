@@ -1,3 +1,4 @@
+#include "CliRunner.h"
 #include "DemoRun.h"
 #include "candle/CandleLayout.h"
 #include "launch/LaunchPrep.h"
@@ -169,6 +170,36 @@ void tst_RunBranches::restartsLeaveOneFadedBranchEach()
     // The demo trainer overwrote training.log when it restarted: the run's
     // own history lost the loss of epochs 1..6.
     QVERIFY(!valuesOf(history.rows, "loss").contains(3));
+    // What the epoch table and `ckpt history` show: those values back from
+    // the folder, in the segment that trained them, the restarted epochs' own after.
+    const MetricHistory shown =
+        RunBranches::completeHistory(CandleLayout::instance().loadRun(root));
+    QVERIFY(shown.restored);
+    QCOMPARE(int(shown.branches.size()), 1);
+    const auto shownRows = shown.latestPerEpoch();
+    QCOMPARE(int(shownRows.size()), 10);
+    for (const HistoryRow* row : shownRows) {
+        const auto loss = row->value("loss");
+        QVERIFY(loss);
+        if (row->epoch <= 6) {
+            QCOMPARE(row->segment, 0);
+            QCOMPARE(*loss, oldLoss.at(row->epoch));
+            QVERIFY(row->sourceOf("loss") == MetricSource::TrainingLog);
+        } else {
+            QCOMPARE(row->segment, 1);
+            QVERIFY(*loss != oldLoss.at(row->epoch));
+        }
+    }
+    const test::CliResult cli =
+        test::runCli({QStringLiteral("history"), QString::fromStdString(root.string()),
+                      QStringLiteral("--csv")});
+    QCOMPARE(cli.exitCode, 0);
+    const QList<QByteArray> lines = cli.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 11); // the header, epochs 1..10
+    const int lossColumn = int(lines.front().split(',').indexOf("loss"));
+    QVERIFY(lossColumn > 0);
+    for (int e = 1; e <= 6; ++e)
+        QCOMPARE(lines[e].split(',')[lossColumn].toDouble(), oldLoss.at(e));
 
     // Plot data: the superseded epochs once, faded, leaving the run at epoch 6;
     // the restarted segment shows the new rate's values 7..10.
@@ -278,6 +309,11 @@ void tst_RunBranches::historyServiceHandsThemToTheApp()
         QVERIFY(history->branches[0].kind ==
                 (isFork ? HistoryBranch::Kind::ForkLeadIn : HistoryBranch::Kind::Superseded));
         QCOMPARE(history->branches[0].epoch, isFork ? 4 : 7);
+        // The parent's epochs before its restart keep their logged loss, the
+        // fork's epoch 4 (its start) the parent's.
+        QVERIFY(history->restored != isFork);
+        for (const HistoryRow* row : history->latestPerEpoch())
+            QVERIFY2(row->value("loss"), qPrintable(QString::number(row->epoch)));
     }
 }
 
