@@ -1,7 +1,7 @@
 #include "model/MetricHistory.h"
 
 #include <algorithm>
-#include <map>
+#include <functional>
 #include <set>
 
 namespace ckpt {
@@ -63,27 +63,58 @@ std::optional<MetricSource> HistoryRow::sourceOf(std::string_view metric) const
     return std::nullopt;
 }
 
+void MetricHistory::collectMetricNames(std::set<std::string>& names) const
+{
+    const HistoryRow* previous = nullptr;
+    for (const auto& row : rows) {
+        // Rows mostly name the same metrics as the one before: no lookups then.
+        const bool same = previous && std::equal(row.samples.begin(), row.samples.end(),
+                                                 previous->samples.begin(), previous->samples.end(),
+                                                 [](const auto& a, const auto& b) {
+                                                     return a.metric == b.metric;
+                                                 });
+        if (!same)
+            for (const auto& s : row.samples)
+                names.insert(s.metric);
+        previous = &row;
+    }
+}
+
 std::vector<std::string> MetricHistory::metricNames() const
 {
     std::set<std::string> names;
-    for (const auto& row : rows)
-        for (const auto& s : row.samples)
-            names.insert(s.metric);
+    collectMetricNames(names);
     return {names.begin(), names.end()};
 }
 
 std::vector<const HistoryRow*> MetricHistory::latestPerEpoch() const
 {
-    std::map<int, const HistoryRow*> latest;
-    for (const auto& row : rows) {
-        auto& slot = latest[row.epoch];
-        if (!slot || row.segment >= slot->segment)
-            slot = &row;
-    }
     std::vector<const HistoryRow*> out;
-    out.reserve(latest.size());
-    for (const auto& [epoch, row] : latest)
-        out.push_back(row);
+    out.reserve(rows.size());
+    for (const auto& row : rows)
+        out.push_back(&row);
+    // One segment (most runs): the rows are already one per epoch, in order.
+    const auto ascending = [](const HistoryRow* a, const HistoryRow* b) {
+        return a->epoch < b->epoch;
+    };
+    if (std::adjacent_find(out.begin(), out.end(), [](const HistoryRow* a, const HistoryRow* b) {
+            return a->epoch >= b->epoch;
+        }) == out.end())
+        return out;
+    // By epoch, then the newest segment and, within one, the row read last
+    // first (rows is one vector: its order is the addresses'); the first stays.
+    std::sort(out.begin(), out.end(), [](const HistoryRow* a, const HistoryRow* b) {
+        if (a->epoch != b->epoch)
+            return a->epoch < b->epoch;
+        if (a->segment != b->segment)
+            return a->segment > b->segment;
+        return std::greater<const HistoryRow*>()(a, b);
+    });
+    out.erase(std::unique(out.begin(), out.end(),
+                          [&](const HistoryRow* a, const HistoryRow* b) {
+                              return !ascending(a, b) && !ascending(b, a);
+                          }),
+              out.end());
     return out;
 }
 

@@ -3,6 +3,7 @@
 #include "model/Problem.h"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -90,6 +91,9 @@ struct MetricHistory
     bool restored = false;
 
     std::vector<std::string> metricNames() const; // sorted, unique
+    // Adds them to `names` (a row naming the same metrics as the one before costs
+    // no lookup: a million rows take milliseconds).
+    void collectMetricNames(std::set<std::string>& names) const;
     // The latest row for each epoch (a restart's rows replace the ones it overwrote).
     std::vector<const HistoryRow*> latestPerEpoch() const;
 };

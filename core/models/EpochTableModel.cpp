@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 namespace ckpt {
 
@@ -72,6 +73,7 @@ void EpochTableModel::setRuns(const std::vector<const Run*>& runs, const QString
     beginResetModel();
     m_blocks.clear();
     m_metrics.clear();
+    m_metricKeys.clear();
     for (size_t i = 0; i < runs.size(); ++i) {
         Block block;
         block.root = QString::fromStdString(runs[i]->root);
@@ -200,6 +202,7 @@ void EpochTableModel::addMetricColumns(const QStringList& names)
             continue;
         const int col = LeadingCount + static_cast<int>(it - m_metrics.begin());
         beginInsertColumns({}, col, col);
+        m_metricKeys.insert(m_metricKeys.begin() + (it - m_metrics.begin()), name.toStdString());
         m_metrics.insert(it, name);
         endInsertColumns();
     }
@@ -207,28 +210,25 @@ void EpochTableModel::addMetricColumns(const QStringList& names)
 
 void EpochTableModel::setHistory(const QString& root, const MetricHistory& history)
 {
+    setHistory(root, std::make_shared<const MetricHistory>(history));
+}
+
+void EpochTableModel::setHistory(const QString& root, std::shared_ptr<const MetricHistory> history)
+{
     const int b = blockIndex(root);
-    if (b < 0)
+    if (b < 0 || !history)
         return;
-    std::map<QString, std::map<int, double>> metrics;
-    for (const HistoryRow* row : history.latestPerEpoch())
-        for (const auto& s : row->samples) {
-            if (isOwnColumn(s.metric))
-                continue;
-            const QString name = QString::fromStdString(s.metric);
-            auto& slot = metrics[name];
-            // Richest source wins, as HistoryRow::value does.
-            if (!slot.count(row->epoch))
-                if (auto v = row->value(s.metric))
-                    slot[row->epoch] = *v;
-        }
-    QStringList names;
-    for (const auto& [name, values] : metrics)
-        names << name;
+    std::set<std::string> names;
+    history->collectMetricNames(names);
+    QStringList columns;
+    for (const std::string& name : names)
+        if (!isOwnColumn(name))
+            columns << QString::fromStdString(name);
     // Values first: views size new columns to their content when inserted.
     auto& block = m_blocks[static_cast<size_t>(b)];
-    block.metrics = std::move(metrics);
-    addMetricColumns(names);
+    block.latest = history->latestPerEpoch();
+    block.history = std::move(history);
+    addMetricColumns(columns);
     const int first = blockOffset(b);
     const int count = static_cast<int>(block.rows.size());
     if (count > 0)
@@ -327,14 +327,15 @@ int EpochTableModel::columnCount(const QModelIndex& parent) const
     return parent.isValid() ? 0 : LeadingCount + static_cast<int>(m_metrics.size()) + TrailingCount;
 }
 
-std::optional<double> EpochTableModel::metricValue(const Block& block, const QString& metric,
-                                                   int epoch) const
+std::optional<double> EpochTableModel::metricValue(const Block& block, std::string_view metric,
+                                                   int epoch)
 {
-    auto m = block.metrics.find(metric);
-    if (m == block.metrics.end())
+    // Richest source first, as HistoryRow::value reads it.
+    const auto it = std::lower_bound(block.latest.begin(), block.latest.end(), epoch,
+                                     [](const HistoryRow* r, int n) { return r->epoch < n; });
+    if (it == block.latest.end() || (*it)->epoch != epoch)
         return std::nullopt;
-    auto v = m->second.find(epoch);
-    return v == m->second.end() ? std::nullopt : std::optional<double>(v->second);
+    return (*it)->value(metric);
 }
 
 QVariant EpochTableModel::display(const Block& block, const Row& row, int column) const
@@ -353,13 +354,14 @@ QVariant EpochTableModel::display(const Block& block, const Row& row, int column
             return {};
         return QString::fromStdString(Format::duration(*row.elapsed));
     case ColumnKind::Monitored:
-        if (auto v = metricValue(block, row.monitoredName, row.epoch))
+        if (auto v = metricValue(block, row.monitoredName.toStdString(), row.epoch))
             return formatNumber(*v);
         return {};
     case ColumnKind::BestSoFar:
         return row.bestSoFar ? formatNumber(*row.bestSoFar) : QVariant();
     case ColumnKind::Metric:
-        if (auto v = metricValue(block, metricAt(column), row.epoch))
+        if (auto v =
+                metricValue(block, m_metricKeys[std::size_t(column - LeadingCount)], row.epoch))
             return formatNumber(*v);
         return {};
     case ColumnKind::Size:
@@ -394,13 +396,14 @@ QVariant EpochTableModel::sortValue(const Block& block, const Row& row, int colu
     case ColumnKind::TimePerEpoch:
         return row.elapsed ? QVariant(*row.elapsed) : QVariant();
     case ColumnKind::Monitored:
-        if (auto v = metricValue(block, row.monitoredName, row.epoch))
+        if (auto v = metricValue(block, row.monitoredName.toStdString(), row.epoch))
             return *v;
         return {};
     case ColumnKind::BestSoFar:
         return row.bestSoFar ? QVariant(*row.bestSoFar) : QVariant();
     case ColumnKind::Metric:
-        if (auto v = metricValue(block, metricAt(column), row.epoch))
+        if (auto v =
+                metricValue(block, m_metricKeys[std::size_t(column - LeadingCount)], row.epoch))
             return *v;
         return {};
     case ColumnKind::Size:

@@ -9,7 +9,10 @@
 #include <QStringList>
 
 #include <map>
+#include <memory>
 #include <optional>
+#include <string>
+#include <string_view>
 #include <vector>
 
 namespace ckpt {
@@ -50,6 +53,9 @@ public:
     void upsertEpoch(const QString& root, const Run& run, const Epoch& epoch);
     void removeEpoch(const QString& root, int epoch);
     void updateLinks(const QString& root, const Run& run);
+    // The history is kept, shared, and read when a cell is shown: a new history
+    // costs one pass over its rows, never a copy of its values.
+    void setHistory(const QString& root, std::shared_ptr<const MetricHistory> history);
     void setHistory(const QString& root, const MetricHistory& history);
     // `notes` (optional): what was compared, shown as the checksum cell's tooltip.
     void setChecksumStates(const QString& root, const std::map<int, ChecksumState>& states,
@@ -92,8 +98,9 @@ private:
     {
         QString root;
         QString name;
-        std::vector<Row> rows;                            // sorted by epoch
-        std::map<QString, std::map<int, double>> metrics; // metric -> epoch -> value
+        std::vector<Row> rows; // sorted by epoch
+        std::shared_ptr<const MetricHistory> history;
+        std::vector<const HistoryRow*> latest; // the history's newest row per epoch, by epoch
         std::map<int, ChecksumState> checks;
         std::map<int, QString> checkNotes;
         std::optional<int> last;
@@ -106,13 +113,15 @@ private:
     int blockOffset(int blockIndex) const;
     std::pair<const Block*, const Row*> locate(int row) const;
     void addMetricColumns(const QStringList& names);
-    std::optional<double> metricValue(const Block& block, const QString& metric, int epoch) const;
+    static std::optional<double> metricValue(const Block& block, std::string_view metric,
+                                             int epoch);
     QVariant display(const Block& block, const Row& row, int column) const;
     QVariant sortValue(const Block& block, const Row& row, int column) const;
     QString exportName(int section) const; // the CSV header of a column
 
     std::vector<Block> m_blocks;
-    QStringList m_metrics; // sorted
+    QStringList m_metrics;                 // sorted
+    std::vector<std::string> m_metricKeys; // the same names, as the history spells them
 };
 
 } // namespace ckpt

@@ -78,23 +78,8 @@ MetricHistory& PlotModel::editable(Run& run)
 void PlotModel::collectMetricNames()
 {
     m_metricNames.clear();
-    for (const auto& run : m_runs) {
-        const HistoryRow* previous = nullptr;
-        for (const auto& row : run.history->rows) {
-            // Rows mostly name the same metrics as the one before: no lookups then.
-            const auto sameNames = [&] {
-                return previous &&
-                       std::equal(row.samples.begin(), row.samples.end(), previous->samples.begin(),
-                                  previous->samples.end(), [](const auto& a, const auto& b) {
-                                      return a.metric == b.metric;
-                                  });
-            };
-            if (!sameNames())
-                for (const auto& sample : row.samples)
-                    m_metricNames.insert(sample.metric);
-            previous = &row;
-        }
-    }
+    for (const auto& run : m_runs)
+        run.history->collectMetricNames(m_metricNames);
 }
 
 bool PlotModel::extends(const QString& id, const QString& name, const MetricHistory& history) const

@@ -344,7 +344,7 @@ void Workspace::showRuns(const QStringList& roots)
     for (const QString& root : shown) {
         const RunState& s = *state(root);
         if (s.history)
-            m_epochTable->setHistory(root, *s.history);
+            m_epochTable->setHistory(root, s.history);
         if (!s.checks.empty())
             m_epochTable->setChecksumStates(root, s.checksumStates(), s.checksumNotes());
     }
@@ -365,7 +365,7 @@ void Workspace::onHistory(const QString& root, const std::shared_ptr<MetricHisto
     if (!s || !history)
         return;
     s->history = history;
-    m_epochTable->setHistory(root, *s->history);
+    m_epochTable->setHistory(root, s->history);
     emit historyChanged(root);
 }
 

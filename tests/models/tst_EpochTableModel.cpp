@@ -7,6 +7,8 @@
 #include <QTest>
 
 #include <cmath>
+#include <memory>
+#include <optional>
 
 using namespace ckpt;
 
@@ -16,6 +18,7 @@ class tst_EpochTableModel : public QObject
 private slots:
     void rowsAndFixedColumns();
     void historyAddsMetricColumns();
+    void restartedEpochsShowTheNewestSegment();
     void liveEpochInsertsOneRow();
     void linksMoveBadges();
     void checksumStates_data();
@@ -122,6 +125,47 @@ void tst_EpochTableModel::historyAddsMetricColumns()
     model.setHistory("/r", history(3, {"loss"}));
     QCOMPARE(inserted.count(), 3);
     QVERIFY(!model.index(2, 9).data().isValid());
+}
+
+void tst_EpochTableModel::restartedEpochsShowTheNewestSegment()
+{
+    // Segment 0 trained 1..3, a restart from 1 trained 2..3 again and logged a
+    // new metric; epoch 3's line was written twice by the restarted trainer.
+    auto h = std::make_shared<MetricHistory>();
+    const auto add = [&](int segment, int epoch, double loss, std::optional<double> lr) {
+        HistoryRow row;
+        row.segment = segment;
+        row.epoch = epoch;
+        row.samples.push_back(MetricSample{"loss", loss, MetricSource::TrainingLog});
+        if (lr)
+            row.samples.push_back(MetricSample{"lr", *lr, MetricSource::TrainingLog});
+        h->rows.push_back(row);
+    };
+    add(0, 1, 1.0, {});
+    add(0, 2, 2.0, {});
+    add(0, 3, 3.0, {});
+    add(1, 2, 20.0, 0.5);
+    add(1, 3, 30.0, 0.5);
+    add(1, 3, 31.0, 0.25);
+    EpochTableModel model;
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    const Run run = makeRun("/r", 3);
+    model.setRuns({&run}, {"r"});
+    model.setHistory("/r", std::shared_ptr<const MetricHistory>(h));
+    QCOMPARE(model.metricNames(), QStringList({"loss", "lr"}));
+    const int lossCol = model.columnOf(EpochTableModel::ColumnKind::Metric);
+    QCOMPARE(model.index(0, lossCol).data().toString(), QString("1"));
+    QCOMPARE(model.index(1, lossCol).data().toString(), QString("20"));
+    QCOMPARE(model.index(2, lossCol).data().toString(), QString("31"));
+    QVERIFY(!model.index(0, lossCol + 1).data().isValid());
+    QCOMPARE(model.index(2, lossCol + 1).data().toString(), QString("0.25"));
+    // Sorting reads the same values.
+    QSortFilterProxyModel proxy;
+    proxy.setSourceModel(&model);
+    proxy.setSortRole(roles::SortRole);
+    proxy.sort(lossCol, Qt::DescendingOrder);
+    QCOMPARE(proxy.index(0, model.columnOf(EpochTableModel::ColumnKind::Epoch)).data().toInt(), 3);
+    QCOMPARE(proxy.index(2, model.columnOf(EpochTableModel::ColumnKind::Epoch)).data().toInt(), 1);
 }
 
 void tst_EpochTableModel::liveEpochInsertsOneRow()
