@@ -46,14 +46,23 @@ void PlotLoader::load(std::vector<PlotModel::Run> runs, const PlotSettings& sett
             built->buckets = buckets;
             PlotModel& model = built->model;
             configure(model, settings); // no runs yet: nothing is built twice
+            // Overtaken by a newer load: stop at the next curve, free it all here
+            // rather than on the GUI thread.
+            model.setCancelCheck([&progress] { return progress.cancelled(); });
             model.setRuns(std::move(*input));
+            model.setCancelCheck({});
+            if (progress.cancelled())
+                return {};
             built->window = AxisFit::keys(model.keyRange(), settings.xAxis);
-            for (const auto& c : model.curves())
+            for (const auto& c : model.curves()) {
+                if (progress.cancelled())
+                    return {};
                 built->reduced.push_back(CurveReduction::reduce(
                     c.series, c.curve.kind == MetricCurve::Kind::Own, settings.smoothing > 0.0,
                     built->window.lower, built->window.upper, buckets));
+            }
             if (progress.cancelled())
-                return {}; // overtaken: freed here, not on the GUI thread
+                return {};
             return built;
         },
         [this](std::shared_ptr<Built> built) {

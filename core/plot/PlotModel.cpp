@@ -357,7 +357,8 @@ void PlotModel::buildGroups(std::vector<Group>& groups)
             : 1;
     std::atomic<std::size_t> next{0};
     const auto work = [&] {
-        for (std::size_t i = next++; i < groups.size(); i = next++)
+        for (std::size_t i = next++; i < groups.size() && !(m_cancelled && m_cancelled());
+             i = next++)
             build(groups[i]);
     };
     std::vector<std::thread> helpers;

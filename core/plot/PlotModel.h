@@ -8,6 +8,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -92,6 +93,10 @@ public:
     // Whether the epochs restarts replaced are drawn (superseded branches and
     // the dead ends of restarted segments); on by default.
     void setShowSuperseded(bool on);
+    // Consulted before each run's metric is built: once it returns true, the
+    // rest is left unbuilt (a build overtaken by a newer one stops early and
+    // is thrown away). Empty: always built whole.
+    void setCancelCheck(std::function<bool()> cancelled) { m_cancelled = std::move(cancelled); }
     bool showSuperseded() const { return m_showSuperseded; }
     PlotXAxis xAxis() const { return m_xAxis; }
     double smoothing() const { return m_smoothing; }
@@ -163,6 +168,7 @@ private:
     bool m_logY = false;
     bool m_showSuperseded = true;
     std::set<std::string> m_metricNames; // of every run, kept as rows come
+    std::function<bool()> m_cancelled;
 };
 
 } // namespace ckpt

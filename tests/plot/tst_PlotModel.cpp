@@ -34,6 +34,7 @@ private slots:
     void updateRunAppendsWhenItExtends();
     void updateRunRebuildsWhenHistoryChanged();
     void sharedHistoriesAreKeptNotCopied();
+    void aCancelledBuildStopsAtTheNextCurve();
     void markersPreferTheNewestSegment();
     void keyOfEpochFollowsTheAxis();
 };
@@ -180,6 +181,26 @@ void tst_PlotModel::sharedHistoriesAreKeptNotCopied()
     QCOMPARE(model.runs()[0].history->rows.size(), longer->rows.size());
     QCOMPARE(restarted->rows.size(), restartedRows); // the owner's copy is not edited
     QCOMPARE(model.curves()[1].series.pointCount(), 11);
+}
+
+void tst_PlotModel::aCancelledBuildStopsAtTheNextCurve()
+{
+    // Two runs x two metrics: four (run, metric) builds, two segments each.
+    PlotModel model;
+    model.setMetrics({QStringLiteral("loss"), QStringLiteral("val_loss")});
+    int consulted = 0;
+    model.setCancelCheck([&consulted] { return ++consulted > 1; }); // cancelled after one
+    std::vector<PlotModel::Run> runs;
+    for (int r = 0; r < 2; ++r)
+        runs.push_back(runOf(QString::number(r), test::twoSegmentHistory(12, 8, 20)));
+    model.setRuns(std::move(runs));
+    QCOMPARE(consulted, 2);
+    QCOMPARE(int(model.curves().size()), 2); // the first run's loss only
+    QCOMPARE(model.curves().front().run, 0);
+    model.setCancelCheck({});
+    model.setMetrics({QStringLiteral("loss"), QStringLiteral("val_loss")}); // unchanged: kept
+    model.setShowSuperseded(false); // a rebuild, uncancelled: whole
+    QCOMPARE(int(model.curves().size()), 8);
 }
 
 void tst_PlotModel::markersPreferTheNewestSegment()
