@@ -4,6 +4,7 @@
 #include "TextTable.h"
 #include "launch/Launcher.h"
 #include "launch/RunSummary.h"
+#include "report/Format.h"
 
 #include <QDateTime>
 #include <QDir>
@@ -51,7 +52,8 @@ Json runJson(const Launcher::Listed& l)
     const LaunchAttempt* a = l.record ? l.record->latest() : nullptr;
     if (!a) {
         j["state"] = l.gone ? Json("gone") : Json(nullptr);
-        j["error"] = l.error.empty() ? Json(nullptr) : Json(l.error);
+        // A folder deleted since is a state, not a record that could not be read.
+        j["error"] = l.error.empty() || l.gone ? Json(nullptr) : Json(l.error);
         return j;
     }
     Json pids = Json::array();
@@ -105,6 +107,33 @@ int forget(const CommandLine& cl)
     return ExitOk;
 }
 
+// Takes every run whose folder no longer exists off the registry.
+int forgetGone(const CommandLine& cl)
+{
+    if (!cl.positional().isEmpty())
+        return cl.usageError(QStringLiteral("--forget-gone takes no DIR"));
+    Launcher launcher;
+    auto listed = launcher.runs({});
+    if (!listed)
+        return cl.fail(listed.error().message);
+    Json forgotten = Json::array();
+    std::string text;
+    for (const auto& l : *listed) {
+        if (!l.gone)
+            continue;
+        if (auto done = launcher.registry().forget(l.entry.runRoot); !done)
+            return cl.fail(done.error().message);
+        forgotten.push_back(l.entry.runRoot);
+        text += "forgot " + l.entry.runRoot + " (its folder no longer exists)\n";
+    }
+    if (cl.json())
+        Console::json(
+            {{"forgotten", forgotten}, {"registry", launcher.registry().file().string()}});
+    else
+        Console::out(text.empty() ? std::string("no gone runs in the registry\n") : text);
+    return ExitOk;
+}
+
 } // namespace
 
 int runRuns(const QStringList& arguments)
@@ -114,16 +143,23 @@ int runRuns(const QStringList& arguments)
                                   "optionally only those below DIR, each brought up to date: "
                                   "state, backend, Slurm job id or pid, parent, start, "
                                   "duration.\n--forget RUN takes a run off the registry; its "
-                                  "folder, epochs and launch record are not touched.\nExit "
+                                  "folder, epochs and launch record are not touched. "
+                                  "--forget-gone takes off every run whose folder was "
+                                  "deleted.\nExit "
                                   "status 1 when a run's record or its Slurm state could not "
                                   "be read."));
     cl.addOption({QStringLiteral("forget"),
                   QStringLiteral("Take RUN off the registry (files stay)."),
                   QStringLiteral("RUN")});
+    cl.addOption(
+        {QStringLiteral("forget-gone"),
+         QStringLiteral("Take every run whose folder no longer exists off the registry.")});
     if (auto exit = cl.parse(arguments, 0, 1))
         return *exit;
     if (cl.isSet(QStringLiteral("forget")))
         return forget(cl);
+    if (cl.isSet(QStringLiteral("forget-gone")))
+        return forgetGone(cl);
     std::filesystem::path under;
     if (!cl.positional().isEmpty())
         under = QDir(cl.positional().first()).absolutePath().toStdString();
@@ -136,20 +172,23 @@ int runRuns(const QStringList& arguments)
         Json runs = Json::array();
         for (const auto& l : *listed) {
             runs.push_back(runJson(l));
-            problems = problems || !l.error.empty();
+            problems = problems || (!l.error.empty() && !l.gone);
         }
         Console::json({{"registry", launcher.registry().file().string()}, {"runs", runs}});
         return problems ? ExitProblems : ExitOk;
     }
     TextTable table({"RUN", "STATE", "BACKEND", "JOB/PID", "PARENT", "STARTED", "DURATION"});
+    std::size_t gone = 0;
     for (const auto& l : *listed) {
         const LaunchAttempt* a = l.record ? l.record->latest() : nullptr;
-        if (!l.error.empty()) {
+        if (l.gone) {
+            ++gone;
+        } else if (!l.error.empty()) {
             problems = true;
             Console::err("warning: " + l.error + "\n");
         }
         if (!a) {
-            table.addRow({l.entry.runRoot, "?", "-", "-", "-", "-", "-"});
+            table.addRow({l.entry.runRoot, l.gone ? "gone" : "?", "-", "-", "-", "-", "-"});
             continue;
         }
         table.addRow({l.entry.runRoot, runStateName(a->state),
@@ -161,6 +200,12 @@ int runRuns(const QStringList& arguments)
                      (under.empty() ? std::string() : " below " + under.string()) + "\n");
     else
         Console::out(table.render());
+    if (gone > 0)
+        Console::err("note: " + Format::counted(static_cast<long long>(gone), "run") +
+                     (gone == 1 ? " is gone (its folder was deleted)"
+                                : " are gone (their folders were deleted)") +
+                     "; `ckpt runs --forget-gone` takes " + (gone == 1 ? "it" : "them") +
+                     " off the list\n");
     return problems ? ExitProblems : ExitOk;
 }
 

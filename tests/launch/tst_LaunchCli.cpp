@@ -25,6 +25,7 @@ private slots:
     void paramsMalformedValueNamesFileLineKey();
     void paramsOfARunNeedsItsConfigOnce();
     void runsListsAndStopStops();
+    void aDeletedRunIsGoneNotAnError();
 
 private:
     std::string write(const char* name, const std::string& text);
@@ -184,6 +185,51 @@ void tst_LaunchCli::runsListsAndStopStops()
     const CliResult twice = runCli({QStringLiteral("runs"), QStringLiteral("--forget"), root});
     QCOMPARE(twice.exitCode, 2);
     QVERIFY2(twice.err.contains("is not in the registry"), twice.err.constData());
+}
+
+void tst_LaunchCli::aDeletedRunIsGoneNotAnError()
+{
+    // Two launched runs; the user deletes one's folder by hand.
+    std::vector<std::string> roots;
+    for (const char* name : {"RUN000", "RUN001"}) {
+        LaunchPlan plan;
+        plan.runRoot = m_dir->path().toStdString() + "/exp/" + name + "/ckpts";
+        plan.argv = {"/bin/true"};
+        plan.commandTemplate = "shell:true";
+        QVERIFY(launcher().launch(plan));
+        roots.push_back(plan.runRoot);
+    }
+    std::filesystem::remove_all(std::filesystem::path(roots[0]).parent_path());
+
+    const CliResult text = runCli({QStringLiteral("runs"), m_dir->path()});
+    QCOMPARE(text.exitCode, 0); // nothing failed to be read
+    const QByteArray goneLine = QByteArray::fromStdString(roots[0]);
+    QVERIFY2(text.out.contains(goneLine + "  gone"), text.out.constData());
+    QVERIFY2(!text.err.contains("warning"), text.err.constData());
+    QVERIFY2(text.err.contains("1 run is gone") && text.err.contains("--forget-gone"),
+             text.err.constData());
+    const CliResult json =
+        runCli({QStringLiteral("runs"), m_dir->path(), QStringLiteral("--json")});
+    QCOMPARE(json.exitCode, 0);
+    const auto runs = json.json()["runs"];
+    QCOMPARE(runs.size(), std::size_t{2});
+    for (const auto& r : runs)
+        if (r["run"] == roots[0]) {
+            QCOMPARE(r["state"].get<std::string>(), std::string("gone"));
+            QVERIFY(r["error"].is_null());
+        }
+
+    const CliResult forgot =
+        runCli({QStringLiteral("runs"), QStringLiteral("--forget-gone"), QStringLiteral("--json")});
+    QCOMPARE(forgot.exitCode, 0);
+    QCOMPARE(forgot.json()["forgotten"].size(), std::size_t{1});
+    QCOMPARE(forgot.json()["forgotten"][0].get<std::string>(), roots[0]);
+    const CliResult after =
+        runCli({QStringLiteral("runs"), m_dir->path(), QStringLiteral("--json")});
+    QCOMPARE(after.json()["runs"].size(), std::size_t{1});
+    QCOMPARE(after.json()["runs"][0]["run"].get<std::string>(), roots[1]);
+    QVERIFY(runCli({QStringLiteral("runs"), QStringLiteral("--forget-gone")})
+                .out.contains("no gone runs"));
 }
 
 QTEST_GUILESS_MAIN(tst_LaunchCli)
