@@ -41,11 +41,22 @@ mkdir -p "$dest/EXP000"
 dest="$(cd "$dest" && pwd -P)"
 exp="$dest/EXP000"
 
-run() { # run DIR CONFIG ARGS...: trains quietly, keeps the config beside the run
+# run DIR CONFIG [--KEY VALUE]... --metadata TEXT: trains quietly from DIR/config.ini,
+# CONFIG with each KEY set to VALUE: the file says what the run was trained with,
+# so the restart's and fork's "before" values (lineage, params --diff) are true.
+run() {
   local dir="$1" cfg="$2"; shift 2
   mkdir -p "$dir"
   cp "$cfg" "$dir/config.ini"
-  "$train" --output_dir "$dir" --config_file "$cfg" "$@" >"$dir/stdout.txt"
+  while [[ $# -gt 0 && $1 != --metadata ]]; do
+    local key="${1#--}" value="$2"; shift 2
+    if ! grep -q "^$key = " "$dir/config.ini"; then
+      echo "make-demo: $key is not a line of $cfg" >&2
+      exit 1
+    fi
+    sed -i "s|^$key = .*|$key = $value|" "$dir/config.ini"
+  done
+  "$train" --output_dir "$dir" --config_file "$dir/config.ini" "$@" >"$dir/stdout.txt"
 }
 
 echo "make-demo: RUN000 (lr 0.01)"

@@ -19,7 +19,8 @@ using Json = nlohmann::ordered_json;
 
 // A FILE is read as it is; a RUN through the config it was launched with or
 // the one named for it (--config names and remembers it).
-Result<ParamSet> loadParams(const QString& argument, const QString& configOption)
+Result<ParamSet> loadParams(const QString& argument, const QString& configOption,
+                            std::optional<int> epoch = std::nullopt)
 {
     if (QFileInfo(argument).isFile())
         return ParamSet::readFile(QFileInfo(argument).absoluteFilePath().toStdString());
@@ -36,7 +37,7 @@ Result<ParamSet> loadParams(const QString& argument, const QString& configOption
             return st.error();
         return params;
     }
-    auto config = RunConfigFinder::configFor(*root, registry);
+    auto config = RunConfigFinder::configFor(*root, registry, epoch);
     if (!config)
         return config.error();
     return ParamSet::readFile(*config);
@@ -122,14 +123,16 @@ int runParams(const QStringList& arguments)
 {
     CommandLine cl(
         QStringLiteral("params"),
-        QStringLiteral("RUN|FILE [--diff RUN|FILE] [--config FILE] [--json]"),
+        QStringLiteral("RUN|FILE [--epoch N] [--diff RUN|FILE] [--config FILE] [--json]"),
         QStringLiteral("The hyperparameters of a run or a parameter file (CANDLE INI, JSON, "
                        "Lightning hparams.yaml), "
                        "by section. With --diff, a typed comparison: values compare as the "
                        "trainer reads them (1e-3 equals 0.001, True equals true, a tuple equals "
                        "a list).\nA RUN uses the config file it was launched with; for a run "
                        "Ckpt Studio did not launch, --config names it (remembered), else the "
-                       "file its format keeps (a Lightning run's hparams.yaml).\nExit "
+                       "file its format keeps (a Lightning run's hparams.yaml). --epoch N: "
+                       "the file epoch N was trained with (before a restart from M >= N, the "
+                       "one from before it).\nExit "
                        "status 2 when a file cannot be read or a value is malformed (the "
                        "message names the file, line and key)."));
     cl.addOption({QStringLiteral("diff"), QStringLiteral("Compare with another run or file."),
@@ -137,9 +140,20 @@ int runParams(const QStringList& arguments)
     cl.addOption({QStringLiteral("config"),
                   QStringLiteral("The parameter file of RUN (remembered for that run)."),
                   QStringLiteral("FILE")});
+    cl.addOption({QStringLiteral("epoch"),
+                  QStringLiteral("The parameters epoch N of RUN was trained with."),
+                  QStringLiteral("N")});
     if (auto exit = cl.parse(arguments, 1, 1))
         return *exit;
-    auto first = loadParams(cl.positional().first(), cl.value("config"));
+    std::optional<int> epoch;
+    if (cl.isSet("epoch")) {
+        bool ok = false;
+        epoch = cl.value("epoch").toInt(&ok);
+        if (!ok || *epoch < 0)
+            return cl.usageError(
+                QStringLiteral("--epoch takes an epoch number, not '%1'").arg(cl.value("epoch")));
+    }
+    auto first = loadParams(cl.positional().first(), cl.value("config"), epoch);
     if (!first)
         return cl.fail(first.error().message);
     if (!cl.isSet("diff")) {

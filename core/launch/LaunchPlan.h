@@ -50,6 +50,8 @@ struct LaunchPlan
     std::vector<std::string> argv;                  // the exact argv the trainer gets
     std::map<std::string, std::string> environment; // additions to the inherited environment
     std::string configFile;                         // the parameter file passed, if any
+    // The file configFile is an edited copy of (what the parent epoch was trained with).
+    std::string baseConfigFile;
     std::vector<std::pair<std::string, std::string>> parameters; // effective: key -> literal
     std::optional<LaunchParent> parent;
     Mode mode = Mode::New;

@@ -169,7 +169,7 @@ Result<ParamSet> LaunchPrep::parameters(const PrepRequest& request, const Launch
     if (!request.configFile.empty())
         return ParamSet::readFile(fs::absolute(request.configFile, ec).lexically_normal().string());
     const fs::path root = fs::absolute(request.runRoot, ec).lexically_normal();
-    auto found = RunConfigFinder::configFor(root, registry);
+    auto found = RunConfigFinder::configFor(root, registry, request.fromEpoch);
     if (!found)
         return found.error();
     return ParamSet::readFile(*found);
@@ -288,6 +288,7 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
     plan.commandTemplate = commandTemplate;
     plan.configFile =
         ConfigWriter::firstChoice(p.original, ConfigWriter::configsDir(newRoot)).string();
+    plan.baseConfigFile = configFile;
     const EpochFile* checked = from->checksummedFile();
     plan.parent = LaunchParent{root.string(),
                                request.fromEpoch,

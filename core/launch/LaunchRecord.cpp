@@ -71,6 +71,7 @@ Json planJson(const LaunchPlan& p)
             {"working_dir", p.workingDir},
             {"environment", p.environment},
             {"config_file", p.configFile},
+            {"base_config_file", p.baseConfigFile},
             {"parameters", params},
             {"parent", parent},
             {"slurm", slurm}};
@@ -88,6 +89,7 @@ LaunchPlan planFrom(const Json& j, const LaunchRecord& rec)
     p.workingDir = str(j, "working_dir");
     p.environment = j.value("environment", std::map<std::string, std::string>{});
     p.configFile = str(j, "config_file");
+    p.baseConfigFile = str(j, "base_config_file");
     if (j.contains("parameters") && j.at("parameters").is_object())
         for (const auto& [k, v] : j.at("parameters").items())
             p.parameters.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());

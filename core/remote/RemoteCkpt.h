@@ -123,10 +123,13 @@ public:
     // The experiment manager on the far side (RemoteCkptLaunch.cpp): the
     // run's parameters, a restart or fork launched there (detached: the far
     // supervisor or Slurm keeps it), the launched runs, stop, the family tree.
-    // `config`: the parameter file of a run Ckpt Studio did not launch.
+    // `config`: the parameter file of a run Ckpt Studio did not launch;
+    // `epoch`: the parameters that epoch was trained with (a far `ckpt` older
+    // than --epoch gives the run's latest ones).
     // A cancelled `progress` ends the ssh connection (the caller stops waiting).
     Result<RemoteParams> params(const std::string& run, const std::string& config = {},
-                                const Progress& progress = {}) const;
+                                const Progress& progress = {},
+                                std::optional<int> epoch = std::nullopt) const;
     Result<RemoteLaunched> launch(const RemoteLaunchRequest& request,
                                   const Progress& progress = {}) const;
     Result<std::vector<RemoteLaunchedRun>> runs(const std::string& under = {},

@@ -78,12 +78,17 @@ Result<Json> RemoteCkpt::document(const QStringList& arguments, const char* memb
 }
 
 Result<RemoteParams> RemoteCkpt::params(const std::string& run, const std::string& config,
-                                        const Progress& progress) const
+                                        const Progress& progress, std::optional<int> epoch) const
 {
     QStringList args{QStringLiteral("params"), QString::fromStdString(run)};
     if (!config.empty())
         args << QStringLiteral("--config") << QString::fromStdString(config);
+    else if (epoch)
+        args << QStringLiteral("--epoch") << QString::number(*epoch);
     auto j = document(args, "sections", progress);
+    if (!j && epoch && config.empty() &&
+        j.error().message.find("Unknown option 'epoch'") != std::string::npos)
+        return params(run, config, progress); // an older far ckpt
     if (!j)
         return j.error();
     RemoteParams out;

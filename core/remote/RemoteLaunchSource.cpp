@@ -13,7 +13,7 @@ RemoteLaunchSource::RemoteLaunchSource(RemoteCkpt client, std::string farRun, in
 Result<LaunchParameters> RemoteLaunchSource::parameters(const LaunchChoice& choice,
                                                         const Progress& progress) const
 {
-    auto params = m_client.params(m_run, choice.configFile, progress);
+    auto params = m_client.params(m_run, choice.configFile, progress, m_from);
     if (!params)
         return params.error();
     LaunchParameters out;

@@ -7,6 +7,7 @@
 #include "launch/LaunchPrep.h"
 #include "launch/Launcher.h"
 #include "launch/Lineage.h"
+#include "launch/RunConfigFinder.h"
 #include "ops/Pruner.h"
 
 #include <QElapsedTimer>
@@ -168,6 +169,31 @@ void tst_LaunchPrep::restartMovesLaterEpochsAsideAndResumesWithTheNewRate()
     QVERIFY(plan.mode == LaunchPlan::Mode::Restart);
     QVERIFY(plan.parent && plan.parent->epoch == 6 && plan.parent->runRoot == root.string());
     QVERIFY(!plan.parent->checksum.empty());
+    QCOMPARE(plan.baseConfigFile, m_config);
+
+    // Which parameters trained which epoch: 1..6 the original file, 7.. the
+    // restart's. A fork or restart from an epoch starts from that epoch's.
+    QCOMPARE(RunConfigFinder::configFor(root, registry).value(), plan.configFile);
+    QCOMPARE(RunConfigFinder::configFor(root, registry, 8).value(), plan.configFile);
+    QCOMPARE(RunConfigFinder::configFor(root, registry, 6).value(), m_config);
+    QCOMPARE(RunConfigFinder::configFor(root, registry, 2).value(), m_config);
+    for (const auto& [from, before] : {std::pair(4, "0.01"), std::pair(8, "0.001")}) {
+        PrepRequest fork = request(root, LaunchPlan::Mode::Fork, from);
+        fork.configFile.clear(); // the run's own, as the launch dialog asks
+        fork.edits.push_back(ParamEdit::parse("learning_rate=0.05").value());
+        auto forked = LaunchPrep::prepare(fork, registry);
+        QVERIFY2(forked, forked ? "" : forked.error().message.c_str());
+        QCOMPARE(forked->plan.parent->changes.at(0).from, std::string(before));
+    }
+    const test::CliResult cli =
+        test::runCli({QStringLiteral("params"), QString::fromStdString(root.string()),
+                      QStringLiteral("--epoch"), QStringLiteral("5"), QStringLiteral("--json")});
+    QCOMPARE(cli.exitCode, 0);
+    QCOMPARE(cli.json()["file"].get<std::string>(), m_config);
+    QCOMPARE(test::runCli({QStringLiteral("params"), QString::fromStdString(root.string()),
+                           QStringLiteral("--epoch"), QStringLiteral("x")})
+                 .exitCode,
+             2);
 }
 
 void tst_LaunchPrep::forkLeavesTheParentByteIdentical()
