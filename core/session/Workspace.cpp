@@ -199,6 +199,8 @@ void Workspace::connectWatcher()
     connect(m_watcher, &RunWatcher::epochChanged, this, &Workspace::onWatchedEpoch);
     connect(m_watcher, &RunWatcher::epochRemoved, this, &Workspace::onWatchedEpochRemoved);
     connect(m_watcher, &RunWatcher::runHeadChanged, this, &Workspace::onWatchedHead);
+    // A log written after its epoch's checkpoint, or rewritten: the history again.
+    connect(m_watcher, &RunWatcher::sourcesChanged, this, &Workspace::requestHistory);
     connect(m_liveness, &LivenessMonitor::changed, this, &Workspace::onLiveness);
 }
 

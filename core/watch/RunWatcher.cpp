@@ -73,6 +73,7 @@ void RunWatcher::addFolder(const QString& folder, const std::vector<Run>& known)
         return;
     m_folders.push_back(dir);
     adoptWalk(dir, known);
+    syncSources();
 }
 
 void RunWatcher::removeFolder(const QString& folder)
@@ -156,9 +157,11 @@ void RunWatcher::flush()
 {
     m_debounce.stop();
     // Handling one path may dirty another (a parent to re-check): loop until quiet.
+    std::set<std::string> touched;
     while (!m_dirty.empty()) {
         const std::string path = *m_dirty.begin();
         m_dirty.erase(m_dirty.begin());
+        touched.insert(path);
         ++m_generation;
         if (m_runs.count(path))
             processRoot(path);
@@ -172,6 +175,56 @@ void RunWatcher::flush()
             processDir(path);
     }
     announceHeads();
+    syncSources();
+    checkSources(touched);
+}
+
+void RunWatcher::syncSources()
+{
+    std::map<std::string, std::set<std::string>> wanted; // file -> roots
+    for (const auto& [root, t] : m_runs)
+        for (const RunSource& s : t.run.sources)
+            if (!s.path.empty())
+                wanted[AbsolutePath::normal(s.path)].insert(root);
+    for (auto it = m_sources.begin(); it != m_sources.end();) {
+        if (wanted.count(it->first)) {
+            ++it;
+            continue;
+        }
+        m_watches->remove(it->first);
+        it = m_sources.erase(it);
+    }
+    for (auto& [file, roots] : wanted) {
+        auto [it, added] = m_sources.try_emplace(file);
+        it->second.roots = std::move(roots);
+        if (added) {
+            it->second.seen = DirSnapshot::stat(file);
+            m_watches->add(file, file);
+        }
+    }
+}
+
+void RunWatcher::checkSources(const std::set<std::string>& touched, bool all)
+{
+    std::set<std::string> changed;
+    for (auto& [file, source] : m_sources) {
+        // The file itself, or the folder holding it (it was replaced, made or removed).
+        if (!all && !touched.count(file) && !touched.count(WatchTree::parentOf(file)))
+            continue;
+        const DirSnapshot::StatKey now = DirSnapshot::stat(file);
+        if (now == source.seen)
+            continue;
+        if (now.inode != source.seen.inode || !source.seen.exists) {
+            // inotify forgets a file that was replaced or removed: watch it anew.
+            m_watches->remove(file);
+            m_watches->add(file, file);
+        }
+        source.seen = now;
+        changed.insert(source.roots.begin(), source.roots.end());
+    }
+    for (const std::string& root : changed)
+        if (m_runs.count(root))
+            emit sourcesChanged(qpath(root));
 }
 
 void RunWatcher::announceHeads()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "model/Run.h"
+#include "watch/DirSnapshot.h"
 #include "watch/RunDiff.h"
 #include "watch/TrackedRun.h"
 
@@ -97,6 +98,11 @@ signals:
     // outside the run or best not at the best epoch) differs from the last one
     // reported or adopted: `head` is the run without its epochs (RunDiff::headOf).
     void runHeadChanged(const ckpt::Run& head);
+    // A file the run's history is read from (Run::sources: training.log,
+    // ckpt.log, ...) was written, replaced or removed, with no epoch saved:
+    // a trainer logging its metrics after the checkpoint, a restart rewriting
+    // its log.
+    void sourcesChanged(const QString& root);
 
 private:
     struct RescanResult
@@ -139,6 +145,11 @@ private:
     void unwatchEpochContents(const std::string& root, std::optional<int> number);
     void processContents(const std::string& dir);
     void announceHeads();
+    // Watches the source files of the runs tracked now (and no others).
+    void syncSources();
+    // Compares the files among `touched` (or below a touched folder; every
+    // one when `all`) with what was last seen; emits sourcesChanged.
+    void checkSources(const std::set<std::string>& touched, bool all = false);
 
     void startPeriodicRescan();
     void applyRescan(RescanResult result);
@@ -165,6 +176,12 @@ private:
     std::map<std::string, std::size_t> m_contentCount;             // by root
     std::set<std::string> m_fileContents; // m_contents entries that are epoch files
     std::map<std::string, Run> m_heads;   // last run-level state reported, by root
+    struct SourceFile
+    {
+        std::set<std::string> roots; // the runs reading it
+        DirSnapshot::StatKey seen;
+    };
+    std::map<std::string, SourceFile> m_sources; // by path
     static constexpr std::size_t kContentWatchesPerRun = 1024;
     static constexpr std::size_t kContentWatches = 8192;
 };

@@ -2,8 +2,8 @@
 // runs (their watches and announcements), and the periodic safety rescan
 // (computed off the GUI thread, applied on it). Kept apart from RunWatcher.cpp,
 // which follows changes inside the runs it has.
-#include "watch/RunWatcher.h"
 #include "layout/AbsolutePath.h"
+#include "watch/RunWatcher.h"
 #include "watch/WatchPaths.h"
 #include "watch/WatchSet.h"
 #include "watch/WatchTree.h"
@@ -203,6 +203,9 @@ void RunWatcher::applyRescan(RescanResult result)
         m_watches->remove(d);
     }
     announceHeads();
+    // The safety net: a log changed without an event seen is caught here too.
+    syncSources();
+    checkSources({}, true);
 }
 
 } // namespace ckpt

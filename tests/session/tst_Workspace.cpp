@@ -70,6 +70,7 @@ private slots:
     void initTestCase();
     void init();
     void linkChangedWithLnUpdatesEveryView();
+    void metricsLoggedAfterTheCheckpointShowWithinASecond();
     void relinkFromAnotherProcessMovesBadgesAndMarkers_data();
     void relinkFromAnotherProcessMovesBadgesAndMarkers();
     void truncatedInfoShowsWithinASecond();
@@ -121,6 +122,44 @@ void tst_Workspace::open(Workspace& ws, const QString& folder)
     QTRY_VERIFY(ws.isIdle());
     // The scan hands its runs to the watcher queued: wait until it has them.
     ws.flushWatcher();
+}
+
+void tst_Workspace::metricsLoggedAfterTheCheckpointShowWithinASecond()
+{
+    // Keras's CSVLogger may write an epoch's row after the checkpoint callback
+    // saved it: the table must not keep the epoch blank until the next one.
+    QTemporaryDir dir;
+    const fs::path run = fs::path(dir.path().toStdString()) / "EXP/RUN000";
+    const QString root = makeRun(run / "ckpts", 4);
+    CandleFixture::writeText(run / "training.log", "epoch,loss\n0,0.9\n1,0.8\n2,0.7\n");
+    Workspace ws;
+    open(ws, dir.path());
+    ws.showRuns({root});
+    EpochTableModel* table = ws.epochTable();
+    const auto lossOf = [&](int epoch) {
+        const int column = int(table->metricNames().indexOf(QStringLiteral("loss")));
+        if (column < 0)
+            return QString();
+        return table
+            ->index(table->rowOf(root, epoch),
+                    table->columnOf(EpochTableModel::ColumnKind::Metric) + column)
+            .data()
+            .toString();
+    };
+    QTRY_COMPARE_WITH_TIMEOUT(lossOf(3), QStringLiteral("0.7"), kSecond);
+    QCOMPARE(lossOf(4), QString());
+
+    {
+        std::ofstream append(run / "training.log", std::ios::app);
+        append << "3,0.6\n";
+    }
+    QTRY_COMPARE_WITH_TIMEOUT(lossOf(4), QStringLiteral("0.6"), kSecond);
+
+    // A restarted trainer that starts its log over: what it no longer holds goes.
+    CandleFixture::writeText(run / "training.log.new", "epoch,loss\n3,0.5\n");
+    fs::rename(run / "training.log.new", run / "training.log");
+    QTRY_COMPARE_WITH_TIMEOUT(lossOf(4), QStringLiteral("0.5"), kSecond);
+    QCOMPARE(lossOf(3), QString());
 }
 
 void tst_Workspace::linkChangedWithLnUpdatesEveryView()

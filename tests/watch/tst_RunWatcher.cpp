@@ -7,6 +7,7 @@
 
 #include <CandleFixture.h>
 #include <filesystem>
+#include <fstream>
 
 using namespace ckpt;
 using test::CandleFixture;
@@ -93,6 +94,46 @@ private:
     }
 
 private slots:
+    void logWrittenOrReplacedIsReported_data() { addPollingColumn(); }
+    void logWrittenOrReplacedIsReported()
+    {
+        // A trainer logs an epoch's metrics after its checkpoint, or a restart
+        // rewrites its log: no epoch changes, the history must be read again.
+        QFETCH(bool, polling);
+        makeTree();
+        const fs::path log = m_root / "ckpt.log";
+        CandleFixture::writeText(log, "2026-11-22 14:00:00,000 CandleCheckpoint: epoch 3\n");
+        RunWatcher watcher(watcherOptions(polling));
+        watcher.addFolder(QString::fromStdString(m_drop.string()));
+        QSignalSpy changed(&watcher, &RunWatcher::sourcesChanged);
+
+        {
+            std::ofstream append(log, std::ios::app);
+            append << "2026-11-22 14:00:01,000 CandleCheckpoint: more\n";
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 1, kLimitMs);
+        QCOMPARE(changed.at(0).at(0).toString().toStdString(), m_root.string());
+        settle(watcher, polling);
+        QCOMPARE(changed.count(), 1);
+
+        CandleFixture::writeText(m_root / "ckpt.log.new", "rewritten\n");
+        fs::rename(m_root / "ckpt.log.new", log);
+        QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 2, kLimitMs);
+        // Watched anew after the rename: the new file's writes are seen too.
+        {
+            std::ofstream append(log, std::ios::app);
+            append << "epoch 4\n";
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(changed.count(), 3, kLimitMs);
+
+        // A save that leaves the logs alone is an epoch, not a log change.
+        QSignalSpy added(&watcher, &RunWatcher::epochAdded);
+        saveLikeCandle(m_root, 4);
+        QTRY_COMPARE_WITH_TIMEOUT(added.count(), 1, kLimitMs);
+        settle(watcher, polling);
+        QCOMPARE(changed.count(), 3);
+    }
+
     void initialRunsAnnounced_data() { addPollingColumn(); }
     void initialRunsAnnounced()
     {
