@@ -112,23 +112,25 @@ int forgetGone(const CommandLine& cl)
 {
     if (!cl.positional().isEmpty())
         return cl.usageError(QStringLiteral("--forget-gone takes no DIR"));
-    Launcher launcher;
-    auto listed = launcher.runs({});
-    if (!listed)
-        return cl.fail(listed.error().message);
+    // Gone as `ckpt runs` says it: the folder is not there (no record is read,
+    // no Slurm job asked about).
+    const LaunchRegistry registry;
+    auto launched = registry.launched();
+    if (!launched)
+        return cl.fail(launched.error().message);
     Json forgotten = Json::array();
     std::string text;
-    for (const auto& l : *listed) {
-        if (!l.gone)
+    for (const auto& entry : *launched) {
+        std::error_code ec;
+        if (std::filesystem::exists(entry.runRoot, ec) || ec)
             continue;
-        if (auto done = launcher.registry().forget(l.entry.runRoot); !done)
+        if (auto done = registry.forget(entry.runRoot); !done)
             return cl.fail(done.error().message);
-        forgotten.push_back(l.entry.runRoot);
-        text += "forgot " + l.entry.runRoot + " (its folder no longer exists)\n";
+        forgotten.push_back(entry.runRoot);
+        text += "forgot " + entry.runRoot + " (its folder no longer exists)\n";
     }
     if (cl.json())
-        Console::json(
-            {{"forgotten", forgotten}, {"registry", launcher.registry().file().string()}});
+        Console::json({{"forgotten", forgotten}, {"registry", registry.file().string()}});
     else
         Console::out(text.empty() ? std::string("no gone runs in the registry\n") : text);
     return ExitOk;

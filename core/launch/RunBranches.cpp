@@ -2,7 +2,6 @@
 
 #include "launch/LaunchPrep.h"
 #include "layout/Layout.h"
-#include "plot/BranchCurves.h"
 
 #include <QDateTime>
 #include <QString>
@@ -128,8 +127,8 @@ MetricHistory RunBranches::completeHistory(const Run& run)
 {
     MetricHistory history = historyOf(run);
     history.branches = of(run.root, history);
-    if (BranchCurves::hasSuperseded(history))
-        history = BranchCurves::restored(history);
+    if (history.hasSuperseded())
+        history = history.restoredFromBranches();
     // A fork's epochs up to its fork epoch (the one it starts from) hold what
     // its parent logged then; the fork's own logs start after it.
     for (const HistoryBranch& lead : history.branches) {
@@ -138,10 +137,11 @@ MetricHistory RunBranches::completeHistory(const Run& run)
         for (HistoryRow& row : history.rows) {
             if (row.epoch > lead.epoch)
                 continue;
+            // A branch's rows are one per epoch, ascending.
             const auto parent =
-                std::find_if(lead.rows.begin(), lead.rows.end(),
-                             [&](const HistoryRow& r) { return r.epoch == row.epoch; });
-            if (parent != lead.rows.end())
+                std::lower_bound(lead.rows.begin(), lead.rows.end(), row.epoch,
+                                 [](const HistoryRow& r, int epoch) { return r.epoch < epoch; });
+            if (parent != lead.rows.end() && parent->epoch == row.epoch)
                 row.fillMissing(*parent);
         }
     }

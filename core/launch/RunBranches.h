@@ -47,7 +47,7 @@ public:
     // The run's history as Ckpt Studio shows it (the epoch table, the plot,
     // `ckpt history`): historyOf(run), its branches (of()), and the epochs up to
     // each restart that the run's own logs lost but a superseded folder kept,
-    // put back into the segment that trained them (BranchCurves::restored);
+    // put back into the segment that trained them (restoredFromBranches());
     // a fork's epochs up to its fork epoch get what its parent logged for them.
     static MetricHistory completeHistory(const Run& run);
 

@@ -87,7 +87,7 @@ struct MetricHistory
     Problems problems;                   // unparseable lines, files that could not be read
     std::vector<HistoryBranch> branches; // superseded branches (oldest first), a fork's lead-in
     // The epochs a restart's folder kept that the run's own logs lost are put
-    // back into `rows` (BranchCurves::restored has been applied).
+    // back into `rows` (restoredFromBranches() made it).
     bool restored = false;
 
     std::vector<std::string> metricNames() const; // sorted, unique
@@ -96,6 +96,14 @@ struct MetricHistory
     void collectMetricNames(std::set<std::string>& names) const;
     // The latest row for each epoch (a restart's rows replace the ones it overwrote).
     std::vector<const HistoryRow*> latestPerEpoch() const;
+    // Whether there are superseded branches (then restoredFromBranches() may add epochs).
+    bool hasSuperseded() const;
+    // This history with the run's own epochs up to each restart that its logs no
+    // longer hold but the superseded folder's logs do (a restarted trainer that
+    // overwrote training.log): their values put back into the segment that
+    // trained them (the newest before the restart that had not resumed past
+    // the epoch). Samples a row has are never replaced.
+    MetricHistory restoredFromBranches() const;
 };
 
 } // namespace ckpt

@@ -122,57 +122,6 @@ void addSuperseded(std::vector<MetricCurve>& curves, const MetricHistory& histor
 
 } // namespace
 
-bool BranchCurves::hasSuperseded(const MetricHistory& history)
-{
-    return std::any_of(history.branches.begin(), history.branches.end(),
-                       [](const auto& b) { return b.kind == HistoryBranch::Kind::Superseded; });
-}
-
-MetricHistory BranchCurves::restored(const MetricHistory& history)
-{
-    MetricHistory out = history;
-    out.restored = true;
-    std::vector<bool> matched(out.segments.size(), false);
-    bool added = false;
-    for (const HistoryBranch& branch : history.branches) {
-        if (branch.kind != HistoryBranch::Kind::Superseded)
-            continue;
-        // The restart that made this folder: the next segment resumed from its epoch.
-        std::size_t r = 1;
-        while (r < out.segments.size() &&
-               (matched[r] || out.segments[r].resumedFrom != branch.epoch))
-            ++r;
-        if (r >= out.segments.size())
-            continue;
-        matched[r] = true;
-        for (const HistoryRow& old : branch.rows) {
-            if (old.epoch > branch.epoch)
-                break;
-            // The segment that trained it on the way to the restart.
-            std::size_t s = r - 1;
-            while (s > 0 && old.epoch <= out.segments[s].resumedFrom.value_or(0))
-                --s;
-            const int segment = out.segments[s].index;
-            const auto row = std::find_if(out.rows.begin(), out.rows.end(), [&](const auto& x) {
-                return x.segment == segment && x.epoch == old.epoch;
-            });
-            if (row != out.rows.end()) {
-                added = row->fillMissing(old) || added;
-            } else {
-                HistoryRow fresh = old;
-                fresh.segment = segment;
-                out.rows.push_back(std::move(fresh));
-                added = true;
-            }
-        }
-    }
-    if (added)
-        std::sort(out.rows.begin(), out.rows.end(), [](const HistoryRow& a, const HistoryRow& b) {
-            return std::pair(a.segment, a.epoch) < std::pair(b.segment, b.epoch);
-        });
-    return out;
-}
-
 void BranchCurves::add(std::vector<MetricCurve>& curves, const MetricHistory& history,
                        std::string_view metric, bool showSuperseded)
 {

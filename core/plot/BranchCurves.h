@@ -26,15 +26,6 @@ class BranchCurves
 public:
     static void add(std::vector<MetricCurve>& curves, const MetricHistory& history,
                     std::string_view metric, bool showSuperseded);
-
-    // Whether `history` has superseded branches (then restored() may add epochs).
-    static bool hasSuperseded(const MetricHistory& history);
-    // `history` with the run's own epochs up to each restart that its logs no
-    // longer hold but the superseded folder's logs do (a restarted trainer that
-    // overwrote training.log): their values put back into the segment that
-    // trained them (the newest before the restart that had not resumed past
-    // the epoch). Samples a row has are never replaced. For the plot only.
-    static MetricHistory restored(const MetricHistory& history);
 };
 
 } // namespace ckpt

@@ -305,8 +305,8 @@ void PlotModel::rebuildCurves()
         m_runs[r].timeOrigin = earliestWallTime(own);
         // A restart's folder may hold epochs the run's own logs lost since
         // (the workspace's histories come with them put back already).
-        if (BranchCurves::hasSuperseded(own) && !own.restored)
-            restored[r] = std::make_unique<MetricHistory>(BranchCurves::restored(own));
+        if (own.hasSuperseded() && !own.restored)
+            restored[r] = std::make_unique<MetricHistory>(own.restoredFromBranches());
         const MetricHistory* history = restored[r] ? restored[r].get() : &own;
         for (int m = 0; m < m_metrics.size(); ++m)
             groups.push_back(Group{int(r), m, history, {}});

@@ -48,7 +48,7 @@ std::vector<int> range(int from, int to)
 
 std::vector<MetricCurve> curvesOf(const MetricHistory& h, const char* metric, bool superseded)
 {
-    const MetricHistory history = BranchCurves::restored(h);
+    const MetricHistory history = h.restoredFromBranches();
     auto curves = CurveBuilder::build(history, metric);
     BranchCurves::add(curves, history, metric, superseded);
     return curves;
@@ -71,8 +71,8 @@ private slots:
 void tst_BranchCurves::restoredFillsOnlyWhatTheLogsLost()
 {
     const MetricHistory h = overwrittenLog();
-    QVERIFY(BranchCurves::hasSuperseded(h));
-    const MetricHistory r = BranchCurves::restored(h);
+    QVERIFY(h.hasSuperseded());
+    const MetricHistory r = h.restoredFromBranches();
     QCOMPARE(r.rows.size(), h.rows.size()); // no new rows: segment 0 had them all
     for (const HistoryRow& row : r.rows) {
         if (row.segment != 0)
@@ -108,7 +108,7 @@ void tst_BranchCurves::restoredFollowsEachRestartToItsSegment()
     for (int e = 1; e <= 12; ++e)
         second.rows.push_back(makeRow(0, e, {{"accuracy", 0.1 * e}}));
     h.branches.push_back(second);
-    const MetricHistory r = BranchCurves::restored(h);
+    const MetricHistory r = h.restoredFromBranches();
     for (const HistoryRow& row : r.rows)
         if (row.value("accuracy"))
             QVERIFY2(row.segment == 0 && row.epoch <= 3, qPrintable(QString::number(row.epoch)));
