@@ -230,7 +230,15 @@ std::optional<HistoryBranch> RunBranches::forkLeadIn(const fs::path& root, const
                 asItWas = folder;
                 break;
             }
-        lead.rows = rowsBetween(historyAt(asItWas ? *asItWas : parent, *layout), 1, origin->epoch);
+        MetricHistory history = historyAt(asItWas ? *asItWas : parent, *layout);
+        if (!asItWas) {
+            // The parent as it is now: a restart of it may have rewritten its log
+            // since; what that lost is in the folders the restart kept.
+            history.branches = superseded(parent);
+            if (history.hasSuperseded())
+                history = history.restoredFromBranches();
+        }
+        lead.rows = rowsBetween(history, 1, origin->epoch);
     }
     if (lead.rows.empty() || lead.rows.back().epoch != origin->epoch)
         lead.rows = rowsBetween(own, 1, origin->epoch); // the fork's copy of its parent's log

@@ -234,6 +234,20 @@ void tst_RunBranches::restartsLeaveOneFadedBranchEach()
     QCOMPARE(history.branches[0].epoch, 6);
     QCOMPARE(history.branches[1].epoch, 8);
     QCOMPARE(int(curvesOf(modelOf(history, "val_loss"), MetricCurve::Kind::Superseded).size()), 2);
+
+    // A fork from 5 now: its lead-in is the parent's epochs 1..5 as the parent
+    // logged them, although the restarted trainer's training.log lost them.
+    // (Folders are named to the second: one made within a second of the fork
+    // would be taken for one made after it.)
+    QTest::qWait(2100);
+    const fs::path fork = launch(root, LaunchPlan::Mode::Fork, 5, "learning_rate=0.05");
+    const auto lead =
+        RunBranches::forkLeadIn(fork, historyOf(CandleLayout::instance().loadRun(fork)));
+    QVERIFY(lead);
+    const auto leadLoss = valuesOf(lead->rows, "loss");
+    QCOMPARE(int(leadLoss.size()), 5);
+    for (const auto& [epoch, value] : leadLoss)
+        QCOMPARE(value, oldLoss.at(epoch));
 }
 
 void tst_RunBranches::appliedButNeverLaunchedRestartStartsAtTheFirstMovedEpoch()
