@@ -2,6 +2,7 @@
 
 #include "jobs/JobRunner.h"
 #include "launch/RunBranches.h"
+#include "launch/RunNames.h"
 #include "launch/RunSummary.h"
 #include "models/ModelRoles.h"
 #include "report/Format.h"
@@ -17,12 +18,12 @@ const LaunchAttempt* latestOf(const Launcher::Listed& run)
     return run.record ? run.record->latest() : nullptr;
 }
 
-QString parentText(const LaunchAttempt& a)
+QString parentText(const LaunchAttempt& a, const QString& parentName)
 {
     if (!a.plan.parent)
         return QStringLiteral("—");
     return QStringLiteral("%1 @ e%2 (%3)")
-        .arg(QString::fromStdString(RunBranches::displayName(a.plan.parent->runRoot)))
+        .arg(parentName)
         .arg(a.plan.parent->epoch)
         .arg(QLatin1String(LaunchPlan::modeName(a.plan.mode)));
 }
@@ -129,6 +130,7 @@ void LaunchedRunsModel::apply(Snapshot s)
         if (!r.error.empty())
             remoteErrors << QString::fromStdString(r.error);
     m_remoteResults = std::move(s.remote);
+    m_names = namesOf(s.runs, s.edges);
     const auto sameRoots = [&](std::size_t n) {
         for (std::size_t i = 0; i < n; ++i)
             if (m_runs[i].run.entry.runRoot != s.runs[i].run.entry.runRoot)
@@ -170,6 +172,30 @@ void LaunchedRunsModel::apply(Snapshot s)
     if (!remoteErrors.isEmpty())
         emit refreshFailed(remoteErrors.join(QLatin1Char('\n')));
     scheduleNext();
+}
+
+std::map<std::string, std::string> LaunchedRunsModel::namesOf(const std::vector<Row>& runs,
+                                                              const std::vector<LineageEdge>& edges)
+{
+    std::vector<std::pair<std::string, std::string>> named;
+    for (const Row& r : runs)
+        named.emplace_back(r.run.entry.runRoot,
+                           RunSummary::displayName(r.run.entry.name, r.run.entry.runRoot));
+    for (const LineageEdge& e : edges)
+        for (const std::string& root : {e.parentRoot, e.childRoot})
+            named.emplace_back(root, RunBranches::displayName(root));
+    for (const Row& r : runs)
+        if (const LaunchAttempt* a = latestOf(r.run); a && a->plan.parent)
+            named.emplace_back(a->plan.parent->runRoot,
+                               RunBranches::displayName(a->plan.parent->runRoot));
+    return RunNames::distinct(named);
+}
+
+QString LaunchedRunsModel::shownName(const std::string& root) const
+{
+    const auto it = m_names.find(root);
+    return QString::fromStdString(it != m_names.end() ? it->second
+                                                      : RunBranches::displayName(root));
 }
 
 QString LaunchedRunsModel::lineageSignature() const
@@ -306,9 +332,7 @@ QString LaunchedRunsModel::rootAt(int row) const
 
 QString LaunchedRunsModel::nameOf(const QString& root) const
 {
-    const int row = rowOf(root);
-    return row >= 0 ? display(m_runs[std::size_t(row)].run, NameColumn).toString()
-                    : QString::fromStdString(RunBranches::displayName(root.toStdString()));
+    return shownName(root.toStdString());
 }
 
 QString LaunchedRunsModel::logPathAt(int row) const
@@ -380,7 +404,7 @@ QVariant LaunchedRunsModel::display(const Launcher::Listed& run, int column) con
 {
     const LaunchAttempt* a = latestOf(run);
     if (column == NameColumn)
-        return QString::fromStdString(RunSummary::displayName(run.entry.name, run.entry.runRoot));
+        return shownName(run.entry.runRoot);
     if (!a) // deleted or moved since it was launched, or its record is unreadable
         return column != StateColumn ? QStringLiteral("—")
                : run.gone            ? tr("gone")
@@ -397,7 +421,7 @@ QVariant LaunchedRunsModel::display(const Launcher::Listed& run, int column) con
     case ProcessColumn:
         return QString::fromStdString(RunSummary::process(*a));
     case ParentColumn:
-        return parentText(*a);
+        return parentText(*a, a->plan.parent ? shownName(a->plan.parent->runRoot) : QString());
     case StartedColumn: {
         const QDateTime t = localTime(RunSummary::started(*a));
         return t.isValid() ? t.toString(QStringLiteral("yyyy-MM-dd HH:mm:ss"))

@@ -10,6 +10,8 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace ckpt {
@@ -124,6 +126,10 @@ private:
     void scheduleNext();
     void tickDurations();
     QString lineageSignature() const;
+    // Every listed run's name, and its parents': alike names told apart (RunNames).
+    static std::map<std::string, std::string> namesOf(const std::vector<Row>& runs,
+                                                      const std::vector<LineageEdge>& edges);
+    QString shownName(const std::string& root) const;
     QVariant display(const Launcher::Listed& run, int column) const;
     QVariant sortValue(const Launcher::Listed& run, int column) const;
 
@@ -138,6 +144,7 @@ private:
     std::vector<RemoteLaunchedRuns::Source> m_remotes;
     std::vector<RemoteLaunchedRuns::Result> m_remoteResults; // the last, per far folder
     std::vector<LineageEdge> m_edges;
+    std::map<std::string, std::string> m_names; // run root -> name shown
     QString m_signature;
     QStringList m_stopping;
 };

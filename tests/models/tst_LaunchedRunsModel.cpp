@@ -25,6 +25,7 @@ private slots:
     void forkShowsItsParentAndLineageEdge();
     void overlappingRefreshesApplyOnlyTheLatest();
     void deletedRunShowsAsGone();
+    void sameNamedRunsInTwoPlacesAreToldApart();
     void graphLayout_data();
     void graphLayout();
 
@@ -144,6 +145,30 @@ void tst_LaunchedRunsModel::deletedRunShowsAsGone()
     QTRY_COMPARE(text(model, 0, LaunchedRunsModel::StateColumn), QStringLiteral("gone"));
     QVERIFY(!model.index(0, 0).data(roles::RunStateRole).isValid());
     QVERIFY(!model.anyActive());
+}
+
+void tst_LaunchedRunsModel::sameNamedRunsInTwoPlacesAreToldApart()
+{
+    // One experiment copied to two projects and launched in both: the list
+    // (and the lineage graph, which takes nameOf) must not show "RUN000" twice.
+    const fs::path base = m_dir->path().toStdString();
+    test::DemoRuns projA(base / "projA" / "EXP000", CKPT_DEMO_TRAIN, m_runs->registry());
+    test::DemoRuns projB(base / "projB" / "EXP000", CKPT_DEMO_TRAIN, m_runs->registry());
+    auto a = projA.launch("RUN000", 1, 0.0);
+    QVERIFY2(a, a ? "" : a.error().message.c_str());
+    auto b = projB.launch("RUN000", 1, 0.0);
+    QVERIFY2(b, b ? "" : b.error().message.c_str());
+
+    LaunchedRunsModel model(m_runs->registry());
+    QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+    QTRY_COMPARE(model.rowCount(), 2);
+    const int rowA = model.rowOf(QString::fromStdString(*a));
+    const int rowB = model.rowOf(QString::fromStdString(*b));
+    QCOMPARE(text(model, rowA, LaunchedRunsModel::NameColumn), QStringLiteral("RUN000 (projA)"));
+    QCOMPARE(text(model, rowB, LaunchedRunsModel::NameColumn), QStringLiteral("RUN000 (projB)"));
+    QCOMPARE(model.nameOf(QString::fromStdString(*b)), QStringLiteral("RUN000 (projB)"));
+    QTRY_COMPARE_WITH_TIMEOUT(text(model, rowB, LaunchedRunsModel::StateColumn),
+                              QStringLiteral("completed"), 30000);
 }
 
 void tst_LaunchedRunsModel::graphLayout_data()

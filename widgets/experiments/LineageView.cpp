@@ -12,6 +12,7 @@
 #include <QWheelEvent>
 
 #include <cmath>
+#include <set>
 
 namespace ckpt {
 
@@ -150,6 +151,17 @@ void LineageView::rebuild()
                 {root.toStdString(), m_model->nameOf(root).toStdString(), m_model->stateAt(row)});
         }
         edges = m_model->edges();
+        // Runs only the edges name (a parent never launched from here) by the
+        // model's names too, told apart from the listed ones.
+        std::set<std::string> listed;
+        for (const auto& r : runs)
+            listed.insert(r.root);
+        for (const LineageEdge& e : edges)
+            for (const std::string& root : {e.parentRoot, e.childRoot})
+                if (listed.insert(root).second)
+                    runs.push_back({root,
+                                    m_model->nameOf(QString::fromStdString(root)).toStdString(),
+                                    std::nullopt});
     }
     *m_graph = LineageGraph::build(edges, runs);
     m_scene->clear();
