@@ -24,6 +24,10 @@ struct LaunchParent
         std::string to;
     };
     std::vector<Change> changes;
+    // How many superseded folders (RunBranches::supersededFolders) the parent
+    // had when this was prepared: which of them keeps the parent as it was
+    // then, once it is restarted again. Unknown in records from before it was kept.
+    std::optional<int> supersededBefore;
 };
 
 // Everything needed to start a trainer, decided before anything runs. A

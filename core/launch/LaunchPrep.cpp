@@ -4,6 +4,7 @@
 #include "io/RegularFile.h"
 #include "launch/CommandTemplate.h"
 #include "launch/LaunchRecord.h"
+#include "launch/RunBranches.h"
 #include "launch/RunConfigFinder.h"
 #include "layout/Layout.h"
 #include "ops/Relinker.h"
@@ -294,7 +295,8 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
                                request.fromEpoch,
                                checked && checked->algo == ChecksumAlgo::Crc32 ? checked->checksum
                                                                                : std::string(),
-                               {}};
+                               {},
+                               int(RunBranches::supersededFolders(root).size())};
     for (const ParamEdit& e : p.edits) {
         const ParamSet::Param* old = p.original.find(e.key);
         plan.parent->changes.push_back(

@@ -47,6 +47,8 @@ Json planJson(const LaunchPlan& p)
                   {"epoch", p.parent->epoch},
                   {"checksum", p.parent->checksum},
                   {"changes", std::move(changes)}};
+        if (p.parent->supersededBefore)
+            parent["superseded_before"] = *p.parent->supersededBefore;
     }
     Json slurm = nullptr;
     if (p.backend == LaunchPlan::Backend::Slurm) {
@@ -95,11 +97,14 @@ LaunchPlan planFrom(const Json& j, const LaunchRecord& rec)
             p.parameters.emplace_back(k, v.is_string() ? v.get<std::string>() : v.dump());
     if (j.contains("parent") && j.at("parent").is_object()) {
         const Json& pj = j.at("parent");
-        p.parent = LaunchParent{str(pj, "run_root"), pj.value("epoch", 0), str(pj, "checksum"), {}};
+        p.parent = LaunchParent{
+            str(pj, "run_root"), pj.value("epoch", 0), str(pj, "checksum"), {}, std::nullopt};
         if (pj.contains("changes") && pj.at("changes").is_array())
             for (const Json& c : pj.at("changes"))
                 if (c.is_object())
                     p.parent->changes.push_back({str(c, "key"), str(c, "from"), str(c, "to")});
+        if (pj.contains("superseded_before") && pj.at("superseded_before").is_number_integer())
+            p.parent->supersededBefore = pj.at("superseded_before").get<int>();
     }
     if (j.contains("slurm") && j.at("slurm").is_object()) {
         const Json& s = j.at("slurm");

@@ -45,7 +45,8 @@ Result<PreparedLaunch> PreparedLaunches::fromJson(const Json& j)
             return Error::at({}, "unknown mode");
         p.plan.mode = *mode;
         p.parentRoot = j.at("parent").get<std::string>();
-        p.plan.parent = LaunchParent{p.parentRoot.string(), j.at("from").get<int>(), {}, {}};
+        p.plan.parent =
+            LaunchParent{p.parentRoot.string(), j.at("from").get<int>(), {}, {}, std::nullopt};
         p.plan.runRoot = j.at("run").get<std::string>();
         p.runFolder = j.at("run_folder").get<std::string>();
         p.superseded = j.at("superseded").get<std::vector<int>>();

@@ -99,7 +99,9 @@ Kept keptIn(const fs::path& folder, const Layout& layout)
     return kept;
 }
 
-std::vector<fs::path> supersededFolders(const fs::path& root)
+} // namespace
+
+std::vector<fs::path> RunBranches::supersededFolders(const fs::path& root)
 {
     std::vector<fs::path> out;
     std::error_code ec;
@@ -109,6 +111,8 @@ std::vector<fs::path> supersededFolders(const fs::path& root)
     std::sort(out.begin(), out.end()); // the names sort by time
     return out;
 }
+
+namespace {
 
 // The restarts of `root` recorded in its launch record, oldest first.
 std::vector<const LaunchAttempt*> restartsOf(const LaunchRecord& record, const fs::path& root)
@@ -160,7 +164,8 @@ std::optional<RunBranches::ForkOrigin> RunBranches::forkOrigin(const fs::path& r
         return std::nullopt;
     for (const LaunchAttempt& a : record->attempts)
         if (a.plan.mode == LaunchPlan::Mode::Fork && a.plan.parent)
-            return ForkOrigin{a.plan.parent->runRoot, a.plan.parent->epoch, a.submitted};
+            return ForkOrigin{a.plan.parent->runRoot, a.plan.parent->epoch, a.submitted,
+                              a.plan.parent->supersededBefore};
     return std::nullopt;
 }
 
@@ -174,22 +179,34 @@ std::vector<HistoryBranch> RunBranches::superseded(const fs::path& root)
     auto record = LaunchRecord::load(LaunchRecord::pathFor(root));
     const auto restarts = record ? restartsOf(*record, root) : std::vector<const LaunchAttempt*>{};
     std::size_t next = 0; // restarts are matched to folders in time order
-    for (const fs::path& folder : folders) {
+    for (std::size_t i = 0; i < folders.size(); ++i) {
+        const fs::path& folder = folders[i];
         const QDateTime made = folderTime(folder);
         Kept kept = keptIn(folder, *layout);
         HistoryBranch branch;
         branch.kind = HistoryBranch::Kind::Superseded;
         branch.origin = folder.string();
         branch.time = shown(made);
-        // The folder is made when the restart is prepared, the record when it
-        // launches: the first restart submitted since.
-        while (next < restarts.size() && isoTime(restarts[next]->submitted) < made.addSecs(-1))
-            ++next;
-        if (next < restarts.size()) {
-            branch.epoch = restarts[next]->plan.parent->epoch;
-            if (const QDateTime t = isoTime(restarts[next]->submitted); t.isValid())
+        // The restart that made the folder counted the folders before it (the
+        // last so counted: one that moved nothing made none) ...
+        const LaunchAttempt* madeBy = nullptr;
+        for (const LaunchAttempt* r : restarts)
+            if (r->plan.parent->supersededBefore == int(i))
+                madeBy = r;
+        // ... or, in older records, the first restart submitted since the
+        // folder was made (when the restart was prepared, to the second).
+        if (!madeBy) {
+            while (next < restarts.size() &&
+                   (restarts[next]->plan.parent->supersededBefore ||
+                    isoTime(restarts[next]->submitted) < made.addSecs(-1)))
+                ++next;
+            if (next < restarts.size())
+                madeBy = restarts[next++];
+        }
+        if (madeBy) {
+            branch.epoch = madeBy->plan.parent->epoch;
+            if (const QDateTime t = isoTime(madeBy->submitted); t.isValid())
                 branch.time = shown(t);
-            ++next;
         } else if (kept.firstEpoch) {
             branch.epoch = *kept.firstEpoch - 1;
         } else {
@@ -225,19 +242,28 @@ std::optional<HistoryBranch> RunBranches::forkLeadIn(const fs::path& root, const
     const Layout* layout = fs::is_directory(parent, ec) ? layoutAt(parent) : nullptr;
     if (layout) {
         std::optional<fs::path> asItWas;
-        for (const fs::path& folder : supersededFolders(parent))
-            if (forked.isValid() && folderTime(folder) >= forked.addSecs(-1)) {
-                asItWas = folder;
-                break;
-            }
-        MetricHistory history = historyAt(asItWas ? *asItWas : parent, *layout);
-        if (!asItWas) {
-            // The parent as it is now: a restart of it may have rewritten its log
-            // since; what that lost is in the folders the restart kept.
-            history.branches = superseded(parent);
-            if (history.hasSuperseded())
-                history = history.restoredFromBranches();
+        const auto folders = supersededFolders(parent);
+        if (origin->supersededBefore) {
+            // The first folder made after the fork keeps the parent as the fork saw it.
+            if (*origin->supersededBefore >= 0 &&
+                std::size_t(*origin->supersededBefore) < folders.size())
+                asItWas = folders[std::size_t(*origin->supersededBefore)];
+        } else {
+            // Older records: by time, to the second the folders are named with.
+            for (const fs::path& folder : folders)
+                if (forked.isValid() && folderTime(folder) >= forked.addSecs(-1)) {
+                    asItWas = folder;
+                    break;
+                }
         }
+        MetricHistory history = historyAt(asItWas ? *asItWas : parent, *layout);
+        // A restart of the parent before then may have rewritten its log;
+        // what that lost is in the folders made before.
+        for (HistoryBranch& b : superseded(parent))
+            if (!asItWas || b.origin < asItWas->string())
+                history.branches.push_back(std::move(b));
+        if (history.hasSuperseded())
+            history = history.restoredFromBranches();
         lead.rows = rowsBetween(history, 1, origin->epoch);
     }
     if (lead.rows.empty() || lead.rows.back().epoch != origin->epoch)

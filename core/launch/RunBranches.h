@@ -23,7 +23,8 @@ public:
     {
         std::string parentRoot;
         int epoch = 0;
-        std::string submitted; // ISO 8601 UTC
+        std::string submitted;               // ISO 8601 UTC
+        std::optional<int> supersededBefore; // LaunchParent::supersededBefore
     };
     static std::optional<ForkOrigin> forkOrigin(const std::filesystem::path& root);
 
@@ -33,6 +34,9 @@ public:
     // the launch record's restart made right after the folder, else the first
     // epoch moved aside, minus one.
     static std::vector<HistoryBranch> superseded(const std::filesystem::path& root);
+    // The folders under ROOT/.ckpt-studio/superseded/, oldest first: one per
+    // restart, each keeping the run as it was before that restart.
+    static std::vector<std::filesystem::path> supersededFolders(const std::filesystem::path& root);
 
     // A fork's lead-in: its parent's epochs up to the fork epoch as they were
     // when it forked (the parent's first superseded folder made after the

@@ -137,7 +137,8 @@ void tst_LaunchCli::runsListsAndStopStops()
     plan.runRoot = m_dir->path().toStdString() + "/exp/RUN000/ckpts";
     plan.argv = {"/bin/sh", "-c", "echo hello; exec sleep 60"};
     plan.commandTemplate = "shell:echo hello; exec sleep 60";
-    plan.parent = LaunchParent{"/exp/PARENT/ckpts", 6, "123", {{"learning_rate", "0.01", "0.001"}}};
+    plan.parent = LaunchParent{
+        "/exp/PARENT/ckpts", 6, "123", {{"learning_rate", "0.01", "0.001"}}, std::nullopt};
     plan.mode = LaunchPlan::Mode::Fork;
     auto record = launcher().launch(plan);
     QVERIFY2(record, record ? "" : record.error().message.c_str());

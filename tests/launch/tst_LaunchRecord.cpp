@@ -50,7 +50,8 @@ LaunchRecord sampleRecord(const std::string& root)
     a.plan.parent = LaunchParent{"/runs/RUN000",
                                  6,
                                  "3117815349",
-                                 {{"learning_rate", "0.001", "0.0003"}, {"warmup", "", "True"}}};
+                                 {{"learning_rate", "0.001", "0.0003"}, {"warmup", "", "True"}},
+                                 2};
     a.plan.slurm.partition = "debug";
     a.plan.slurm.time = "00:10:00";
     a.plan.slurm.extraLines = {"--qos=low"};
@@ -95,6 +96,7 @@ void tst_LaunchRecord::roundTrip()
     QCOMPARE(a.plan.parent->changes[1].key, std::string("warmup"));
     QCOMPARE(a.plan.parent->changes[1].from, std::string());
     QCOMPARE(a.plan.parent->changes[1].to, std::string("True"));
+    QCOMPARE(a.plan.parent->supersededBefore, std::optional<int>(2));
     QCOMPARE(a.plan.mode, LaunchPlan::Mode::Fork);
     QCOMPARE(a.plan.slurm.extraLines, std::vector<std::string>{"--qos=low"});
     QCOMPARE(a.pids(), (std::vector<std::int64_t>{100, 200}));

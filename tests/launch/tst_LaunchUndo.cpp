@@ -271,7 +271,7 @@ void tst_LaunchUndo::preparedLaunchesRoundTrip()
     p.plan.mode = LaunchPlan::Mode::Restart;
     p.parentRoot = "/runs/RUN000/ckpts";
     p.plan.runRoot = p.parentRoot.string();
-    p.plan.parent = LaunchParent{p.parentRoot.string(), 5, {}, {}};
+    p.plan.parent = LaunchParent{p.parentRoot.string(), 5, {}, {}, std::nullopt};
     p.runFolder = "/runs/RUN000";
     p.supersededDir = "/runs/RUN000/ckpts/.ckpt-studio/superseded/x";
     p.superseded = {6, 7};

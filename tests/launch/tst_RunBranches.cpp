@@ -34,6 +34,7 @@ private slots:
     void restartsLeaveOneFadedBranchEach();
     void appliedButNeverLaunchedRestartStartsAtTheFirstMovedEpoch();
     void forkContinuesItsParentsCurve();
+    void aForkRightAfterARestartContinuesTheRestartedRun();
     void historyServiceHandsThemToTheApp();
 
 private:
@@ -235,12 +236,13 @@ void tst_RunBranches::restartsLeaveOneFadedBranchEach()
     QCOMPARE(history.branches[1].epoch, 8);
     QCOMPARE(int(curvesOf(modelOf(history, "val_loss"), MetricCurve::Kind::Superseded).size()), 2);
 
-    // A fork from 5 now: its lead-in is the parent's epochs 1..5 as the parent
-    // logged them, although the restarted trainer's training.log lost them.
-    // (Folders are named to the second: one made within a second of the fork
-    // would be taken for one made after it.)
-    QTest::qWait(2100);
+    // A fork from 5 now, within a second of that restart (the folders are
+    // named to the second): its lead-in is the parent's epochs 1..5 as the
+    // parent logged them, although the restarted trainer's training.log lost them.
     const fs::path fork = launch(root, LaunchPlan::Mode::Fork, 5, "learning_rate=0.05");
+    const auto origin = RunBranches::forkOrigin(fork);
+    QVERIFY(origin);
+    QCOMPARE(origin->supersededBefore, std::optional<int>(2)); // both restarts came before
     const auto lead =
         RunBranches::forkLeadIn(fork, historyOf(CandleLayout::instance().loadRun(fork)));
     QVERIFY(lead);
@@ -263,6 +265,38 @@ void tst_RunBranches::appliedButNeverLaunchedRestartStartsAtTheFirstMovedEpoch()
     QCOMPARE(branches[0].epoch, 4); // no record: epoch 005 was the first moved aside
     QCOMPARE(branches[0].rows.back().epoch, 10);
     QVERIFY(!RunBranches::forkOrigin(root));
+}
+
+void tst_RunBranches::aForkRightAfterARestartContinuesTheRestartedRun()
+{
+    // Restart from 4 (epochs 5..10 retrained with another rate), then fork
+    // from 8 at once, within the second the restart's folder is named with:
+    // the fork continued the restarted run, so its lead-in's epochs 5..8 are
+    // the retrained ones, not those the folder keeps.
+    const fs::path root = trainParent();
+    const auto original = valuesOf(historyOf(CandleLayout::instance().loadRun(root)).rows, "loss");
+    launch(root, LaunchPlan::Mode::Restart, 4, "learning_rate=0.001");
+    const auto restarted =
+        valuesOf(RunBranches::completeHistory(CandleLayout::instance().loadRun(root)).rows, "loss");
+    const fs::path fork = launch(root, LaunchPlan::Mode::Fork, 8, "learning_rate=0.05");
+    QCOMPARE(RunBranches::forkOrigin(fork)->supersededBefore, std::optional<int>(1));
+    const auto lead =
+        RunBranches::forkLeadIn(fork, historyOf(CandleLayout::instance().loadRun(fork)));
+    QVERIFY(lead);
+    const auto leadLoss = valuesOf(lead->rows, "loss");
+    QCOMPARE(int(leadLoss.size()), 8);
+    for (int e = 5; e <= 8; ++e) {
+        QVERIFY(restarted.at(e) != original.at(e));
+        QCOMPARE(leadLoss.at(e), restarted.at(e));
+    }
+
+    // Restarted again later, the parent's state the fork saw is in the folder
+    // this second restart makes: the lead-in still reads the same values.
+    launch(root, LaunchPlan::Mode::Restart, 6, "learning_rate=0.0005");
+    const auto after =
+        RunBranches::forkLeadIn(fork, historyOf(CandleLayout::instance().loadRun(fork)));
+    QVERIFY(after);
+    QCOMPARE(valuesOf(after->rows, "loss"), leadLoss);
 }
 
 void tst_RunBranches::forkContinuesItsParentsCurve()

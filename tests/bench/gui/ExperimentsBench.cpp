@@ -39,7 +39,7 @@ void writeRecords(const fs::path& dir, int runs, const LaunchRegistry& registry)
         a.plan.argv = {"ckpt-demo-train", "--epochs", "20"};
         if (i % 5 != 0) { // four in five are forks of the run before them
             a.plan.mode = LaunchPlan::Mode::Fork;
-            a.plan.parent = LaunchParent{rootOf(dir, i - 1).string(), 5, "", {}};
+            a.plan.parent = LaunchParent{rootOf(dir, i - 1).string(), 5, "", {}, std::nullopt};
             a.plan.parent->changes.push_back({"learning_rate", "0.01", std::to_string(0.01 / i)});
         }
         a.submitted = isoNow();
