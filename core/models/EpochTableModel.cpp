@@ -46,7 +46,7 @@ EpochTableModel::Row EpochTableModel::makeRow(const Run& run, const Epoch& epoch
     row.savedAt = QString::fromStdString(epoch.savedAt);
     row.elapsed = epoch.elapsed;
     row.firstSave = epoch.firstSave;
-    row.monitoredName = QString::fromStdString(epoch.monitored);
+    row.monitored = epoch.monitored;
     row.bestSoFar = epoch.metric(kBestSoFar);
     if (const EpochFile* f = epoch.checksummedFile(); f && f->algo == ChecksumAlgo::Disabled)
         row.checksum = ChecksumState::Disabled;
@@ -354,7 +354,7 @@ QVariant EpochTableModel::display(const Block& block, const Row& row, int column
             return {};
         return QString::fromStdString(Format::duration(*row.elapsed));
     case ColumnKind::Monitored:
-        if (auto v = metricValue(block, row.monitoredName.toStdString(), row.epoch))
+        if (auto v = metricValue(block, row.monitored, row.epoch))
             return formatNumber(*v);
         return {};
     case ColumnKind::BestSoFar:
@@ -396,7 +396,7 @@ QVariant EpochTableModel::sortValue(const Block& block, const Row& row, int colu
     case ColumnKind::TimePerEpoch:
         return row.elapsed ? QVariant(*row.elapsed) : QVariant();
     case ColumnKind::Monitored:
-        if (auto v = metricValue(block, row.monitoredName.toStdString(), row.epoch))
+        if (auto v = metricValue(block, row.monitored, row.epoch))
             return *v;
         return {};
     case ColumnKind::BestSoFar:
@@ -510,17 +510,18 @@ QVariant EpochTableModel::headerData(int section, Qt::Orientation orientation, i
         return QStringLiteral("Time/epoch");
     case ColumnKind::Monitored: {
         // Name the monitored metric when every shown run agrees on it.
-        QString name;
+        std::string_view name;
         for (const auto& b : m_blocks)
             for (const auto& r : b.rows)
-                if (!r.monitoredName.isEmpty()) {
-                    if (!name.isEmpty() && name != r.monitoredName)
+                if (!r.monitored.empty()) {
+                    if (!name.empty() && name != r.monitored)
                         return QStringLiteral("Monitored");
-                    name = r.monitoredName;
+                    name = r.monitored;
                     break;
                 }
-        return name.isEmpty() ? QStringLiteral("Monitored")
-                              : QStringLiteral("Monitored (%1)").arg(name);
+        return name.empty() ? QStringLiteral("Monitored")
+                            : QStringLiteral("Monitored (%1)")
+                                  .arg(QString::fromUtf8(name.data(), qsizetype(name.size())));
     }
     case ColumnKind::BestSoFar:
         return QStringLiteral("Best so far");

@@ -84,7 +84,7 @@ private:
         QString savedAt;
         std::optional<double> elapsed;
         bool firstSave = false;
-        QString monitoredName;
+        std::string monitored; // the metric the writer tracked ("" when none)
         std::optional<double> bestSoFar;
         std::optional<quint64> bytes;
         bool hasModel = false;
