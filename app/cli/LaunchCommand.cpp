@@ -1,6 +1,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Console.h"
+#include "RunArgument.h"
 #include "launch/CommandTemplate.h"
 #include "launch/LaunchPrep.h"
 #include "launch/LaunchSweep.h"
@@ -233,6 +234,10 @@ int runLaunch(const QStringList& arguments)
         return *exit;
     if (cl.isSet(QStringLiteral("undo-prepared")))
         return undoPrepared(cl, cl.positional().first().toStdString());
+    // RUN as the other commands take it: the run's root, or a folder holding one run.
+    const auto root = runRootArgument(cl.positional().first());
+    if (!root)
+        return cl.fail(root.error().message);
     if (!cl.isSet(QStringLiteral("from")))
         return cl.usageError(QStringLiteral("--from N is required"));
     const auto from = cl.intValue(QStringLiteral("from"), 0);
@@ -243,7 +248,7 @@ int runLaunch(const QStringList& arguments)
 
     PrepRequest request;
     const QStringList positional = cl.positional();
-    request.runRoot = positional.first().toStdString();
+    request.runRoot = *root;
     request.fromEpoch = *from;
     request.mode =
         cl.isSet(QStringLiteral("fork")) ? LaunchPlan::Mode::Fork : LaunchPlan::Mode::Restart;

@@ -33,4 +33,15 @@ Result<Run> loadRunArgument(const QString& argument)
     return std::move(runs.front());
 }
 
+Result<std::string> runRootArgument(const QString& argument)
+{
+    const std::string path = QDir(argument).absolutePath().toStdString();
+    if (layoutAt(path))
+        return path;
+    auto run = loadRunArgument(argument);
+    if (!run)
+        return run.error();
+    return run->root;
+}
+
 } // namespace ckpt::cli

@@ -15,4 +15,8 @@ std::string knownLayoutsText();
 // found when there are several.
 Result<Run> loadRunArgument(const QString& argument);
 
+// The root of the run a RUN argument names, as loadRunArgument() finds it, but
+// without loading the run when the argument is a run's root itself.
+Result<std::string> runRootArgument(const QString& argument);
+
 } // namespace ckpt::cli

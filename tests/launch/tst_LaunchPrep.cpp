@@ -380,6 +380,22 @@ void tst_LaunchPrep::cliRestartStreamsAndExitsWithTheRunsStatus()
                       QStringLiteral("--from"), QStringLiteral("42")});
     QCOMPARE(bad.exitCode, 1);
     QVERIFY2(bad.err.contains("no epoch 42"), bad.err.constData());
+    // RUN named by its folder (RUN000, not RUN000/ckpts), as history, verify
+    // and lineage take it; a folder with no run says what it looked for.
+    const test::CliResult byFolder = test::runCli(
+        {QStringLiteral("launch"), QString::fromStdString((m_base / "RUN000").string()),
+         QStringLiteral("--from"), QStringLiteral("2"), QStringLiteral("--config"),
+         QString::fromStdString(m_config), QStringLiteral("--dry-run"), QStringLiteral("--json")});
+    QVERIFY2(byFolder.exitCode == 0, byFolder.err.constData());
+    QCOMPARE(byFolder.json().at("run").get<std::string>(), root.string());
+    const fs::path empty = m_base / "EMPTY";
+    fs::create_directories(empty);
+    const test::CliResult none =
+        test::runCli({QStringLiteral("launch"), QString::fromStdString(empty.string()),
+                      QStringLiteral("--from"), QStringLiteral("2"), QStringLiteral("--dry-run")});
+    QCOMPARE(none.exitCode, 2);
+    QVERIFY2(none.err.contains("no checkpoint run here (looked for runs of every known layout"),
+             none.err.constData());
 }
 
 void tst_LaunchPrep::cliForkIsInTheLineageAndPinsItsEpoch()

@@ -458,13 +458,18 @@ void tst_SlurmBackend::killedAroundSbatchLeavesNoJobUnnamed()
         p.kill();
         QVERIFY(p.waitForFinished(10000));
         // An sbatch the killed ckpt had started goes on by itself (it may
-        // still queue the job): wait until it has ended.
-        const std::string forkDir = (forks / ("fork-" + std::to_string(i))).string() + "/";
+        // still queue the job): wait until it has ended. Killed between fork
+        // and exec, the child is still a copy of ckpt that is about to become
+        // sbatch: any process naming the fork's folder counts.
+        const std::string forkDir = (forks / ("fork-" + std::to_string(i))).string();
         const auto sbatchRunning = [&] {
             for (const std::string& line : test::runningCommandLines())
-                if (line.find("sbatch ") != std::string::npos &&
-                    line.find(forkDir) != std::string::npos)
-                    return true;
+                for (auto at = line.find(forkDir); at != std::string::npos;
+                     at = line.find(forkDir, at + 1)) {
+                    const std::size_t end = at + forkDir.size(); // not fork-1 in fork-12
+                    if (end == line.size() || line[end] == '/' || line[end] == ' ')
+                        return true;
+                }
             return false;
         };
         QTRY_VERIFY_WITH_TIMEOUT(!sbatchRunning(), 30000);
