@@ -4,6 +4,7 @@
 #include "layout/Layout.h"
 #include "modelfile/ModelSniffer.h"
 #include "modelfile/ZipArchive.h"
+#include "scan/Scanner.h"
 
 #include <filesystem>
 #include <system_error>
@@ -44,9 +45,22 @@ Result<std::string> resolveModelArgument(const QString& argument)
         break;
     }
     const fs::path model = path / "model.h5";
-    if (!fs::exists(model, ec))
-        return Error::at(path.string(), "epoch directory without a model file (model.h5)");
-    return model.string();
+    if (fs::exists(model, ec))
+        return model.string();
+    // A run's folder, or one above runs, given for an epoch: say which to name.
+    if (auto found = Scanner::scan(dir); found && !found->runs.empty()) {
+        const Run& run = found->runs.front();
+        const std::string example = run.epochs.empty() ? run.root : run.pathOf(run.epochs.back());
+        return Error::at(path.string(),
+                         (found->runs.size() == 1
+                              ? std::string("a run's folder")
+                              : "a folder of " + std::to_string(found->runs.size()) + " runs") +
+                             ", not a model: name a model file or an epoch directory, such as " +
+                             example +
+                             " (or compare two epochs of a run: ckpt diff RUN --epochs N M)");
+    }
+    return Error::at(path.string(), "no model.h5 here and no run below it: name a model file or "
+                                    "an epoch directory");
 }
 
 Result<std::string> hdf5ForModel(const std::string& model, const QTemporaryDir& tmp,

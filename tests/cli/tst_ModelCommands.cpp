@@ -3,6 +3,7 @@
 #include "H5Writer.h"
 #include "ModelFixtures.h"
 
+#include <QDir>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -111,6 +112,22 @@ void tst_ModelCommands::inspectEpochDirectory()
         {"inspect", QString::fromStdString(run.epochDir(1).string()), "--json", "--no-stats"});
     QCOMPARE(r.exitCode, 0);
     QCOMPARE(r.json()["file"].get<std::string>(), (run.epochDir(1) / "model.h5").string());
+
+    // The run's folder (or one above runs) given for an epoch: the error names
+    // an epoch to give instead, not "an epoch directory without a model file".
+    run.addEpoch(2, 0.4, 64, false);
+    for (const QString& folder : {QString::fromStdString(run.root().string()), m_dir->path()}) {
+        const CliResult wrong = runCli({"inspect", folder});
+        QCOMPARE(wrong.exitCode, 2);
+        QVERIFY2(wrong.err.contains("a run's folder, not a model") &&
+                     wrong.err.contains((run.epochDir(2)).string().c_str()),
+                 wrong.err.constData());
+    }
+    const QString empty = file("empty");
+    QVERIFY(QDir().mkpath(empty));
+    const CliResult none = runCli({"inspect", empty});
+    QCOMPARE(none.exitCode, 2);
+    QVERIFY2(none.err.contains("no model.h5 here and no run below it"), none.err.constData());
 }
 
 void tst_ModelCommands::inspectFlagsNaN()
