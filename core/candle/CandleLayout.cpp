@@ -1,6 +1,7 @@
 #include "candle/CandleLayout.h"
 
 #include "candle/CandleBestCheck.h"
+#include "candle/CandleConfigFile.h"
 #include "candle/CandleEpochReader.h"
 #include "candle/CandleHistory.h"
 #include "candle/CandleLinks.h"
@@ -186,6 +187,11 @@ bool CandleLayout::isRunRoot(const DirListing& listing) const
         found);
     // Unreadable: claim it so that loadRun reports the problem rather than hide the run.
     return found || err == EACCES || err == EPERM;
+}
+
+std::optional<fs::path> CandleLayout::paramsFile(const fs::path& root) const
+{
+    return CandleConfigFile::besideRun(root);
 }
 
 Run CandleLayout::loadRun(const fs::path& rootPath) const

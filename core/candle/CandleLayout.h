@@ -35,6 +35,9 @@ public:
     // CANDLE's places: <root>/ckpt.log; else <root>/../ckpt.log when it exists
     // (the save/ckpts generations); else <root>/ckpt.log (created on first write).
     std::filesystem::path auditLogPath(const std::filesystem::path& root) const override;
+    // The one config with a [Global_Params] section in the run's folder (CandleConfigFile).
+    std::optional<std::filesystem::path>
+    paramsFile(const std::filesystem::path& root) const override;
 
     // Kinds of the run's sources (RunSource::kind).
     static constexpr std::string_view kCkptLog = "ckpt_log";

@@ -1,5 +1,6 @@
 #include "launch/LaunchPrep.h"
 
+#include "candle/CandleConfigFile.h"
 #include "io/AtomicFile.h"
 #include "io/RegularFile.h"
 #include "launch/CommandTemplate.h"
@@ -109,13 +110,7 @@ std::string LaunchPrep::describe(const PreparedLaunch& p)
 
 fs::path LaunchPrep::runFolderOf(const fs::path& root)
 {
-    const fs::path r = root.lexically_normal();
-    const fs::path parent = r.parent_path();
-    if (r.filename() == "ckpts" && parent.filename() == "save")
-        return parent.parent_path();
-    if (r.filename() == "ckpts")
-        return parent;
-    return r;
+    return CandleConfigFile::runFolderOf(root);
 }
 
 std::optional<int> LaunchPrep::bestUpTo(const Run& run, int epoch)

@@ -12,8 +12,8 @@ namespace ckpt {
 // Which parameter file a run was trained with: the config file of its latest
 // launch when Ckpt Studio launched it, else the one the user named for it
 // (LaunchRegistry::External), else the one its format keeps beside it
-// (Layout::paramsFile: Lightning's hparams.yaml). The error tells the user how
-// to name one.
+// (Layout::paramsFile: Lightning's hparams.yaml, the one CANDLE config in a
+// CANDLE run's folder). The error tells the user how to name one.
 //
 // With `epoch`: the file that epoch was trained with. That is the config of the
 // newest launch that started before it (a restart from 6 trained 7 on); for an
