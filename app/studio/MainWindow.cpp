@@ -203,6 +203,25 @@ void MainWindow::connectWorkspace()
     connect(plot, &MetricPlot::epochClicked, m_table, &EpochTableView::selectEpoch);
     connect(m_table, &EpochTableView::currentEpochChanged, plot, &MetricPlot::selectEpoch);
     connect(m_workspace, &Workspace::message, m_status, &QLabel::setText);
+    // "FOLDER: 5 runs" stays true while it is shown: a run the watcher sees
+    // appear or go after the scan recounts it (any later message stays as it is).
+    connect(m_workspace, &Workspace::scanFinished, this,
+            [this](const QString& folder, const QString& error, int runs) {
+                m_summaryFolder = error.isEmpty() ? folder : QString();
+                m_summaryText = Workspace::summaryText(folder, runs);
+            });
+    const auto recount = [this](const QString& folder) {
+        if (folder.isEmpty() || folder != m_summaryFolder || m_status->text() != m_summaryText)
+            return;
+        m_summaryText = m_workspace->folderSummary(folder);
+        m_status->setText(m_summaryText);
+    };
+    connect(m_workspace, &Workspace::runAdded, this, [this, recount](const QString& root) {
+        if (const RunState* s = m_workspace->state(root))
+            recount(s->folder);
+    });
+    connect(m_workspace, &Workspace::runRemoved, this,
+            [recount](const QString&, const QString& folder) { recount(folder); });
     connect(m_workspace, &Workspace::remoteConnectionChanged, this, [this](const QString& folder) {
         m_remote->connectionChanged(folder);
         updateTitle();

@@ -80,6 +80,8 @@ private:
     CompareView* m_compareView;
     ProgressStrip* m_progress;
     QLabel* m_status;
+    QString m_summaryFolder; // the folder whose scan summary m_status may show
+    QString m_summaryText;
     MessageBanner* m_banner;
     QSplitter* m_mainSplitter;
     QSplitter* m_rightSplitter;

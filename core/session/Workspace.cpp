@@ -156,10 +156,7 @@ void Workspace::connectParts()
                 if (!walkProblems.empty())
                     m_problems->setProblems(folder, QDir(folder).dirName(), walkProblems);
                 emit scanFinished(folder, error, count);
-                emit message(error.isEmpty()
-                                 ? folder + QStringLiteral(": ") +
-                                       QString::fromStdString(Format::counted(count, "run"))
-                                 : error);
+                emit message(error.isEmpty() ? summaryText(folder, count) : error);
             });
     connect(m_scans, &ScanController::allScansFinished, this, &Workspace::allScansFinished);
     connect(m_history, &HistoryService::ready, this, &Workspace::onHistory);
@@ -274,6 +271,19 @@ const Run* Workspace::run(const QString& root) const
     return s ? &s->run : nullptr;
 }
 
+QString Workspace::summaryText(const QString& folder, int runs)
+{
+    return folder + QStringLiteral(": ") + QString::fromStdString(Format::counted(runs, "run"));
+}
+
+QString Workspace::folderSummary(const QString& folder) const
+{
+    int runs = 0;
+    for (const auto& [root, s] : m_registry.all())
+        runs += s.folder == folder;
+    return summaryText(folder, runs);
+}
+
 QString Workspace::runName(const QString& root) const
 {
     const RunState* s = state(root);
@@ -310,6 +320,8 @@ void Workspace::applyLoadedRun(const QString& folder, std::shared_ptr<Run> run)
 
 void Workspace::removeRun(const QString& root)
 {
+    const RunState* s = state(root);
+    const QString folder = s ? s->folder : QString();
     if (!m_registry.erase(root))
         return;
     m_history->forget(root);
@@ -319,6 +331,7 @@ void Workspace::removeRun(const QString& root)
         m_shown.removeAll(root);
         showRuns(m_shown);
     }
+    emit runRemoved(root, folder);
 }
 
 void Workspace::reloadRun(const QString& root)

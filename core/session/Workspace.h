@@ -74,6 +74,10 @@ public:
     const RunState* state(const QString& root) const { return m_registry.find(root); }
     const Run* run(const QString& root) const;
     QString runName(const QString& root) const;
+    // "FOLDER: 4 runs", the message a scan ends with; folderSummary counts the
+    // folder's runs now (the watcher adds and removes them after the scan).
+    static QString summaryText(const QString& folder, int runs);
+    QString folderSummary(const QString& folder) const;
 
     // Which runs the epoch table (and the plot) show.
     void showRuns(const QStringList& roots);
@@ -101,6 +105,8 @@ public:
 
 signals:
     void runAdded(const QString& root);
+    // The run's folder was deleted or moved (the watcher saw it go).
+    void runRemoved(const QString& root, const QString& folder);
     void runChanged(const QString& root);
     void historyChanged(const QString& root);
     void scanStarted(const QString& folder);

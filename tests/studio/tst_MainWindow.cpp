@@ -57,6 +57,7 @@ private slots:
     void dropFolderAddsItsRuns_data();
     void dropFolderAddsItsRuns();
     void openingWhatIsNotAFolderSaysWhy();
+    void statusCountStaysTrueWhenRunsComeAndGo();
     void selectingRunsFillsTheTable();
     void rollbackChangesLinkAndUndoRestoresIt();
     void repairRelocatedLinkFromProblems();
@@ -162,6 +163,38 @@ void tst_MainWindow::openingWhatIsNotAFolderSaysWhy()
     window.openFolders({file});
     QCOMPARE(status(), QStringLiteral("Not a folder: ") + file + QStringLiteral(" is a file"));
     QVERIFY(workspace.folders().isEmpty());
+}
+
+// The scan's "FOLDER: 3 runs" in the status bar is recounted when a run is
+// deleted or made after the scan; it said 3 with 2 left in the sidebar.
+void tst_MainWindow::statusCountStaysTrueWhenRunsComeAndGo()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path base = dir.path().toStdString();
+    for (const char* r : {"RUN000/ckpts", "RUN001/ckpts", "RUN002/ckpts"})
+        makeRun(base / r, 2);
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    const auto status = [&] { return window.statusBar()->findChild<QLabel*>()->text(); };
+    const QString folder = QDir::cleanPath(dir.path());
+
+    window.openFolders({dir.path()});
+    QTRY_VERIFY(workspace.isIdle());
+    QCOMPARE(status(), folder + QStringLiteral(": 3 runs"));
+    std::filesystem::remove_all(base / "RUN002");
+    QTRY_COMPARE(status(), folder + QStringLiteral(": 2 runs"));
+    QCOMPARE(workspace.runRoots().size(), 2);
+    makeRun(base / "RUN003" / "ckpts", 2);
+    QTRY_COMPARE(status(), folder + QStringLiteral(": 3 runs"));
+
+    // A later message is not the count's to replace.
+    const QString missing = dir.filePath(QStringLiteral("no-such-experiment"));
+    window.openFolders({missing});
+    std::filesystem::remove_all(base / "RUN003");
+    QTRY_COMPARE(workspace.runRoots().size(), 2);
+    QCOMPARE(status(), QStringLiteral("No such folder: ") + missing);
 }
 
 void tst_MainWindow::selectingRunsFillsTheTable()
