@@ -21,6 +21,7 @@
 #include <atomic>
 #include <csignal>
 #include <filesystem>
+#include <fstream>
 #include <memory>
 
 using namespace ckpt;
@@ -354,11 +355,19 @@ private slots:
                      "samples_per_class = 40\nckpt_checksum = True\n");
         const std::string run = (parentDir / "ckpts").string();
 
-        // Not launched by Ckpt Studio: its parameter file is named once.
-        auto unnamed = client.params(run);
-        QVERIFY(!unnamed);
-        QVERIFY2(QString::fromStdString(unnamed.error().message).contains("--config"),
-                 unnamed.error().message.c_str());
+        // Not launched by Ckpt Studio: the one CANDLE config in its folder is
+        // its parameter file, or one named once (below) when there are several.
+        auto beside = client.params(run);
+        QVERIFY2(beside, beside ? "" : beside.error().message.c_str());
+        QCOMPARE(beside->file, (parentDir / "config.ini").string());
+        {
+            std::ofstream((parentDir / "other.ini").string()) << "[Global_Params]\nepochs = 9\n";
+            auto unnamed = client.params(run);
+            QVERIFY(!unnamed);
+            QVERIFY2(QString::fromStdString(unnamed.error().message).contains("--config"),
+                     unnamed.error().message.c_str());
+            fs::remove(parentDir / "other.ini");
+        }
         auto params = client.params(run, (parentDir / "config.ini").string());
         QVERIFY2(params, params ? "" : params.error().message.c_str());
         QCOMPARE(params->file, (parentDir / "config.ini").string());

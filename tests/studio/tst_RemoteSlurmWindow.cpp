@@ -2,7 +2,6 @@
 #include "ExperimentsController.h"
 #include "MainWindow.h"
 #include "Screenshots.h"
-#include "Screenshots.h"
 #include "SshServer.h"
 #include "dialogs/LaunchDialog.h"
 #include "dialogs/SlurmForm.h"
@@ -200,12 +199,14 @@ void tst_RemoteSlurmWindow::forkOnTheFarClusterThroughTheDialog()
                 dialog->reject();
             }
         });
-        // Not launched by Ckpt Studio: the user names its config and command.
-        QTRY_VERIFY_WITH_TIMEOUT(dialog->retryButton()->isVisible(), kConnect);
+        // Not launched by Ckpt Studio: the far ckpt finds the config in the
+        // run's folder; the user names the command.
         failure = QStringLiteral("no parameters");
-        dialog->configEdit()->setFocus();
-        QTest::keyClicks(dialog->configEdit(),
-                         QString::fromStdString((m_far / "RUN000" / "config.ini").string()));
+        QTRY_VERIFY_WITH_TIMEOUT(dialog->parameterTable()->isVisible() &&
+                                     dialog->parameterTable()->rowCount() > 0,
+                                 kConnect);
+        QCOMPARE(dialog->configEdit()->text(),
+                 QString::fromStdString((m_far / "RUN000" / "config.ini").string()));
         dialog->templateEdit()->setFocus();
         QTest::keyClicks(
             dialog->templateEdit(),

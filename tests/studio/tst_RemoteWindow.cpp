@@ -348,13 +348,19 @@ QString tst_RemoteWindow::driveLaunch(LaunchDialog* dialog, const QString& run, 
             .arg(QLatin1String(what), dialog->messageLabel()->text(),
                  dialog->parametersStatus()->text());
     };
-    // The run was not launched by Ckpt Studio: the far ckpt knows no config.
-    if (!QTest::qWaitFor([&] { return dialog->retryButton()->isVisible(); }, kConnect))
-        return fail("the far params did not fail");
+    // The run was not launched by Ckpt Studio: the far ckpt finds the one
+    // CANDLE config in its folder; the user names the command.
     const QString config =
         QString::fromStdString((m_launchFar / run.toStdString() / "config.ini").string());
-    dialog->configEdit()->setFocus();
-    QTest::keyClicks(dialog->configEdit(), config);
+    if (!QTest::qWaitFor(
+            [&] {
+                return dialog->parameterTable()->isVisible() &&
+                       dialog->parameterTable()->rowCount() > 0;
+            },
+            kConnect))
+        return fail("the far params were not read");
+    if (dialog->configEdit()->text() != config)
+        return fail("the config in the run's folder was not found");
     dialog->templateEdit()->setFocus();
     QTest::keyClicks(dialog->templateEdit(),
                      QString::fromStdString(CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN).text()));
