@@ -48,7 +48,10 @@ Result<std::string> resolveModelArgument(const QString& argument)
     if (fs::exists(model, ec))
         return model.string();
     // A run's folder, or one above runs, given for an epoch: say which to name.
-    if (auto found = Scanner::scan(dir); found && !found->runs.empty()) {
+    // Looked for a few levels down only: `ckpt inspect ~` must not walk a home folder.
+    Scanner::Options shallow;
+    shallow.maxDepth = 3;
+    if (auto found = Scanner::scan(dir, shallow); found && !found->runs.empty()) {
         const Run& run = found->runs.front();
         const std::string example = run.epochs.empty() ? run.root : run.pathOf(run.epochs.back());
         return Error::at(path.string(),

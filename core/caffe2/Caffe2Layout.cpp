@@ -1,6 +1,8 @@
 #include "caffe2/Caffe2Layout.h"
 
+#include "caffe2/Caffe2MiniDb.h"
 #include "history/LocalTime.h"
+#include "io/RegularFile.h"
 #include "layout/DirReader.h"
 
 #include <algorithm>
@@ -154,9 +156,21 @@ WatchHints Caffe2Layout::watchHints() const
 
 bool Caffe2Layout::isRunRoot(const DirListing& listing) const
 {
-    for (const DirEntry& e : listing.entries)
-        if (maybeFile(e) && parseDbName(e.name))
+    // The names alone claim too much (/etc/ssl/certs is 290 "<hash>.0"
+    // files): a few of them must read as minidbs too. Only folders with such
+    // names pay for it, one small read each.
+    constexpr int kSniffed = 4;
+    constexpr std::size_t kHead = 8 + 4000 + 1; // the lengths, the longest key sniff takes, a byte
+    int tried = 0;
+    for (const DirEntry& e : listing.entries) {
+        if (!maybeFile(e) || !parseDbName(e.name))
+            continue;
+        auto head = RegularFile::readHead(listing.dir / e.name, kHead);
+        if (head && Caffe2MiniDb::sniff(*head, e.name))
             return true;
+        if (++tried == kSniffed)
+            break;
+    }
     return false;
 }
 

@@ -105,6 +105,14 @@ private slots:
                                ProtobufFixture::mindspore(ProtobufFixture::network(1, 1), true));
         ProtobufFixture::write(base / "logs" / "train.log.1", "x");
         ProtobufFixture::write(base / "logs" / "core.77", "x");
+        // Named like dbs, but not minidbs: a folder of certificates and of
+        // numbered data files is no run.
+        for (const char* name : {"002c0b4f.0", "02265526.0", "062cdee6.0"})
+            ProtobufFixture::write(
+                base / "certs" / name,
+                "-----BEGIN CERTIFICATE-----\nMIIH0zCCBbugAwIBAgIIXsO3pkN/pOAw\n");
+        ProtobufFixture::write(base / "data" / "shard.1", std::string(64, '\0'));
+        ProtobufFixture::write(base / "data" / "shard.2", "");
         auto result = Scanner::scan(base);
         QVERIFY(result.ok());
         QCOMPARE(result->runs.size(), std::size_t(2));
