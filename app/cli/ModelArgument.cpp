@@ -1,6 +1,7 @@
 #include "ModelArgument.h"
 
 #include "RunArgument.h"
+#include "launch/LaunchPrep.h"
 #include "layout/Layout.h"
 #include "modelfile/ModelSniffer.h"
 #include "modelfile/ZipArchive.h"
@@ -48,16 +49,17 @@ Result<std::string> resolveModelArgument(const QString& argument)
     if (fs::exists(model, ec))
         return model.string();
     // A run's folder, or one above runs, given for an epoch: say which to name.
-    // Looked for a few levels down only: `ckpt inspect ~` must not walk a home folder.
+    // Looked for a few levels down only (EXP/RUN/save/ckpts): `ckpt inspect ~`
+    // must not walk a home folder. So no count: it may be short.
     Scanner::Options shallow;
-    shallow.maxDepth = 3;
+    shallow.maxDepth = 4;
     if (auto found = Scanner::scan(dir, shallow); found && !found->runs.empty()) {
         const Run& run = found->runs.front();
+        const bool own = found->runs.size() == 1 &&
+                         (fs::path(run.root) == dir || LaunchPrep::runFolderOf(run.root) == dir);
         const std::string example = run.epochs.empty() ? run.root : run.pathOf(run.epochs.back());
         return Error::at(path.string(),
-                         (found->runs.size() == 1
-                              ? std::string("a run's folder")
-                              : "a folder of " + std::to_string(found->runs.size()) + " runs") +
+                         std::string(own ? "a run's folder" : "a folder of runs") +
                              ", not a model: name a model file or an epoch directory, such as " +
                              example +
                              " (or compare two epochs of a run: ckpt diff RUN --epochs N M)");
