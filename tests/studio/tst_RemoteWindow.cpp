@@ -169,10 +169,14 @@ void tst_RemoteWindow::commandLineUrlOpensItMarkedRemote()
                               RemoteFolders::Connection::Connected, kConnect);
     QCOMPARE(row.parent().data(roles::StaleRole).toString(), QString());
 
-    // Click the run: its epochs fill the table, as for a local run.
+    // Click the run: its epochs fill the table, as for a local run. Once the
+    // far scan has listed every run: one listed later sorts in above and
+    // moves the row under the click (under ASan the click landed on RUN000).
+    QTRY_VERIFY_WITH_TIMEOUT(workspace.isIdle(), kConnect);
     QTreeView* tree = window.sidebar()->view();
-    tree->scrollTo(row);
-    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(row).center());
+    const QModelIndex listed = sidebarRow(window, root);
+    tree->scrollTo(listed);
+    QTest::mouseClick(tree->viewport(), Qt::LeftButton, {}, tree->visualRect(listed).center());
     QTRY_COMPARE(workspace.shownRuns(), QStringList{root});
     QTRY_COMPARE(window.epochTable()->view()->model()->rowCount(), 3);
     // Its metrics come from the far `ckpt history`, as for a local run.
