@@ -19,7 +19,8 @@ int LineageGraph::nodeOf(const std::string& root, int generation) const
 }
 
 LineageGraph LineageGraph::build(const std::vector<LineageEdge>& edges,
-                                 const std::vector<RunInfo>& runs)
+                                 const std::vector<RunInfo>& runs,
+                                 const std::function<std::string(const std::string&)>& nameOf)
 {
     LineageGraph g;
     // Every run once, in order: those listed, then those only edges name.
@@ -30,7 +31,8 @@ LineageGraph LineageGraph::build(const std::vector<LineageEdge>& edges,
     for (const LineageEdge& e : edges)
         for (const std::string& root : {e.parentRoot, e.childRoot})
             if (known.insert(root).second)
-                all.push_back({root, RunBranches::displayName(root), std::nullopt});
+                all.push_back(
+                    {root, nameOf ? nameOf(root) : RunBranches::displayName(root), std::nullopt});
 
     // Restarts of each run, oldest first (edges are sorted by submission).
     std::map<std::string, std::vector<const LineageEdge*>> restarts;

@@ -3,6 +3,7 @@
 #include "launch/LaunchRecord.h"
 #include "launch/Lineage.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,9 +49,11 @@ struct LineageGraph
     int rows = 0;
 
     // `runs` in the order listed; runs named only by edges (a parent that
-    // Ckpt Studio did not launch) are added with no state.
+    // Ckpt Studio did not launch) are added with no state, named by `nameOf`
+    // (RunBranches::displayName when not given).
     static LineageGraph build(const std::vector<LineageEdge>& edges,
-                              const std::vector<RunInfo>& runs);
+                              const std::vector<RunInfo>& runs,
+                              const std::function<std::string(const std::string&)>& nameOf = {});
     int nodeOf(const std::string& root, int generation) const;
 };
 

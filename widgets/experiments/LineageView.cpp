@@ -2,6 +2,7 @@
 
 #include "experiments/RunStateStyle.h"
 #include "launch/LineageGraph.h"
+#include "launch/RunBranches.h"
 #include "models/LaunchedRunsModel.h"
 
 #include <QGraphicsPathItem>
@@ -12,7 +13,6 @@
 #include <QWheelEvent>
 
 #include <cmath>
-#include <set>
 
 namespace ckpt {
 
@@ -151,19 +151,13 @@ void LineageView::rebuild()
                 {root.toStdString(), m_model->nameOf(root).toStdString(), m_model->stateAt(row)});
         }
         edges = m_model->edges();
-        // Runs only the edges name (a parent never launched from here) by the
-        // model's names too, told apart from the listed ones.
-        std::set<std::string> listed;
-        for (const auto& r : runs)
-            listed.insert(r.root);
-        for (const LineageEdge& e : edges)
-            for (const std::string& root : {e.parentRoot, e.childRoot})
-                if (listed.insert(root).second)
-                    runs.push_back({root,
-                                    m_model->nameOf(QString::fromStdString(root)).toStdString(),
-                                    std::nullopt});
     }
-    *m_graph = LineageGraph::build(edges, runs);
+    // Runs only the edges name (a parent never launched from here) by the
+    // model's names too, told apart from the listed ones.
+    *m_graph = LineageGraph::build(edges, runs, [this](const std::string& root) {
+        return m_model ? m_model->nameOf(QString::fromStdString(root)).toStdString()
+                       : RunBranches::displayName(root);
+    });
     m_scene->clear();
     const QPalette pal = palette();
     QFont labelFont = font();
