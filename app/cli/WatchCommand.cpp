@@ -17,6 +17,8 @@
 #include <csignal>
 #include <fcntl.h>
 #include <map>
+#include <pthread.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -115,8 +117,22 @@ int runWatch(const QStringList& arguments)
         folders << info.absoluteFilePath();
     }
 
-    if (::pipe2(g_signalPipe, O_CLOEXEC | O_NONBLOCK) != 0)
-        return ExitUsage;
+    // SIGINT and SIGTERM end the watch through the event loop. They are blocked
+    // in this thread, and so in the watcher's threads started below, and read
+    // from a signalfd: no handler has to run at an arbitrary point. A thread
+    // started earlier (--exit-on-eof's) may still take one: its handler writes
+    // to a pipe the loop also reads.
+    sigset_t stopSignals;
+    sigemptyset(&stopSignals);
+    sigaddset(&stopSignals, SIGINT);
+    sigaddset(&stopSignals, SIGTERM);
+    sigset_t previousMask;
+    ::pthread_sigmask(SIG_BLOCK, &stopSignals, &previousMask);
+    const int signalFd = ::signalfd(-1, &stopSignals, SFD_CLOEXEC | SFD_NONBLOCK);
+    if (signalFd < 0 || ::pipe2(g_signalPipe, O_CLOEXEC | O_NONBLOCK) != 0)
+        return cl.fail(osError("signalfd", errno));
+    QSocketNotifier signalled(signalFd, QSocketNotifier::Read);
+    QObject::connect(&signalled, &QSocketNotifier::activated, qApp, &QCoreApplication::quit);
     QSocketNotifier notifier(g_signalPipe[0], QSocketNotifier::Read);
     QObject::connect(&notifier, &QSocketNotifier::activated, qApp, &QCoreApplication::quit);
     std::signal(SIGINT, onSignal);
@@ -193,6 +209,13 @@ int runWatch(const QStringList& arguments)
     }
     out.print("ready", folders.join(QLatin1Char(':')), {}, {});
     const int rc = QCoreApplication::exec();
+    // Take the signal that ended the loop: left pending, it would end the
+    // process by its default action once unblocked.
+    signalfd_siginfo taken;
+    while (::read(signalFd, &taken, sizeof taken) == sizeof taken) {
+    }
+    ::close(signalFd);
+    ::pthread_sigmask(SIG_SETMASK, &previousMask, nullptr);
     std::signal(SIGINT, SIG_DFL);
     std::signal(SIGTERM, SIG_DFL);
     return rc == 0 ? ExitOk : ExitUsage;
