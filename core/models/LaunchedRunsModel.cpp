@@ -115,6 +115,8 @@ LaunchedRunsModel::Snapshot LaunchedRunsModel::collect(
             s.runs.push_back({run, folder});
         s.edges.insert(s.edges.end(), s.remote.back().edges.begin(), s.remote.back().edges.end());
     }
+    // Told apart off the GUI thread: paths of every listed run and parent.
+    s.names = namesOf(s.runs, s.edges);
     return s;
 }
 
@@ -130,7 +132,7 @@ void LaunchedRunsModel::apply(Snapshot s)
         if (!r.error.empty())
             remoteErrors << QString::fromStdString(r.error);
     m_remoteResults = std::move(s.remote);
-    m_names = namesOf(s.runs, s.edges);
+    m_names = std::move(s.names);
     const auto sameRoots = [&](std::size_t n) {
         for (std::size_t i = 0; i < n; ++i)
             if (m_runs[i].run.entry.runRoot != s.runs[i].run.entry.runRoot)

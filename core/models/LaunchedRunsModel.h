@@ -112,6 +112,7 @@ private:
         std::vector<LineageEdge> edges;
         QString error;
         std::vector<RemoteLaunchedRuns::Result> remote;
+        std::map<std::string, std::string> names; // namesOf(runs, edges)
     };
     static Snapshot collect(const Launcher& launcher,
                             const std::vector<RemoteLaunchedRuns::Source>& remotes,
