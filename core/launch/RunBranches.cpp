@@ -169,7 +169,7 @@ std::optional<RunBranches::ForkOrigin> RunBranches::forkOrigin(const fs::path& r
     return std::nullopt;
 }
 
-std::vector<HistoryBranch> RunBranches::superseded(const fs::path& root)
+std::vector<HistoryBranch> RunBranches::superseded(const fs::path& root, std::size_t before)
 {
     std::vector<HistoryBranch> out;
     const auto folders = supersededFolders(root);
@@ -179,7 +179,7 @@ std::vector<HistoryBranch> RunBranches::superseded(const fs::path& root)
     auto record = LaunchRecord::load(LaunchRecord::pathFor(root));
     const auto restarts = record ? restartsOf(*record, root) : std::vector<const LaunchAttempt*>{};
     std::size_t next = 0; // restarts are matched to folders in time order
-    for (std::size_t i = 0; i < folders.size(); ++i) {
+    for (std::size_t i = 0; i < std::min(folders.size(), before); ++i) {
         const fs::path& folder = folders[i];
         const QDateTime made = folderTime(folder);
         Kept kept = keptIn(folder, *layout);
@@ -241,27 +241,24 @@ std::optional<HistoryBranch> RunBranches::forkLeadIn(const fs::path& root, const
     const fs::path parent(origin->parentRoot);
     const Layout* layout = fs::is_directory(parent, ec) ? layoutAt(parent) : nullptr;
     if (layout) {
-        std::optional<fs::path> asItWas;
+        // The first folder made after the fork keeps the parent as the fork
+        // saw it; none: the parent as it is now.
         const auto folders = supersededFolders(parent);
+        std::size_t asItWas = folders.size();
         if (origin->supersededBefore) {
-            // The first folder made after the fork keeps the parent as the fork saw it.
-            if (*origin->supersededBefore >= 0 &&
-                std::size_t(*origin->supersededBefore) < folders.size())
-                asItWas = folders[std::size_t(*origin->supersededBefore)];
+            if (*origin->supersededBefore >= 0)
+                asItWas = std::min(folders.size(), std::size_t(*origin->supersededBefore));
         } else {
             // Older records: by time, to the second the folders are named with.
-            for (const fs::path& folder : folders)
-                if (forked.isValid() && folderTime(folder) >= forked.addSecs(-1)) {
-                    asItWas = folder;
-                    break;
-                }
+            for (std::size_t i = 0; i < folders.size() && asItWas == folders.size(); ++i)
+                if (forked.isValid() && folderTime(folders[i]) >= forked.addSecs(-1))
+                    asItWas = i;
         }
-        MetricHistory history = historyAt(asItWas ? *asItWas : parent, *layout);
+        MetricHistory history =
+            historyAt(asItWas < folders.size() ? folders[asItWas] : parent, *layout);
         // A restart of the parent before then may have rewritten its log;
-        // what that lost is in the folders made before.
-        for (HistoryBranch& b : superseded(parent))
-            if (!asItWas || b.origin < asItWas->string())
-                history.branches.push_back(std::move(b));
+        // what that lost is in the folders made before (only those are read).
+        history.branches = superseded(parent, asItWas);
         if (history.hasSuperseded())
             history = history.restoredFromBranches();
         lead.rows = rowsBetween(history, 1, origin->epoch);

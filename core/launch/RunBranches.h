@@ -4,6 +4,7 @@
 #include "model/MetricHistory.h"
 #include "model/Run.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -33,7 +34,9 @@ public:
     // beside them), the newest row per epoch. The restart epoch comes from
     // the launch record's restart made right after the folder, else the first
     // epoch moved aside, minus one.
-    static std::vector<HistoryBranch> superseded(const std::filesystem::path& root);
+    // `before`: only the folders made before the before-th (the parent as a fork saw it).
+    static std::vector<HistoryBranch> superseded(const std::filesystem::path& root,
+                                                 std::size_t before = SIZE_MAX);
     // The folders under ROOT/.ckpt-studio/superseded/, oldest first: one per
     // restart, each keeping the run as it was before that restart.
     static std::vector<std::filesystem::path> supersededFolders(const std::filesystem::path& root);
