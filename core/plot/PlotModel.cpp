@@ -96,9 +96,18 @@ bool PlotModel::extends(const QString& id, const QString& name, const MetricHist
                    sameBranches(old.branches, history.branches) &&
                    std::equal(old.segments.begin(), old.segments.end(), history.segments.begin(),
                               history.segments.end(), sameSegment);
+    // The rows drawn must be the same too, values included: a rewritten
+    // training.log keeps the epochs but not their values.
+    const auto sameSample = [](const MetricSample& a, const MetricSample& b) {
+        return a.metric == b.metric && a.source == b.source &&
+               (a.value == b.value || (std::isnan(a.value) && std::isnan(b.value)));
+    };
     for (std::size_t i = 0; extends && i < old.rows.size(); ++i)
-        extends = old.rows[i].epoch == history.rows[i].epoch &&
-                  old.rows[i].segment == history.rows[i].segment;
+        extends =
+            old.rows[i].epoch == history.rows[i].epoch &&
+            old.rows[i].segment == history.rows[i].segment &&
+            std::equal(old.rows[i].samples.begin(), old.rows[i].samples.end(),
+                       history.rows[i].samples.begin(), history.rows[i].samples.end(), sameSample);
     return extends;
 }
 

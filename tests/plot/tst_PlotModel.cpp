@@ -153,6 +153,19 @@ void tst_PlotModel::updateRunRebuildsWhenHistoryChanged()
     QCOMPARE(model.curves()[1].curve.points.front().epoch, 10);
     QVERIFY(model.removeRun(QStringLiteral("a")));
     QVERIFY(model.curves().empty());
+
+    // A rewritten training.log: the same epochs, the loss of the later ones
+    // gone. Extended in place, the plot kept drawing the old values.
+    MetricHistory full = test::twoSegmentHistory(12, 8, 15);
+    model.setRuns({runOf(QStringLiteral("c"), full)});
+    MetricHistory cut = full;
+    for (HistoryRow& row : cut.rows)
+        if (row.epoch > 3)
+            std::erase_if(row.samples, [](const MetricSample& s) { return s.metric == "loss"; });
+    QVERIFY(model.updateRun(QStringLiteral("c"), QStringLiteral("c"), cut).rebuilt);
+    for (const auto& c : model.curves())
+        for (const CurvePoint& p : c.curve.points)
+            QVERIFY(p.epoch <= 3);
 }
 
 // The window hands the workspace's histories over shared: a new or replaced
