@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 #include <dirent.h>
+#include <mutex>
 #include <fcntl.h>
 #include <string>
 #include <sys/resource.h>
@@ -29,7 +30,7 @@ int usage()
 {
     std::fprintf(stderr, "usage: bench_scan make DIR [RUNS EPOCHS MODEL_BYTES]\n"
                          "       bench_scan time DIR [REPS]\n"
-                         "       bench_scan once DIR\n");
+                         "       bench_scan once DIR [BYTES_PER_EPOCH]\n");
     return 2;
 }
 
@@ -94,11 +95,19 @@ int make(const fs::path& dir, int runs, int epochs, std::size_t modelBytes)
 // openat + fstat + read of ckpt-info.json and fstatat of model.h5 (the size,
 // mtime and inode the scanner records), plus readlink of `last` and `best`.
 // The result lines (one per epoch) are what a caller prints.
+//
+// With a line size (`once DIR BYTES`), each line is the epoch's path, sizes and the
+// ckpt-info.json text it read, padded to that many bytes, and each thread writes
+// its lines to stdout whenever 1 MiB has gathered (a buffer reused, as `ckpt scan`
+// reuses its own): the same system calls writing as many bytes as `ckpt scan
+// --json` prints, with no parsing or formatting. An informative floor only: the
+// goal is measured against the plain lines.
 struct Baseline
 {
     std::vector<std::string> epochDirs; // every "epochs" folder found
     std::size_t files = 0;
     std::string out; // one line per epoch
+    std::size_t lineBytes = 0; // 0: short lines, kept in `out`; else written as they fill
 
     void walk(const std::string& dir)
     {
@@ -119,7 +128,15 @@ struct Baseline
         ::closedir(d);
     }
 
-    static std::size_t epochs(const std::string& dir, std::string& out)
+    static void flush(std::string& out)
+    {
+        static std::mutex stdoutMutex;
+        std::lock_guard lock(stdoutMutex);
+        std::fwrite(out.data(), 1, out.size(), stdout);
+        out.clear();
+    }
+
+    static std::size_t epochs(const std::string& dir, std::string& out, std::size_t lineBytes)
     {
         char link[4096];
         const std::string root = dir.substr(0, dir.size() - 7);
@@ -149,12 +166,26 @@ struct Baseline
             struct stat model
             {};
             ::fstatat(::dirfd(d), (std::string(n) + "/model.h5").c_str(), &model, 0);
+            const std::size_t lineStart = out.size();
             out += dir;
             out += '/';
             out += n;
             out += ' ';
             out += std::to_string(buf.size() + static_cast<std::size_t>(model.st_size));
+            if (lineBytes > 0) {
+                out += ' ';
+                out += std::to_string(model.st_mtim.tv_sec);
+                out += ' ';
+                out += std::to_string(model.st_ino);
+                out += ' ';
+                out += buf;
+                const std::size_t written = out.size() - lineStart;
+                if (written + 1 < lineBytes)
+                    out.append(lineBytes - written - 1, ' ');
+            }
             out += '\n';
+            if (lineBytes > 0 && out.size() >= (1u << 20))
+                flush(out);
             ++files;
         }
         ::closedir(d);
@@ -171,10 +202,14 @@ struct Baseline
         std::vector<std::thread> pool;
         for (int t = 0; t < threads; ++t)
             pool.emplace_back([&, t] {
+                std::string& mine = outs[static_cast<std::size_t>(t)];
+                if (lineBytes > 0)
+                    mine.reserve((1u << 20) + 2 * lineBytes);
                 for (std::size_t i = static_cast<std::size_t>(t); i < epochDirs.size();
                      i += static_cast<std::size_t>(threads))
-                    counts[static_cast<std::size_t>(t)] +=
-                        epochs(epochDirs[i], outs[static_cast<std::size_t>(t)]);
+                    counts[static_cast<std::size_t>(t)] += epochs(epochDirs[i], mine, lineBytes);
+                if (lineBytes > 0)
+                    flush(mine);
             });
         for (std::thread& th : pool)
             th.join();
@@ -273,6 +308,7 @@ int main(int argc, char** argv)
         // One baseline pass as a whole process, its lines written in one go: the
         // counterpart of `ckpt scan DIR --json > /dev/null`.
         Baseline bare;
+        bare.lineBytes = argc > 3 ? static_cast<std::size_t>(std::atoll(argv[3])) : 0;
         bare.run(dir.string(), threadCount());
         std::fwrite(bare.out.data(), 1, bare.out.size(), stdout);
         return bare.files > 0 ? 0 : 1;

@@ -7,6 +7,9 @@
 # work plus printing a line per epoch) and `python_scan.py TREE once` (the (b)
 # work plus a line per epoch). Goals: ours <= 1.5x (a), <= 0.7x (b); the whole
 # `ckpt scan` <= 1.2x the (a) process and <= 0.5x the (b) process (issue 9).
+# For information, the (a) process once more, printing as many bytes as `ckpt
+# scan --json` does (its lines padded with what it read): the share of the gap
+# that is the output's size alone.
 # Last, memory: the peak RSS of `ckpt scan --json` over 100,000 epochs (200
 # runs x 500) less that of an empty folder, per epoch (goal <= 1 KiB).
 set -euo pipefail
@@ -59,13 +62,20 @@ def peak_rss_kib(cmd):
 # Whole processes, interleaved so that outside load hits them alike.
 base_cmd, ours_cmd = [bench, "once", tree], [ckpt, "scan", tree, "--json"]
 py_cmd = [sys.executable, py_scan, tree, "once"]
-wall(base_cmd), wall(ours_cmd), wall(py_cmd)
-pb, pc, pp = [], [], []
+# (a) writing as many bytes as ckpt prints (information: how much of the gap is output).
+ours_bytes = len(subprocess.run(ours_cmd, stdout=subprocess.PIPE, check=False).stdout)
+line_bytes = max(1, ours_bytes // files)
+bytes_cmd = [bench, "once", tree, str(line_bytes)]
+bytes_out = len(subprocess.run(bytes_cmd, stdout=subprocess.PIPE, check=False).stdout)
+wall(base_cmd), wall(ours_cmd), wall(py_cmd), wall(bytes_cmd)
+pb, pc, pp, pw = [], [], [], []
 for _ in range(reps):
     pb.append(wall(base_cmd))
     pc.append(wall(ours_cmd))
     pp.append(wall(py_cmd))
+    pw.append(wall(bytes_cmd))
 pb, pc, pp = statistics.median(pb), statistics.median(pc), statistics.median(pp)
+pw = statistics.median(pw)
 big_epochs = 200 * 500
 rss_big = peak_rss_kib([ckpt, "scan", big, "--json"])
 rss_empty = peak_rss_kib([ckpt, "scan", empty, "--json"])
@@ -80,6 +90,8 @@ for name, t, cpu in (("(a) C++ readdir+open+read, no parsing", a, a_cpu),
 print(f"{'(a) as a process: bench_scan once':<40}{pb:>9.4f}{pb / files * 1e6:>10.2f}")
 print(f"{'(b) as a process: python_scan.py once':<40}{pp:>9.4f}{pp / files * 1e6:>10.2f}")
 print(f"{'(c) as a process: ckpt scan --json':<40}{pc:>9.4f}{pc / files * 1e6:>10.2f}")
+print(f"{'(a) process printing as many bytes':<40}{pw:>9.4f}{pw / files * 1e6:>10.2f}"
+      f"   ({bytes_out} bytes; ckpt: {ours_bytes})")
 print(f"ckpt scan --json peak RSS: {rss_big} KiB over {big_epochs} epochs, {rss_empty} KiB "
       f"over an empty folder: {kib_per_epoch:.2f} KiB per epoch")
 ok_a, ok_b, ok_p = c / a <= 1.5, c / b <= 0.7, pc / pb <= 1.2
@@ -97,6 +109,8 @@ print(f"@result|scan|{k}: Scanner::scan vs Python os.walk + json.load|{c / b:.2f
       f"{verdict(ok_b)}")
 print(f"@result|scan|{k}: whole `ckpt scan --json` process vs baseline process "
       f"({pc:.3f} s vs {pb:.3f} s)|{pc / pb:.2f}x|<= 1.2x|{verdict(ok_p)}")
+print(f"@result|scan|{k}: whole `ckpt scan --json` process vs the baseline process printing as "
+      f"many bytes ({ours_bytes / 1e6:.1f} MB; {pc:.3f} s vs {pw:.3f} s)|{pc / pw:.2f}x|-|info")
 print(f"@result|scan|{k}: whole `ckpt scan --json` process vs Python os.walk + json.load process "
       f"({pc:.3f} s vs {pp:.3f} s)|{pc / pp:.2f}x|<= 0.5x|{verdict(ok_pp)}")
 print(f"@result|scan|{big_epochs:,} epochs: `ckpt scan --json` resident memory per epoch (peak RSS "
