@@ -17,11 +17,13 @@ if(CKPT_SANITIZE)
 endif()
 # Debug information in .dwo files beside the objects (GCC and clang, Debug and
 # RelWithDebInfo): an executable no longer carries its own copy of core's debug
-# information. Without it a RelWithDebInfo build with its tests took 30 GB
-# (190 MB a test executable, 500 MB for libckpt_core.a), enough to fill a CI
-# machine's disk; with it links are faster too. Off for sanitizer builds (not
-# every symboliser follows .dwo files) and for a static library installed to
-# be debugged after its build folder is gone.
+# information. Without it the 149 programs of a RelWithDebInfo build with its
+# tests were up to 200 MB each (libckpt_core.a 508 MB) and filled a CI machine's
+# disk while linking; with it the whole build is 8.4 GB (ckpt-studio 131 MB,
+# most of that the .debug_gnu_pubnames index GCC always adds to split DWARF;
+# libckpt_core.a 189 MB). Off for sanitizer builds (not every symboliser follows
+# .dwo files) and for a static library installed to be debugged after its build
+# folder is gone.
 if(CMAKE_CXX_COMPILER_ID MATCHES "GNU|Clang" AND NOT CKPT_SANITIZE)
     set(_ckpt_split_dwarf_default ON)
 else()

@@ -12,8 +12,8 @@
 #include <cstdio>
 #include <cstring>
 #include <dirent.h>
-#include <mutex>
 #include <fcntl.h>
+#include <mutex>
 #include <string>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -106,7 +106,7 @@ struct Baseline
 {
     std::vector<std::string> epochDirs; // every "epochs" folder found
     std::size_t files = 0;
-    std::string out; // one line per epoch
+    std::string out;           // one line per epoch
     std::size_t lineBytes = 0; // 0: short lines, kept in `out`; else written as they fill
 
     void walk(const std::string& dir)
