@@ -96,12 +96,13 @@ int make(const fs::path& dir, int runs, int epochs, std::size_t modelBytes)
 // mtime and inode the scanner records), plus readlink of `last` and `best`.
 // The result lines (one per epoch) are what a caller prints.
 //
-// With a line size (`once DIR BYTES`), each line is the epoch's path, sizes and the
-// ckpt-info.json text it read, padded to that many bytes, and each thread writes
-// its lines to stdout whenever 1 MiB has gathered (a buffer reused, as `ckpt scan`
-// reuses its own): the same system calls writing as many bytes as `ckpt scan
-// --json` prints, with no parsing or formatting. An informative floor only: the
-// goal is measured against the plain lines.
+// With a line size (`once DIR BYTES`), each line is the epoch's path, the model's
+// size, mtime and inode and the ckpt-info.json text it read, padded to that many
+// bytes, and each thread writes its lines to stdout whenever 1 MiB has gathered (a
+// buffer reused, as `ckpt scan` reuses its own): the same system calls writing as
+// many bytes as `ckpt scan --json` prints, with no parsing and three integers
+// formatted per epoch. An informative floor only: the goal is measured against the
+// plain lines.
 struct Baseline
 {
     std::vector<std::string> epochDirs; // every "epochs" folder found
