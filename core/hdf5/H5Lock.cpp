@@ -1,6 +1,7 @@
 #include "hdf5/H5Lock.h"
 
 #include <hdf5.h>
+#include <new>
 
 namespace ckpt {
 
@@ -8,6 +9,11 @@ std::recursive_mutex& H5Lock::mutex()
 {
     static std::recursive_mutex m;
     return m;
+}
+
+void H5Lock::reinitialiseAfterFork()
+{
+    new (&mutex()) std::recursive_mutex();
 }
 
 H5Lock::H5Lock() : m_lock(mutex())

@@ -16,6 +16,9 @@ public:
     H5Lock& operator=(const H5Lock&) = delete;
 
     static std::recursive_mutex& mutex();
+    // In a forked copy of the process (H5Probe), which has only the forking
+    // thread: the lock as if never taken (the copy's owner thread is gone).
+    static void reinitialiseAfterFork();
 
 private:
     std::unique_lock<std::recursive_mutex> m_lock;

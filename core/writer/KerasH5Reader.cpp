@@ -2,6 +2,8 @@
 
 #include "hdf5/H5Handle.h"
 #include "hdf5/H5Lock.h"
+#include "hdf5/H5Probe.h"
+#include "io/RegularFile.h"
 #include "json/LenientJson.h"
 
 #include <hdf5.h>
@@ -167,6 +169,11 @@ Result<KerasModel> KerasH5Reader::read(const fs::path& path)
     H5Reader r(path.string());
     KerasModel model;
     model.metrics.clear();
+    // As H5File::open: only a regular file, and one that libhdf5 survives.
+    if (auto regular = RegularFile::open(path.string()); !regular)
+        return regular.error();
+    if (auto checked = H5Probe::check(path.string()); !checked)
+        return checked.error();
     H5Lock lock;
     H5Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT));
     if (!file)

@@ -1,6 +1,7 @@
 #include "CandleFixture.h"
 #include "CliRunner.h"
 #include "H5Writer.h"
+#include "ModelFixtures.h"
 #include "SpecialFiles.h"
 
 #include <QElapsedTimer>
@@ -149,6 +150,33 @@ private slots:
         QCOMPARE(r.exitCode, 2);
         QVERIFY2(r.err.contains("/dev/zero is a character device, not a regular file"),
                  r.err.constData());
+    }
+
+    void modelThatCrashesLibhdf5IsRefused()
+    {
+        // A damaged model.h5 on which Debian's libhdf5 dies (tests/hdf5/crashers):
+        // inspect and diff say so, naming the file, exit 2 and print nothing on
+        // stdout; before, ckpt itself died of SIGSEGV.
+        CandleFixture f(m_base / "run");
+        f.addEpoch(1, 0.9, 64, true);
+        f.addEpoch(2, 0.8, 64, true);
+        ModelFixtures::keras2Model(f.epochDir(1) / "model.h5");
+        f.writeModel(2, ModelFixtures::readBytes(ModelFixtures::crasher("global-heap-read.h5")));
+        const QString model2 = QString::fromStdString((f.epochDir(2) / "model.h5").string());
+        const QByteArray said = model2.toUtf8() + ": reading this file crashed the HDF5 library (";
+        for (const QStringList& args :
+             {QStringList{"inspect", model2}, QStringList{"inspect", "--json", model2},
+              QStringList{"diff", QString::fromStdString(f.root().string()), "--epochs", "1",
+                          "2"}}) {
+            const CliResult r = run(args);
+            const QByteArray what = args.join(' ').toUtf8() + ": " + r.err;
+            QVERIFY2(r.exitCode == 2, what.constData());
+            QVERIFY2(r.err.contains(said), what.constData());
+            QVERIFY2(r.out.isEmpty() || args.contains("--json"), r.out.constData());
+        }
+        // Epoch 1 is read as ever.
+        const CliResult ok = run({"inspect", QString::fromStdString(f.epochDir(1).string())});
+        QVERIFY2(ok.exitCode == 0, ok.err.constData());
     }
 
     void inspectOfADeepModelConfig()

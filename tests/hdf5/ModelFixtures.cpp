@@ -89,6 +89,11 @@ void ModelFixtures::keras3Weights(const std::filesystem::path& file, std::uint32
     w.floats("/optimizer/vars/1", {4, 3}, values(12, seed + 10));
 }
 
+std::filesystem::path ModelFixtures::crasher(const std::string& name)
+{
+    return std::filesystem::path(CKPT_HDF5_CRASHERS_DIR) / name;
+}
+
 void ModelFixtures::writeBytes(const std::filesystem::path& file, const std::string& bytes)
 {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);

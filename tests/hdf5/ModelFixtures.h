@@ -26,6 +26,11 @@ public:
     static void keras3Weights(const std::filesystem::path& file, std::uint32_t seed = 1);
 
     static std::string modelConfigJson();
+    // A damaged Keras 2 model (the demo's, a few bytes changed by a mutation
+    // search) that crashes Debian's libhdf5 1.10 in-process, kept in
+    // tests/hdf5/crashers/: "global-heap-read.h5" (SIGSEGV in H5HG_read
+    // reading a variable-length string attribute).
+    static std::filesystem::path crasher(const std::string& name);
     static void writeBytes(const std::filesystem::path& file, const std::string& bytes);
     static std::string readBytes(const std::filesystem::path& file);
     // A zip archive holding the named entries.

@@ -72,6 +72,13 @@ void render(const QString& out, const QString& suffix, const QString& model, con
     inspector.tabs()->setCurrentIndex(0);
     settle();
     inspector.grab().save(QDir(out).filePath(QStringLiteral("inspector-root%1.png").arg(suffix)));
+    // A file that crashes libhdf5: refused with the reason.
+    inspector.open(
+        QString::fromStdString(ckpt::test::ModelFixtures::crasher("global-heap-read.h5").string()));
+    waitFor(&inspector, SIGNAL(loaded(bool)));
+    settle();
+    inspector.grab().save(
+        QDir(out).filePath(QStringLiteral("inspector-crasher%1.png").arg(suffix)));
 
     WeightsDiffView view;
     view.resize(1200, 650);

@@ -5,6 +5,7 @@
 #include "models/AttributeModel.h"
 #include "models/H5TreeModel.h"
 
+#include <QFile>
 #include <QFontMetrics>
 #include <QLabel>
 #include <QPlainTextEdit>
@@ -34,6 +35,7 @@ private slots:
     void torchArchiveShowsItsListing();
     void torchCheckpointListsTensorsWithStatistics();
     void garbageSaysWhy();
+    void modelThatCrashesLibhdf5SaysWhy();
 
 private:
     static void clickIndex(QTreeView* view, const QModelIndex& index);
@@ -204,6 +206,25 @@ void tst_ModelInspector::garbageSaysWhy()
     QTRY_COMPARE(loaded.count(), 1);
     QCOMPARE(loaded.at(0).at(0).toBool(), false);
     QVERIFY(inspector.header()->text().contains(QStringLiteral("junk.h5")));
+}
+
+void tst_ModelInspector::modelThatCrashesLibhdf5SaysWhy()
+{
+    // Before, opening this file in the inspector took the whole window down
+    // (SIGSEGV inside libhdf5); now the header says what happened.
+    const QString bad = m_dir.filePath("crashes-hdf5.h5");
+    QVERIFY(QFile::copy(
+        QString::fromStdString(ModelFixtures::crasher("global-heap-read.h5").string()), bad));
+    ModelInspector inspector;
+    inspector.resize(900, 600);
+    inspector.show();
+    QSignalSpy loaded(&inspector, &ModelInspector::loaded);
+    inspector.open(bad);
+    QTRY_COMPARE(loaded.count(), 1);
+    QCOMPARE(loaded.at(0).at(0).toBool(), false);
+    const QString shown = inspector.header()->text();
+    QVERIFY2(shown.contains(QStringLiteral("crashes-hdf5.h5")), qPrintable(shown));
+    QVERIFY2(shown.contains(QStringLiteral("crashed the HDF5 library")), qPrintable(shown));
 }
 
 QTEST_MAIN(tst_ModelInspector)
