@@ -12,6 +12,10 @@ struct Command
     const char* name;
     const char* summary;
     int (*run)(const QStringList& arguments);
+    // Reads model files through libhdf5, which some damaged files crash: the
+    // command runs in a forked copy, so that a crash becomes an error naming
+    // the file (H5Probe::isolate).
+    bool readsModels = false;
 };
 
 std::span<const Command> commands();

@@ -1,6 +1,7 @@
 #include "CommandLine.h"
 #include "Commands.h"
 #include "Console.h"
+#include "hdf5/H5Probe.h"
 
 #include <QCoreApplication>
 
@@ -23,8 +24,9 @@ std::span<const Command> commands()
         {"watch", "print one line per change (new epoch, relink, new run) until interrupted",
          &runWatch},
         {"inspect", "look inside a model file: layers, tensors, attributes, statistics",
-         &runInspect},
-        {"diff", "compare the weights of two model files or two epochs, layer by layer", &runDiff},
+         &runInspect, true},
+        {"diff", "compare the weights of two model files or two epochs, layer by layer", &runDiff,
+         true},
         {"params", "a run's hyperparameters by section; --diff: typed comparison", &runParams},
         {"runs", "runs launched by Ckpt Studio: state, backend, job id, parent, duration",
          &runRuns},
@@ -81,9 +83,17 @@ int main(int argc, char** argv)
         return ExitOk;
     }
     const QString name = args.takeFirst();
-    for (const auto& c : commands())
-        if (name == QLatin1String(c.name))
+    for (const auto& c : commands()) {
+        if (name != QLatin1String(c.name))
+            continue;
+        if (!c.readsModels)
             return c.run(args);
+        auto isolated = ckpt::H5Probe::isolate([&] { return c.run(args); });
+        if (isolated)
+            return *isolated;
+        Console::err("ckpt " + name.toStdString() + ": " + isolated.error().message + "\n");
+        return ExitUsage;
+    }
     Console::err(QStringLiteral("ckpt: unknown command '%1'. Try 'ckpt --help'.\n").arg(name));
     return ExitUsage;
 }

@@ -161,7 +161,7 @@ H5Attribute readAttribute(hid_t attr, const std::string& name)
 
 } // namespace
 
-Result<H5File> H5File::open(const std::string& path)
+Result<H5File> H5File::open(const std::string& path, H5Probe::Depth depth)
 {
     std::error_code ec;
     if (!std::filesystem::exists(path, ec))
@@ -172,7 +172,7 @@ Result<H5File> H5File::open(const std::string& path)
     if (auto regular = RegularFile::open(path); !regular)
         return regular.error();
     // A file that crashes libhdf5 is read in a copy of this process first.
-    if (auto checked = H5Probe::check(path); !checked)
+    if (auto checked = H5Probe::check(path, depth); !checked)
         return checked.error();
     H5Lock lock;
     H5Handle fapl(H5Pcreate(H5P_FILE_ACCESS));

@@ -2,6 +2,7 @@
 
 #include "common/Result.h"
 #include "hdf5/H5Handle.h"
+#include "hdf5/H5Probe.h"
 #include "hdf5/H5Tree.h"
 
 #include <cstdint>
@@ -37,7 +38,10 @@ public:
     // Light listings leave `layout` and `chunk` empty below this size.
     static constexpr std::uint64_t kLightLayoutBytes = 1ull << 20;
 
-    static Result<H5File> open(const std::string& path);
+    // `depth`: what the caller will read (H5Probe::Depth), checked first in a
+    // forked copy of the process.
+    static Result<H5File> open(const std::string& path,
+                               H5Probe::Depth depth = H5Probe::Depth::Everything);
 
     std::int64_t id() const { return m_file.get(); }
     const std::string& path() const { return m_path; }

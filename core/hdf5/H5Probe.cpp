@@ -13,6 +13,8 @@
 #include <map>
 #include <mutex>
 #include <poll.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <tuple>
@@ -25,6 +27,29 @@ namespace {
 
 bool g_inChild = false;
 
+// isolate()'s record of the HDF5 files its copy opened, in memory shared with
+// the parent: NUL-terminated paths one after the other, as many as fit.
+struct OpenedFiles
+{
+    static constexpr std::size_t kBytes = 64 * 1024;
+    char* page = nullptr;
+    std::size_t used = 0;
+    std::mutex mutex;
+
+    void add(const std::string& path)
+    {
+        std::lock_guard lock(mutex);
+        for (std::size_t at = 0; at < used; at += std::strlen(page + at) + 1)
+            if (path == page + at)
+                return;
+        if (used + path.size() + 1 > kBytes)
+            return;
+        std::memcpy(page + used, path.c_str(), path.size() + 1);
+        used += path.size() + 1;
+    }
+};
+OpenedFiles g_opened;
+
 // One version of one file: a rewritten or replaced file is checked again.
 using FileVersion =
     std::tuple<dev_t, ino_t, off_t, std::int64_t, std::int64_t, std::int64_t, std::int64_t>;
@@ -32,7 +57,7 @@ using FileVersion =
 struct Verdicts
 {
     std::mutex mutex;
-    std::map<FileVersion, Status> byVersion;
+    std::map<std::pair<FileVersion, H5Probe::Depth>, Status> byVersion;
 };
 
 Verdicts& verdicts()
@@ -41,12 +66,16 @@ Verdicts& verdicts()
     return v;
 }
 
-// The first element of a dataset, read through HDF5 in its own type: decodes
-// the first chunk through the dataset's filters. Variable-length types are
-// left out (their reading allocates per element; the listing already read
-// their type).
+// The first element of a chunked dataset, read through HDF5 in its own type:
+// decodes the first chunk through the dataset's filters. Contiguous and compact
+// data is never read through libhdf5's data path here (DatasetReader preads
+// contiguous data), so it is left out, as are variable-length types (their
+// reading allocates per element; the listing already read their type).
 void readFirstElement(hid_t dataset)
 {
+    H5Handle create(H5Dget_create_plist(dataset));
+    if (!create || H5Pget_layout(create.get()) != H5D_CHUNKED)
+        return;
     H5Handle space(H5Dget_space(dataset));
     H5Handle type(H5Dget_type(dataset));
     if (!space || !type || H5Tis_variable_str(type.get()) > 0 ||
@@ -75,9 +104,10 @@ void readFirstElement(hid_t dataset)
 
 // What the checking process reads: what H5Inspector, the tensor listings and
 // the readers read, every error passed over so that the walk goes on.
-void walk(const std::string& path)
+void walk(const std::string& path, H5Probe::Depth depth)
 {
-    (void)H5Inspector::inspect(path);
+    if (depth == H5Probe::Depth::Everything)
+        (void)H5Inspector::inspect(path);
     auto file = H5File::open(path);
     if (!file)
         return;
@@ -88,13 +118,13 @@ void walk(const std::string& path)
         auto dataset = file->openDataset(link);
         if (!dataset)
             continue;
-        (void)file->datasetInfo(dataset->get(), link.path);
+        (void)file->datasetInfo(dataset->get(), link.path, depth == H5Probe::Depth::Tensors);
         H5Lock lock;
         readFirstElement(dataset->get());
     }
 }
 
-[[noreturn]] void childMain(const std::string& path, int done)
+[[noreturn]] void childMain(const std::string& path, H5Probe::Depth depth, int done)
 {
     g_inChild = true;
     // The forking thread held the lock; in this copy that thread is gone, and
@@ -105,7 +135,7 @@ void walk(const std::string& path)
     std::signal(SIGABRT, SIG_DFL);
     if (const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC); null >= 0)
         ::dup2(null, STDOUT_FILENO);
-    walk(path);
+    walk(path, depth);
     const char ok = 'k';
     (void)!::write(done, &ok, 1);
     ::_exit(0);
@@ -124,7 +154,7 @@ std::string signalText(int sig)
 }
 
 // Runs the walk in a copy of this process; the copy's verdict.
-Status probe(const std::string& path, bool& decided)
+Status probe(const std::string& path, H5Probe::Depth depth, bool& decided)
 {
     decided = false;
     int fds[2];
@@ -137,7 +167,7 @@ Status probe(const std::string& path, bool& decided)
         pid = ::fork();
         if (pid == 0) {
             ::close(fds[0]);
-            childMain(path, fds[1]);
+            childMain(path, depth, fds[1]);
         }
     }
     ::close(fds[1]);
@@ -207,10 +237,68 @@ void H5Probe::forget()
     verdicts().byVersion.clear();
 }
 
-Status H5Probe::check(const std::string& path)
+Result<int> H5Probe::isolate(const std::function<int()>& work)
 {
-    if (g_inChild)
+    void* page = ::mmap(nullptr, OpenedFiles::kBytes, PROT_READ | PROT_WRITE,
+                        MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (page == MAP_FAILED)
+        return work();
+    std::fflush(nullptr);
+    const pid_t parent = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid < 0) {
+        ::munmap(page, OpenedFiles::kBytes);
+        return work();
+    }
+    if (pid == 0) {
+        // Ends with this process's parent (killed, or ended by a terminal).
+        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (::getppid() != parent)
+            ::_exit(2);
+        g_inChild = true;
+        g_opened.page = static_cast<char*>(page);
+        std::signal(SIGSEGV, SIG_DFL);
+        std::signal(SIGBUS, SIG_DFL);
+        std::signal(SIGABRT, SIG_DFL);
+        const int code = work();
+        std::fflush(nullptr);
+        ::_exit(code);
+    }
+    int status = 0;
+    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    std::vector<std::string> opened;
+    const char* files = static_cast<const char*>(page);
+    for (std::size_t at = 0; at < OpenedFiles::kBytes && files[at] != '\0';
+         at += std::strlen(files + at) + 1)
+        opened.emplace_back(files + at);
+    ::munmap(page, OpenedFiles::kBytes);
+    if (WIFEXITED(status))
+        return WEXITSTATUS(status);
+    const std::string how = signalText(WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    const std::string damaged =
+        ": the file is damaged or not an HDF5 model that this HDF5 library can read";
+    if (opened.empty())
+        return Error{"the command crashed (" + how + ") before opening any HDF5 file", {}};
+    if (opened.size() == 1)
+        return Error::at(opened.front(), "reading this file crashed the HDF5 library (" + how +
+                                             "), so it could not be read" + damaged);
+    std::string list;
+    for (const std::string& f : opened)
+        list += (list.empty() ? "" : ", ") + f;
+    return Error{"reading one of these files crashed the HDF5 library (" + how + "): " + list +
+                     "; one of them is damaged or not an HDF5 model that this HDF5 library can "
+                     "read",
+                 opened.back()};
+}
+
+Status H5Probe::check(const std::string& path, Depth depth)
+{
+    if (g_inChild) {
+        if (g_opened.page)
+            g_opened.add(path);
         return {};
+    }
     struct stat st = {};
     if (::stat(path.c_str(), &st) != 0)
         return {}; // the open that follows names the problem
@@ -219,17 +307,20 @@ Status H5Probe::check(const std::string& path)
                               st.st_ctim.tv_nsec};
     {
         std::lock_guard lock(verdicts().mutex);
-        if (auto it = verdicts().byVersion.find(version); it != verdicts().byVersion.end())
+        const auto& known = verdicts().byVersion;
+        if (auto it = known.find({version, depth}); it != known.end())
+            return it->second;
+        if (auto it = known.find({version, Depth::Everything}); it != known.end() && it->second)
             return it->second;
     }
     bool decided = false;
-    Status verdict = probe(path, decided);
+    Status verdict = probe(path, depth, decided);
     if (decided) {
         std::lock_guard lock(verdicts().mutex);
         auto& known = verdicts().byVersion;
         if (known.size() >= 4096)
             known.clear();
-        known.emplace(version, verdict);
+        known.emplace(std::pair{version, depth}, verdict);
     }
     return verdict;
 }

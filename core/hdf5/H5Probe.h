@@ -2,6 +2,7 @@
 
 #include "common/Result.h"
 
+#include <functional>
 #include <string>
 
 namespace ckpt {
@@ -26,11 +27,31 @@ public:
     // refused: walking a model with 100,000 tensors takes a few seconds.
     static constexpr int kTimeoutMs = 60000;
 
-    // Ok when `path` can be opened with HDF5 in this process; else an Error
-    // naming the file and saying how reading it failed in the copy.
-    static Status check(const std::string& path);
+    // What the opener will read, and so what the copy reads first: Tensors is
+    // what statistics, histograms and diffs read (each dataset's listing, type,
+    // shape, layout, its dtype attribute and first element); Everything adds the
+    // whole object tree with every attribute (the inspector, the Keras reader).
+    enum class Depth
+    {
+        Tensors,
+        Everything
+    };
 
-    // True in the checking process (H5File::open does not check again there).
+    // Ok when `path` can be opened with HDF5 in this process and read to
+    // `depth`; else an Error naming the file and saying how reading it failed
+    // in the copy. A verdict for Everything stands for Tensors too.
+    static Status check(const std::string& path, Depth depth = Depth::Everything);
+
+    // Runs `work` in a forked copy of this process, in which HDF5 files are
+    // opened without a check of their own (the copy is the check): `work`'s
+    // exit status, or, when the copy died of a signal, an Error naming the HDF5
+    // files it had opened. For a command-line program whose whole command reads
+    // models: one fork instead of reading every file twice. The copy shares
+    // stdout and stderr and is killed if this process dies first.
+    static Result<int> isolate(const std::function<int()>& work);
+
+    // True in the checking process or in isolate()'s copy (H5File::open does
+    // not check again there).
     static bool inChild();
 
     // Forgets every verdict (tests).

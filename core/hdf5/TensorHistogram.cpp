@@ -22,7 +22,7 @@ struct OpenDataset
 
 Result<OpenDataset> openDataset(const std::string& file, const std::string& datasetPath)
 {
-    auto h5 = H5File::open(file);
+    auto h5 = H5File::open(file, H5Probe::Depth::Tensors);
     if (!h5)
         return h5.error();
     auto datasets = h5->datasets(true);

@@ -37,7 +37,7 @@ run(const H5File& file, std::vector<H5File::DatasetEntry> datasets, const Progre
 Result<std::vector<TensorStats::Entry>> TensorStats::ofFile(const std::string& file,
                                                             const Progress& progress)
 {
-    auto h5 = H5File::open(file);
+    auto h5 = H5File::open(file, H5Probe::Depth::Tensors);
     if (!h5)
         return h5.error();
     auto datasets = h5->datasets(true);
@@ -49,7 +49,7 @@ Result<std::vector<TensorStats::Entry>> TensorStats::ofFile(const std::string& f
 Result<TensorStats::Entry> TensorStats::ofDataset(const std::string& file,
                                                   const std::string& datasetPath)
 {
-    auto h5 = H5File::open(file);
+    auto h5 = H5File::open(file, H5Probe::Depth::Tensors);
     if (!h5)
         return h5.error();
     auto datasets = h5->datasets(true);

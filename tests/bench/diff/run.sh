@@ -33,7 +33,13 @@ for case in big small; do
   read -r t_bare bytes < <("$bench" bare "$a" "$b" "$REPS")
   read -r t_ours _ < <("$bench" ours "$a" "$b" "$REPS")
   read -r t_py _ < <("$PYTHON" "$here/diff_h5py.py" "$a" "$b" "$REPS")
-  declare "bare_$case=$t_bare" "ours_$case=$t_ours" "py_$case=$t_py" "bytes_$case=$bytes"
+  # The first diff of the pair in a fresh process: each file is first read by a
+  # forked copy (H5Probe, both at once) that later diffs find decided.
+  firsts=()
+  for _ in $(seq "$REPS"); do firsts+=("$("$bench" ours "$a" "$b" 1 | cut -d' ' -f1)"); done
+  t_first="$(printf '%s\n' "${firsts[@]}" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')"
+  declare "bare_$case=$t_bare" "ours_$case=$t_ours" "py_$case=$t_py" "bytes_$case=$bytes" \
+    "first_$case=$t_first"
 done
 
 mb() { awk -v b="$1" -v t="$2" 'BEGIN { printf "%.0f", b / t / 1048576 }'; }
@@ -54,6 +60,13 @@ row "(a) h5py+numpy time / ours" ">= 5x" "$(awk -v p="$py_big" -v o="$ours_big" 
   "$big: speed vs h5py + NumPy"
 row "(b) h5py+numpy time / ours" ">= 3x" "$(awk -v p="$py_small" -v o="$ours_small" 'BEGIN{print p/o}')" 3 \
   "$small: speed vs h5py + NumPy"
+for case in big small; do
+  eval "tf=\$first_$case to=\$ours_$case"
+  n=$([[ $case == big ]] && echo "$big" || echo "$small")
+  awk -v f="$tf" -v o="$to" -v n="$n" 'BEGIN {
+    printf "%-34s %8.2fx   (%.3f s vs %.3f s)\n", "first diff in a process / later", f / o, f, o
+    printf "@result|diff|%s: the first diff in a process (both files read first by forked HDF5 checks) vs a later one (%.3f s vs %.3f s)|%.2fx|-|info\n", n, f, o, f / o }'
+done
 row "(a) ours throughput / bare H5Dread" ">= 0.5x" "$(awk -v b="$bare_big" -v o="$ours_big" 'BEGIN{print b/o}')" 0.5 \
   "$big: throughput vs bare H5Dread"
 row "(b) ours throughput / bare H5Dread" ">= 0.5x" "$(awk -v b="$bare_small" -v o="$ours_small" 'BEGIN{print b/o}')" 0.5 \
