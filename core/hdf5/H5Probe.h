@@ -11,11 +11,13 @@ namespace ckpt {
 // flipped byte in an object header is enough. A process that opened such a
 // file in-process would die with it, the window with a user's unsaved state
 // among them. So before any HDF5 file is opened here, a copy of this process
-// (fork) opens it first and reads everything our readers touch: the object
-// tree, every attribute, each dataset's type, shape, layout and filters, and
-// the first element of each dataset (which decodes its first chunk). Only a
-// file that process walked to the end, with or without HDF5 errors, is opened
-// here; HDF5 reports those errors again here, as ever.
+// (fork) opens it first and reads what the opener will read (Depth): each
+// dataset's listing, type, shape, layout and filters, the first element of a
+// chunked one (which decodes its first chunk), and for Everything the object
+// tree with every attribute. Only a file that process walked to the end, with
+// or without HDF5 errors, is opened here; HDF5 reports those errors again
+// here, as ever. The copy is forked from this very process, so a crash that
+// depends on what the heap holds is met there too, as a rule.
 //
 // Verdicts are remembered per file version (device, inode, size, mtime, ctime),
 // so reopening an unchanged file costs a stat. A process that cannot fork (no
