@@ -124,15 +124,21 @@ void walk(const std::string& path, H5Probe::Depth depth)
     }
 }
 
+// In a forked copy: a crash ends it with its signal, whatever handler this
+// process had installed, so that the parent can tell a crash.
+void dieOfCrashes()
+{
+    for (const int sig : {SIGSEGV, SIGBUS, SIGABRT})
+        std::signal(sig, SIG_DFL);
+}
+
 [[noreturn]] void childMain(const std::string& path, H5Probe::Depth depth, int done)
 {
     g_inChild = true;
     // The forking thread held the lock; in this copy that thread is gone, and
     // the lock with it: this process is single-threaded, a fresh lock is right.
     H5Lock::reinitialiseAfterFork();
-    std::signal(SIGSEGV, SIG_DFL);
-    std::signal(SIGBUS, SIG_DFL);
-    std::signal(SIGABRT, SIG_DFL);
+    dieOfCrashes();
     if (const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC); null >= 0)
         ::dup2(null, STDOUT_FILENO);
     walk(path, depth);
@@ -257,9 +263,7 @@ Result<int> H5Probe::isolate(const std::function<int()>& work)
             ::_exit(2);
         g_inChild = true;
         g_opened.page = static_cast<char*>(page);
-        std::signal(SIGSEGV, SIG_DFL);
-        std::signal(SIGBUS, SIG_DFL);
-        std::signal(SIGABRT, SIG_DFL);
+        dieOfCrashes();
         const int code = work();
         std::fflush(nullptr);
         ::_exit(code);
