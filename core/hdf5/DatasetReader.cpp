@@ -28,6 +28,8 @@ Result<DatasetReader> DatasetReader::open(const H5File& file, const std::string&
         reader.m_dataset.reset(H5Dopen2(file.id(), objectPath.c_str(), H5P_DEFAULT));
     if (!reader.m_dataset)
         return file.error("dataset " + objectPath, "cannot open");
+    if (auto where = H5File::storedElsewhere(reader.m_dataset.get()))
+        return Error::at(file.path(), keptElsewhere(objectPath, *where));
     // Same-size native types read without a value conversion (HDF5 only swaps
     // bytes if needed) and need no type of our own; the rest is read raw.
     switch (info.dtype.kind) {

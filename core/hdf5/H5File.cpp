@@ -301,6 +301,50 @@ H5Handle H5File::memoryType(std::int64_t fileType, DTypeKind kind)
     return t;
 }
 
+namespace {
+
+// Where a dataset with this creation property list keeps its values when not in
+// its own file (see H5File::storedElsewhere).
+std::optional<std::string> elsewhereIn(hid_t dcpl)
+{
+    if (H5Pget_layout(dcpl) == H5D_VIRTUAL)
+        return std::string("the source files of a virtual dataset");
+    const int count = H5Pget_external_count(dcpl);
+    if (count <= 0)
+        return std::nullopt;
+    char name[1024] = {};
+    off_t offset = 0;
+    hsize_t size = 0;
+    if (H5Pget_external(dcpl, 0, sizeof name, name, &offset, &size) < 0)
+        name[0] = '\0';
+    std::string where = "external file ";
+    where += name[0] ? name : "(unnamed)";
+    if (count > 1)
+        where += " and " + std::to_string(count - 1) + " more";
+    return where;
+}
+
+} // namespace
+
+std::string keptElsewhere(const std::string& datasetPath, const std::string& where)
+{
+    return "dataset " + datasetPath + ": its values are kept outside this file, in " + where +
+           ", which is never read";
+}
+
+std::optional<std::string> H5File::storedElsewhere(std::int64_t dataset)
+{
+    H5Lock lock;
+    // Contiguous values at an address of this file: the common case, no copy
+    // of the creation properties.
+    if (H5Dget_offset(dataset) != HADDR_UNDEF)
+        return std::nullopt;
+    H5Handle dcpl(H5Dget_create_plist(dataset));
+    if (!dcpl)
+        return std::string("a place its creation properties do not say");
+    return elsewhereIn(dcpl.get());
+}
+
 Result<H5DatasetInfo> H5File::datasetInfo(std::int64_t dataset, const std::string& objectPath,
                                           bool light) const
 {
@@ -319,12 +363,15 @@ Result<H5DatasetInfo> H5File::datasetInfo(std::int64_t dataset, const std::strin
     if (!light)
         info.storageBytes = H5Dget_storage_size(dataset);
     // The creation property list (layout, chunks, filters) is a copy HDF5 makes
-    // per call; a light listing skips it for tensors read in one block anyway.
-    if (light && info.bytes <= kLightLayoutBytes)
+    // per call; a light listing skips it for tensors read in one block anyway,
+    // when they are stored in this file (an address in it: contiguous, not external).
+    if (light && info.bytes <= kLightLayoutBytes && H5Dget_offset(dataset) != HADDR_UNDEF)
         return info;
     H5Handle dcpl(H5Dget_create_plist(dataset));
     if (!dcpl)
         return error("dataset " + objectPath, "cannot read its creation properties");
+    if (auto where = elsewhereIn(dcpl.get()))
+        info.elsewhere = std::move(*where);
     switch (H5Pget_layout(dcpl.get())) {
     case H5D_CONTIGUOUS:
         info.layout = "contiguous";

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -15,6 +16,10 @@ namespace ckpt {
 // One HDF5 file opened read-only. HDF5's file locking is switched off for it, so
 // a trainer writing the file is never blocked by us (nor we by it). Every call
 // takes the H5Lock; errors name the file and the object.
+// "dataset <path>: its values are kept outside this file, in <where>, which is
+// never read": the one wording of that refusal (see H5File::storedElsewhere).
+std::string keptElsewhere(const std::string& datasetPath, const std::string& where);
+
 class H5File
 {
 public:
@@ -45,6 +50,12 @@ public:
 
     std::int64_t id() const { return m_file.get(); }
     const std::string& path() const { return m_path; }
+
+    // Where an open dataset's values are kept when not in its own file: its
+    // external raw-data files, or a virtual dataset's sources; nullopt when they
+    // are in the file. Such values are never read: the named file may be anything
+    // (a FIFO that blocks every read, a file outside the run).
+    static std::optional<std::string> storedElsewhere(std::int64_t dataset);
 
     // "<file>: <object>: <what> (<HDF5's innermost reason>)".
     Error error(const std::string& object, const std::string& what) const;

@@ -73,6 +73,8 @@ ordered_json ModelJson::datasetInfo(const H5DatasetInfo& info)
         out["chunk"] = shapeJson(info.chunk);
     if (!info.filters.empty())
         out["filters"] = info.filters;
+    if (!info.elsewhere.empty())
+        out["elsewhere"] = info.elsewhere;
     return out;
 }
 

@@ -1,5 +1,6 @@
 #include "writer/KerasH5Reader.h"
 
+#include "hdf5/H5File.h"
 #include "hdf5/H5Handle.h"
 #include "hdf5/H5Lock.h"
 #include "hdf5/H5Probe.h"
@@ -14,6 +15,10 @@ namespace ckpt {
 namespace fs = std::filesystem;
 
 namespace {
+
+// The most elements one weight tensor may have here (1 GiB of float32): a
+// damaged shape must not make the reader ask for more memory than exists.
+constexpr std::uint64_t kMaxTensorElements = std::uint64_t{1} << 28;
 
 class H5Reader
 {
@@ -90,15 +95,21 @@ public:
         H5Handle ds(H5Dopen2(loc, name.c_str(), H5P_DEFAULT));
         if (!ds)
             return error("missing dataset '" + where + "'");
+        if (auto elsewhere = H5File::storedElsewhere(ds.get()))
+            return error(keptElsewhere(where, *elsewhere));
         H5Handle space(H5Dget_space(ds.get()));
         const int rank = H5Sget_simple_extent_ndims(space.get());
         if (rank < 0)
             return error("cannot read the shape of '" + where + "'");
         std::vector<hsize_t> dims(static_cast<std::size_t>(rank));
         H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
-        std::size_t count = 1;
-        for (hsize_t d : dims)
-            count *= static_cast<std::size_t>(d);
+        // The element count as HDF5 reads it (no product of our own to wrap
+        // around), within what a weight tensor can hold in memory here.
+        const hssize_t points = H5Sget_simple_extent_npoints(space.get());
+        if (points < 0 || static_cast<std::uint64_t>(points) > kMaxTensorElements)
+            return error("'" + where + "' has " + std::to_string(points) +
+                         " elements, more than a weight tensor read here may have");
+        const auto count = static_cast<std::size_t>(points);
         std::vector<float> values(count);
         if (count > 0 &&
             H5Dread(ds.get(), H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) < 0)
@@ -110,8 +121,15 @@ public:
     std::optional<std::int64_t> int64Scalar(hid_t loc, const std::string& name) const
     {
         H5Handle ds(H5Dopen2(loc, name.c_str(), H5P_DEFAULT));
+        if (!ds)
+            return std::nullopt;
+        // One value, read into one variable: anything else would write past it.
+        H5Handle space(H5Dget_space(ds.get()));
+        if (!space || H5Sget_simple_extent_npoints(space.get()) != 1)
+            return std::nullopt;
         std::int64_t v = 0;
-        if (!ds || H5Dread(ds.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) < 0)
+        if (H5File::storedElsewhere(ds.get()) ||
+            H5Dread(ds.get(), H5T_NATIVE_INT64, H5S_ALL, H5S_ALL, H5P_DEFAULT, &v) < 0)
             return std::nullopt;
         return v;
     }

@@ -95,6 +95,26 @@ void H5Writer::floats(const std::string& path, const std::vector<hsize_t>& dims,
     dataset(path, H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, dims, data.data());
 }
 
+void H5Writer::floatsElsewhere(const std::string& path, hsize_t elements, const std::string& file,
+                               bool virtualSource)
+{
+    H5Lock lock;
+    ensureParents(path);
+    hid_t space = H5Screate_simple(1, &elements, nullptr);
+    hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    if (virtualSource)
+        H5Pset_virtual(dcpl, space, file.c_str(), "/x", space);
+    else
+        H5Pset_external(dcpl, file.c_str(), 0, elements * 4);
+    hid_t ds =
+        H5Dcreate2(m_file, path.c_str(), H5T_IEEE_F32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    if (ds < 0)
+        throw std::runtime_error("cannot create dataset " + path);
+    H5Dclose(ds);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+}
+
 void H5Writer::attrFixedString(const std::string& path, const std::string& name,
                                const std::string& value)
 {

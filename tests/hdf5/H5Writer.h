@@ -29,6 +29,10 @@ public:
                  const std::vector<hsize_t>& chunk = {}, int gzip = -1, bool shuffle = false);
     void floats(const std::string& path, const std::vector<hsize_t>& dims,
                 const std::vector<float>& data);
+    // A float32 dataset whose values HDF5 keeps elsewhere: in `file` as raw
+    // external storage, or (`virtualSource`) mapped from dataset /x of `file`.
+    void floatsElsewhere(const std::string& path, hsize_t elements, const std::string& file,
+                         bool virtualSource = false);
 
     // Attributes on the object at `path` ("/" for the root).
     void attrFixedString(const std::string& path, const std::string& name,

@@ -48,6 +48,9 @@ private slots:
     void filesThatCrashLibhdf5_data();
     void filesThatCrashLibhdf5();
     void isolatedWorkNamesTheFilesItOpened();
+    void valuesKeptElsewhereAreNeverRead_data();
+    void valuesKeptElsewhereAreNeverRead();
+    void kerasReaderBoundsWhatItReads();
     void deepModelConfig();
     void hugeAttributeKeepsItsShapeOnly();
 };
@@ -221,6 +224,118 @@ void tst_HostileModels::isolatedWorkNamesTheFilesItOpened()
              none.error().message.c_str());
     // Every copy was waited for.
     QCOMPARE(unwaitedChildren(), QStringList());
+}
+
+void tst_HostileModels::valuesKeptElsewhereAreNeverRead_data()
+{
+    QTest::addColumn<bool>("virtualSource");
+    QTest::addColumn<bool>("fifo");
+    QTest::newRow("external storage in a file outside the model") << false << false;
+    QTest::newRow("external storage in a FIFO") << false << true;
+    QTest::newRow("virtual dataset whose source is a FIFO") << true << true;
+}
+
+void tst_HostileModels::valuesKeptElsewhereAreNeverRead()
+{
+    // Found while hardening: HDF5 lets a dataset keep its values in another file
+    // (external raw storage, or a virtual dataset's sources). Statistics then
+    // showed the bytes of whatever file was named (any readable file of the
+    // user's), and a FIFO there made `ckpt inspect` and the inspector wait
+    // forever. Such values are now never read, and the listing says where they are.
+    QFETCH(bool, virtualSource);
+    QFETCH(bool, fifo);
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    const fs::path elsewhere = dir / (fifo ? "pipe" : "outside.bin");
+    if (fifo)
+        QCOMPARE(::mkfifo(elsewhere.c_str(), 0600), 0);
+    else
+        QVERIFY(QFile(QString::fromStdString(elsewhere.string())).open(QIODevice::WriteOnly));
+    const fs::path file = dir / "model.h5";
+    {
+        test::H5Writer w(file);
+        w.floats("/dense/bias", {4}, {1, 2, 3, 4});
+        w.floatsElsewhere("/dense/kernel", 16, elsewhere.string(), virtualSource);
+    }
+    const QString where =
+        QString::fromStdString(virtualSource ? "the source files of a virtual dataset"
+                                             : "external file " + elsewhere.string());
+
+    // The listing names where the values are.
+    auto report = H5Inspector::inspect(file.string());
+    QVERIFY2(report, report ? "" : report.error().message.c_str());
+    const H5Node* kernel = nullptr;
+    for (const H5Node& g : report->root.children)
+        for (const H5Node& n : g.children)
+            if (n.path == "/dense/kernel")
+                kernel = &n;
+    QVERIFY(kernel && kernel->dataset);
+    QCOMPARE(QString::fromStdString(kernel->dataset->elsewhere), where);
+
+    // Statistics of the file cover the tensors it holds, and skip the other one.
+    auto stats = TensorStats::ofFile(file.string(), Progress::none());
+    QVERIFY2(stats, stats ? "" : stats.error().message.c_str());
+    QCOMPARE(stats->size(), std::size_t(1));
+    QCOMPARE(stats->front().path, std::string("/dense/bias"));
+    QCOMPARE(stats->front().stats.max, 4.0);
+
+    // Asked for that tensor, or diffing it, the error names the file, the
+    // tensor and where its values are.
+    const auto refusesIt = [&](const std::string& message) {
+        const QString m = QString::fromStdString(message);
+        return m.contains(QString::fromStdString(file.string())) &&
+               m.contains(QStringLiteral("/dense/kernel")) && m.contains(where) &&
+               m.contains(QStringLiteral("never read"));
+    };
+    auto one = TensorStats::ofDataset(file.string(), "/dense/kernel");
+    QVERIFY(!one);
+    QVERIFY2(refusesIt(one.error().message), one.error().message.c_str());
+    auto diff = TensorDiff::diff(file.string(), file.string());
+    QVERIFY(!diff);
+    QVERIFY2(refusesIt(diff.error().message), diff.error().message.c_str());
+}
+
+void tst_HostileModels::kerasReaderBoundsWhatItReads()
+{
+    // Found while hardening: the Keras reader read an optimizer's iteration count
+    // whole into one 64-bit variable (a dataset of 1,000 values wrote past it on
+    // the stack), and sized a weight buffer from a product of dimensions of its
+    // own. Now one value is read only from a one-value dataset, and a shape past
+    // 2^28 elements is refused before any memory is asked for.
+    QTemporaryDir tmp;
+    const fs::path dir = tmp.path().toStdString();
+    const auto keras = [&](const fs::path& file, const std::vector<hsize_t>& kernel,
+                           std::size_t iterations) {
+        test::H5Writer w(file);
+        w.attrVarString("/", "keras_version", "2.11.0");
+        w.attrVarString("/", "backend", "tensorflow");
+        w.attrStrings("/model_weights", "layer_names", {"dense"});
+        w.attrStrings("/model_weights/dense", "weight_names", {"dense/kernel:0", "dense/bias:0"});
+        w.dataset("/model_weights/dense/dense/kernel:0", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, kernel,
+                  nullptr);
+        w.floats("/model_weights/dense/dense/bias:0", {kernel[1]},
+                 std::vector<float>(kernel[1], 0.5f));
+        w.attrStrings("/optimizer_weights", "weight_names", {"Adam/iter:0"});
+        const std::vector<std::int64_t> iters(iterations, 7);
+        w.dataset("/optimizer_weights/Adam/iter:0", H5T_STD_I64LE, H5T_NATIVE_INT64,
+                  iterations == 1 ? std::vector<hsize_t>{} : std::vector<hsize_t>{iterations},
+                  iters.data());
+    };
+    keras(dir / "good.h5", {3, 2}, 1);
+    auto good = KerasH5Reader::read((dir / "good.h5").string());
+    QVERIFY2(good, good ? "" : good.error().message.c_str());
+    QCOMPARE(good->optimizerIterations, std::int64_t(7));
+
+    keras(dir / "iterations.h5", {3, 2}, 1000);
+    auto many = KerasH5Reader::read((dir / "iterations.h5").string());
+    QVERIFY2(many, many ? "" : many.error().message.c_str());
+    QCOMPARE(many->optimizerIterations, std::int64_t(0)); // not one value: not read
+
+    keras(dir / "huge.h5", {hsize_t{1} << 20, hsize_t{1} << 20}, 1);
+    auto huge = KerasH5Reader::read((dir / "huge.h5").string());
+    QVERIFY(!huge);
+    QVERIFY2(QString::fromStdString(huge.error().message).contains(QStringLiteral("elements")),
+             huge.error().message.c_str());
 }
 
 void tst_HostileModels::deepModelConfig()
