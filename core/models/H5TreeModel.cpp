@@ -133,6 +133,8 @@ QVariant H5TreeModel::data(const QModelIndex& index, int role) const
     case NumericRole:
         return ds && ds->dtype.numeric();
     case Qt::ToolTipRole:
+        if (index.column() == StorageColumn && ds)
+            return storageText(*ds); // whole, where the column elides it
         return n->linkTo.empty()
                    ? QString::fromStdString(n->path)
                    : tr("%1 (hard link to %2)")

@@ -1,5 +1,6 @@
 // Renders the model inspector and the weights comparison offscreen to PNGs, in
 // the default and in a dark palette, so they can be looked at. Not a test.
+#include "H5Writer.h"
 #include "ModelFixtures.h"
 #include "WeightsFixtures.h"
 #include "compare/TensorOverlayDialog.h"
@@ -18,6 +19,8 @@
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QTreeView>
+
+#include <sys/stat.h>
 
 using namespace ckpt;
 
@@ -79,6 +82,24 @@ void render(const QString& out, const QString& suffix, const QString& model, con
     settle();
     inspector.grab().save(
         QDir(out).filePath(QStringLiteral("inspector-crasher%1.png").arg(suffix)));
+
+    // A tensor whose values are kept in another file (here a FIFO): not read.
+    QTemporaryDir elsewhereDir;
+    const QString pipe = elsewhereDir.filePath(QStringLiteral("pipe"));
+    ::mkfifo(pipe.toLocal8Bit().constData(), 0600);
+    const QString elsewhere = elsewhereDir.filePath(QStringLiteral("elsewhere.h5"));
+    {
+        ckpt::test::H5Writer w(elsewhere.toStdString());
+        w.floats("/dense/bias", {3}, {1, 2, 3});
+        w.floatsElsewhere("/dense/kernel", 16, pipe.toStdString());
+    }
+    inspector.open(elsewhere);
+    waitFor(&inspector, SIGNAL(loaded(bool)));
+    inspector.selectObject(QStringLiteral("/dense/kernel"));
+    inspector.tabs()->setCurrentIndex(1);
+    settle();
+    inspector.grab().save(
+        QDir(out).filePath(QStringLiteral("inspector-elsewhere%1.png").arg(suffix)));
 
     WeightsDiffView view;
     view.resize(1200, 650);

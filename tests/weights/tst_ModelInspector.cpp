@@ -1,3 +1,4 @@
+#include "H5Writer.h"
 #include "ModelFixtures.h"
 #include "TorchZipWriter.h"
 #include "model/ModelInspector.h"
@@ -20,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <sys/stat.h>
 
 using namespace ckpt;
 using ckpt::test::ModelFixtures;
@@ -36,6 +38,7 @@ private slots:
     void torchCheckpointListsTensorsWithStatistics();
     void garbageSaysWhy();
     void modelThatCrashesLibhdf5SaysWhy();
+    void valuesInAnotherFileAreNotRead();
 
 private:
     static void clickIndex(QTreeView* view, const QModelIndex& index);
@@ -225,6 +228,52 @@ void tst_ModelInspector::modelThatCrashesLibhdf5SaysWhy()
     const QString shown = inspector.header()->text();
     QVERIFY2(shown.contains(QStringLiteral("crashes-hdf5.h5")), qPrintable(shown));
     QVERIFY2(shown.contains(QStringLiteral("crashed the HDF5 library")), qPrintable(shown));
+}
+
+void tst_ModelInspector::valuesInAnotherFileAreNotRead()
+{
+    // A tensor whose values HDF5 keeps in a FIFO: the inspector used to wait on it
+    // forever. Now the tree says where the values are, and selecting the tensor
+    // says they are not read, while the file's other tensors still get statistics.
+    const QString pipe = m_dir.filePath("pipe");
+    QCOMPARE(::mkfifo(pipe.toLocal8Bit().constData(), 0600), 0);
+    const QString file = m_dir.filePath("elsewhere.h5");
+    {
+        test::H5Writer w(file.toStdString());
+        w.floats("/dense/bias", {3}, {1, 2, 3});
+        w.floatsElsewhere("/dense/kernel", 16, pipe.toStdString());
+    }
+    ModelInspector inspector;
+    inspector.resize(1000, 700);
+    inspector.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&inspector));
+    QSignalSpy loaded(&inspector, &ModelInspector::loaded);
+    inspector.open(file);
+    QTRY_COMPARE(loaded.count(), 1);
+    QCOMPARE(loaded.at(0).at(0).toBool(), true);
+    auto* model = qobject_cast<H5TreeModel*>(inspector.treeView()->model());
+    QVERIFY(model);
+    const QModelIndex kernel = model->indexOfPath(QStringLiteral("/dense/kernel"));
+    QVERIFY(kernel.isValid());
+    const QString storage =
+        model->index(kernel.row(), H5TreeModel::StorageColumn, kernel.parent()).data().toString();
+    QVERIFY2(storage.contains(QStringLiteral("values in external file ") + pipe),
+             qPrintable(storage));
+    // The column is narrow: the tooltip has it whole.
+    QCOMPARE(model->index(kernel.row(), H5TreeModel::StorageColumn, kernel.parent())
+                 .data(Qt::ToolTipRole)
+                 .toString(),
+             storage);
+
+    clickIndex(inspector.treeView(), kernel);
+    QTRY_VERIFY(inspector.histogram()->message().contains(QStringLiteral("never read")));
+    QVERIFY(inspector.histogram()->message().contains(pipe));
+    QVERIFY(inspector.statistic(QStringLiteral("count")).isEmpty());
+
+    QSignalSpy ready(&inspector, &ModelInspector::statisticsReady);
+    clickIndex(inspector.treeView(), model->indexOfPath(QStringLiteral("/dense/bias")));
+    QTRY_COMPARE(ready.count(), 1);
+    QCOMPARE(inspector.statistic(QStringLiteral("max")), QStringLiteral("3"));
 }
 
 QTEST_MAIN(tst_ModelInspector)

@@ -443,6 +443,14 @@ void ModelInspector::onCurrentChanged()
         return;
     }
     const QString objectPath = QString::fromStdString(node->path);
+    if (node->dataset && !node->dataset->elsewhere.empty()) {
+        // Another file (or a FIFO) named by the model is never read.
+        m_tensorJob->cancel();
+        clearStatistics(tr("%1: its values are kept outside this file, in %2, which is never "
+                           "read.")
+                            .arg(objectPath, QString::fromStdString(node->dataset->elsewhere)));
+        return;
+    }
     clearStatistics(tr("%1: computing\u2026").arg(objectPath));
     m_tensorProgress->setValue(0);
     m_tensorProgress->show();

@@ -44,6 +44,11 @@ void TensorHistogramPlot::setMessage(const QString& message)
     m_stack->setCurrentWidget(m_message);
 }
 
+QString TensorHistogramPlot::message() const
+{
+    return m_stack->currentWidget() == m_message ? m_message->text() : QString();
+}
+
 void TensorHistogramPlot::setSeries(std::vector<Series> series)
 {
     m_series = std::move(series);

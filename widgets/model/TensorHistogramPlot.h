@@ -33,6 +33,8 @@ public:
     void setSeries(std::vector<Series> series);
     void setMessage(const QString& message); // shown instead of the plot
     void clear() { setMessage(QString()); }
+    // The message shown instead of the plot; empty while a plot is shown.
+    QString message() const;
     bool logY() const { return m_logY; }
     void setLogY(bool on);
 
