@@ -2,13 +2,22 @@
 
 #include "hdf5/ElementDecoder.h"
 #include "hdf5/H5Lock.h"
+#include "report/Format.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <hdf5.h>
 #include <unistd.h>
 
 namespace ckpt {
+
+namespace {
+
+// HDF5's default chunk cache per dataset (H5Pset_chunk_cache's rdcc_nbytes).
+constexpr std::uint64_t kDefaultChunkCacheBytes = std::uint64_t{1} << 20;
+
+} // namespace
 
 Result<DatasetReader> DatasetReader::open(const H5File& file, const std::string& objectPath,
                                           const H5DatasetInfo& info, const H5Handle* open)
@@ -30,6 +39,38 @@ Result<DatasetReader> DatasetReader::open(const H5File& file, const std::string&
         return file.error("dataset " + objectPath, "cannot open");
     if (auto where = H5File::storedElsewhere(reader.m_dataset.get()))
         return Error::at(file.path(), keptElsewhere(objectPath, *where));
+    // Contiguous values at an address of this file (the common case) have no
+    // chunks: no copy of the creation properties for them.
+    const bool inPlace = H5Dget_offset(reader.m_dataset.get()) != HADDR_UNDEF;
+    if (const auto chunks =
+            inPlace ? std::nullopt : H5File::filteredChunks(reader.m_dataset.get())) {
+        if (chunks->chunkBytes > H5File::kMaxFilteredChunkBytes)
+            return Error::at(
+                file.path(),
+                "dataset " + objectPath + ": its compressed chunks decode to " +
+                    Format::bytes(static_cast<double>(chunks->chunkBytes)) + " each, over the " +
+                    Format::bytes(static_cast<double>(H5File::kMaxFilteredChunkBytes)) +
+                    " read here; not read");
+        // Opened again with a chunk cache that decodes each chunk once. HDF5
+        // takes a cache only at a dataset's first open, so this holds when no
+        // other handle has it open (light listings keep none for these).
+        if (chunks->cacheBytes > kDefaultChunkCacheBytes) {
+            H5Handle access(H5Pcreate(H5P_DATASET_ACCESS));
+            const std::uint64_t held =
+                chunks->cacheBytes / std::max<std::uint64_t>(chunks->chunkBytes, 1);
+            // HDF5 advises about 100 hash slots per chunk held.
+            const auto slots =
+                static_cast<std::size_t>(std::min<std::uint64_t>(held * 100 + 1, 1000003));
+            if (!access ||
+                H5Pset_chunk_cache(access.get(), slots,
+                                   static_cast<std::size_t>(chunks->cacheBytes), 1.0) < 0)
+                return file.error("dataset " + objectPath, "cannot set its chunk cache");
+            reader.m_dataset = H5Handle();
+            reader.m_dataset.reset(H5Dopen2(file.id(), objectPath.c_str(), access.get()));
+            if (!reader.m_dataset)
+                return file.error("dataset " + objectPath, "cannot open");
+        }
+    }
     // Same-size native types read without a value conversion (HDF5 only swaps
     // bytes if needed) and need no type of our own; the rest is read raw.
     switch (info.dtype.kind) {

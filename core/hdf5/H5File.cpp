@@ -345,6 +345,45 @@ std::optional<std::string> H5File::storedElsewhere(std::int64_t dataset)
     return elsewhereIn(dcpl.get());
 }
 
+namespace {
+
+std::uint64_t saturatingProduct(std::uint64_t a, std::uint64_t b)
+{
+    return b != 0 && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
+} // namespace
+
+std::optional<H5File::ChunkCache> H5File::filteredChunks(std::int64_t dataset)
+{
+    H5Lock lock;
+    H5Handle dcpl(H5Dget_create_plist(dataset));
+    if (!dcpl || H5Pget_layout(dcpl.get()) != H5D_CHUNKED || H5Pget_nfilters(dcpl.get()) <= 0)
+        return std::nullopt;
+    H5Handle type(H5Dget_type(dataset));
+    H5Handle space(H5Dget_space(dataset));
+    const int rank = H5Pget_chunk(dcpl.get(), 0, nullptr);
+    if (!type || !space || rank <= 0 || rank != H5Sget_simple_extent_ndims(space.get()))
+        return std::nullopt;
+    std::vector<hsize_t> chunk(static_cast<std::size_t>(rank));
+    std::vector<hsize_t> shape(static_cast<std::size_t>(rank));
+    if (H5Pget_chunk(dcpl.get(), rank, chunk.data()) != rank ||
+        H5Sget_simple_extent_dims(space.get(), shape.data(), nullptr) != rank)
+        return std::nullopt;
+    ChunkCache cache;
+    cache.chunkBytes = H5Tget_size(type.get());
+    std::uint64_t across = 1;
+    for (std::size_t d = 0; d < chunk.size(); ++d) {
+        cache.chunkBytes = saturatingProduct(cache.chunkBytes, chunk[d]);
+        if (d > 0 && chunk[d] > 0)
+            across = saturatingProduct(across, (shape[d] + chunk[d] - 1) / chunk[d]);
+    }
+    cache.cacheBytes =
+        std::max(cache.chunkBytes,
+                 std::min(saturatingProduct(cache.chunkBytes, across), kMaxFilteredChunkBytes));
+    return cache;
+}
+
 Result<H5DatasetInfo> H5File::datasetInfo(std::int64_t dataset, const std::string& objectPath,
                                           bool light) const
 {
@@ -372,6 +411,7 @@ Result<H5DatasetInfo> H5File::datasetInfo(std::int64_t dataset, const std::strin
         return error("dataset " + objectPath, "cannot read its creation properties");
     if (auto where = elsewhereIn(dcpl.get()))
         info.elsewhere = std::move(*where);
+    info.filtered = H5Pget_nfilters(dcpl.get()) > 0;
     switch (H5Pget_layout(dcpl.get())) {
     case H5D_CONTIGUOUS:
         info.layout = "contiguous";
@@ -473,8 +513,10 @@ Result<std::vector<H5File::DatasetEntry>> H5File::datasets(bool light) const
         auto info = datasetInfo(dataset->get(), link.path, light);
         if (!info)
             return info.error();
+        // Not kept for filtered chunks: the reader opens those itself, with a
+        // chunk cache, which HDF5 takes only at a dataset's first open.
         std::shared_ptr<H5Handle> handle;
-        if (light && out.size() < kKeepOpen)
+        if (light && out.size() < kKeepOpen && !info->filtered)
             handle = std::make_shared<H5Handle>(std::move(dataset.value()));
         out.push_back(
             DatasetEntry{std::move(link.path), std::move(info.value()), std::move(handle)});

@@ -57,6 +57,23 @@ public:
     // (a FIFO that blocks every read, a file outside the run).
     static std::optional<std::string> storedElsewhere(std::int64_t dataset);
 
+    // The largest decoded chunk of a filtered (compressed) dataset read here:
+    // HDF5 decodes a whole chunk to read any part of it, so one such chunk is
+    // memory held; past this it is refused (a few compressed bytes can claim 4 GB).
+    static constexpr std::uint64_t kMaxFilteredChunkBytes = 1'000'000'000;
+
+    struct ChunkCache
+    {
+        std::uint64_t chunkBytes = 0; // one decoded chunk
+        std::uint64_t cacheBytes = 0; // what decodes each chunk once (at most 1 GB)
+    };
+    // For a chunked dataset with filters: the size of a decoded chunk, and the
+    // chunk cache that keeps every chunk a row of BlockPlan blocks touches (the
+    // chunks across all but the first dimension), so that each chunk is decoded
+    // once, not once per block: HDF5's default cache of 1 MiB holds no chunk
+    // larger than that. nullopt for any other dataset (nothing to decode).
+    static std::optional<ChunkCache> filteredChunks(std::int64_t dataset);
+
     // "<file>: <object>: <what> (<HDF5's innermost reason>)".
     Error error(const std::string& object, const std::string& what) const;
 

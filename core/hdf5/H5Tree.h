@@ -34,6 +34,7 @@ struct H5DatasetInfo
     std::string elsewhere;
     std::vector<std::uint64_t> chunk;
     std::vector<std::string> filters; // "deflate", "shuffle", "fletcher32", ...
+    bool filtered = false;            // chunks pass through filters (set by light listings too)
 };
 
 // One object of the file tree. Groups have children (in name order); datasets have

@@ -3,6 +3,7 @@
 #include "SpecialFiles.h"
 #include "hdf5/H5File.h"
 #include "hdf5/H5Inspector.h"
+#include "hdf5/H5Lock.h"
 #include "hdf5/H5Probe.h"
 #include "hdf5/TensorDiff.h"
 #include "hdf5/TensorStats.h"
@@ -16,6 +17,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
 #include <csignal>
 #include <functional>
 #include <hdf5.h>
@@ -32,6 +34,57 @@ namespace {
 
 // Puts something that is not a model file at `path`.
 using Plant = std::function<void(const fs::path& path)>;
+
+// A filter for tests (HDF5 keeps ids 256-511 for testing) that counts the
+// chunks it decodes in this process: `kCopy` stores chunks as they are, `kClaim`
+// decodes nothing (each chunk written raw with H5Dwrite_chunk claims its size).
+constexpr H5Z_filter_t kCopy = 300;
+constexpr H5Z_filter_t kClaim = 301;
+std::atomic<int> g_decoded{0};
+
+std::size_t countingFilter(unsigned flags, std::size_t, const unsigned*, std::size_t bytes,
+                           std::size_t*, void**)
+{
+    if (flags & H5Z_FLAG_REVERSE)
+        ++g_decoded;
+    return bytes;
+}
+
+std::size_t claimingFilter(unsigned flags, std::size_t, const unsigned*, std::size_t bytes,
+                           std::size_t*, void**)
+{
+    if (flags & H5Z_FLAG_REVERSE) {
+        ++g_decoded;
+        return 0; // fails: what it would decode is not there
+    }
+    return bytes;
+}
+
+void registerTestFilters()
+{
+    H5Lock lock;
+    static const H5Z_class2_t copy{H5Z_CLASS_T_VERS, kCopy,   1,       1,
+                                   "count",          nullptr, nullptr, countingFilter};
+    static const H5Z_class2_t claim{H5Z_CLASS_T_VERS, kClaim,  1,       1,
+                                    "claim",          nullptr, nullptr, claimingFilter};
+    QVERIFY(H5Zregister(&copy) >= 0);
+    QVERIFY(H5Zregister(&claim) >= 0);
+}
+
+// A float32 dataset of `dims` in chunks of `chunk` through `filter`.
+hid_t filteredDataset(hid_t file, const char* name, const std::vector<hsize_t>& dims,
+                      const std::vector<hsize_t>& chunk, H5Z_filter_t filter)
+{
+    H5Lock lock;
+    const hid_t space = H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr);
+    const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_chunk(dcpl, static_cast<int>(chunk.size()), chunk.data());
+    H5Pset_filter(dcpl, filter, H5Z_FLAG_MANDATORY, 0, nullptr);
+    const hid_t ds = H5Dcreate2(file, name, H5T_IEEE_F32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    return ds;
+}
 
 } // namespace
 
@@ -51,6 +104,8 @@ private slots:
     void valuesKeptElsewhereAreNeverRead_data();
     void valuesKeptElsewhereAreNeverRead();
     void kerasReaderBoundsWhatItReads();
+    void compressedChunksAreDecodedOnce();
+    void hugeCompressedChunkIsRefused();
     void deepModelConfig();
     void hugeAttributeKeepsItsShapeOnly();
 };
@@ -336,6 +391,86 @@ void tst_HostileModels::kerasReaderBoundsWhatItReads()
     QVERIFY(!huge);
     QVERIFY2(QString::fromStdString(huge.error().message).contains(QStringLiteral("elements")),
              huge.error().message.c_str());
+}
+
+void tst_HostileModels::compressedChunksAreDecodedOnce()
+{
+    // Found while hardening: HDF5 decodes a whole chunk to read any part of it,
+    // and its default cache (1 MiB) keeps no larger chunk, so reading a tensor in
+    // 1 MiB blocks decoded each 4 MiB chunk four times, and a chunk of 2 GB
+    // (compressed to a few MB) 2,000 times: minutes of CPU for one file. Now each
+    // chunk is decoded once: the counting filter sees one decode per chunk.
+    registerTestFilters();
+    QTemporaryDir tmp;
+    const fs::path file = fs::path(tmp.path().toStdString()) / "chunked.h5";
+    std::vector<float> values(std::size_t{4} << 20);
+    for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = static_cast<float>(i % 1000);
+    {
+        test::H5Writer w(file);
+        H5Lock lock;
+        // 1-D: 4 chunks of 4 MiB. 2-D, 64 x 65,536: 2 x 2 chunks of 32 x 32,768,
+        // each block (4 rows) crossing 2 chunks.
+        for (const auto& [name, dims, chunk] :
+             {std::tuple{"/flat", std::vector<hsize_t>{4u << 20}, std::vector<hsize_t>{1u << 20}},
+              {"/rows", {64, 65536}, {32, 32768}}}) {
+            const hid_t ds = filteredDataset(w.id(), name, dims, chunk, kCopy);
+            QVERIFY(ds >= 0);
+            QVERIFY(H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data()) >=
+                    0);
+            H5Dclose(ds);
+        }
+    }
+    g_decoded = 0;
+    auto stats = TensorStats::ofFile(file.string(), Progress::none());
+    QVERIFY2(stats, stats ? "" : stats.error().message.c_str());
+    QCOMPARE(stats->size(), std::size_t(2));
+    for (const TensorStats::Entry& e : *stats) {
+        QCOMPARE(e.stats.count, std::uint64_t{4} << 20);
+        QCOMPARE(e.stats.max, 999.0);
+    }
+    QCOMPARE(g_decoded.load(), 8);
+
+    const fs::path copy = file.parent_path() / "copy.h5";
+    fs::copy_file(file, copy);
+    g_decoded = 0;
+    auto diff = TensorDiff::diff(file.string(), copy.string());
+    QVERIFY2(diff, diff ? "" : diff.error().message.c_str());
+    QCOMPARE(g_decoded.load(), 16); // both files
+}
+
+void tst_HostileModels::hugeCompressedChunkIsRefused()
+{
+    // A chunk of 2^29 float32 (2.1 GB decoded) stored in 8 bytes: reading any of
+    // it would have HDF5 decode it whole. It is refused, naming the file, the
+    // dataset and the size, before anything is decoded; the other tensor is read.
+    registerTestFilters();
+    QTemporaryDir tmp;
+    const fs::path file = fs::path(tmp.path().toStdString()) / "bomb.h5";
+    {
+        test::H5Writer w(file);
+        w.floats("/bias", {3}, {1, 2, 3});
+        H5Lock lock;
+        const hid_t ds =
+            filteredDataset(w.id(), "/huge", {hsize_t{1} << 29}, {hsize_t{1} << 29}, kClaim);
+        QVERIFY(ds >= 0);
+        const hsize_t origin = 0;
+        const std::uint64_t stored = 0;
+        QVERIFY(H5Dwrite_chunk(ds, H5P_DEFAULT, 0, &origin, sizeof stored, &stored) >= 0);
+        H5Dclose(ds);
+    }
+    g_decoded = 0;
+    auto stats = TensorStats::ofFile(file.string(), Progress::none());
+    QVERIFY(!stats);
+    const QString m = QString::fromStdString(stats.error().message);
+    QVERIFY2(m.contains(QString::fromStdString(file.string())) &&
+                 m.contains(QStringLiteral("dataset /huge: its compressed chunks decode to 2.1 GB "
+                                           "each, over the 1.0 GB read here")),
+             qPrintable(m));
+    QCOMPARE(g_decoded.load(), 0);
+    auto bias = TensorStats::ofDataset(file.string(), "/bias");
+    QVERIFY2(bias, bias ? "" : bias.error().message.c_str());
+    QCOMPARE(bias->stats.max, 3.0);
 }
 
 void tst_HostileModels::deepModelConfig()
