@@ -42,6 +42,7 @@ private slots:
 
 private:
     static void clickIndex(QTreeView* view, const QModelIndex& index);
+    static bool showAndOpen(ModelInspector& inspector, const QString& file);
     QString m_model;
     QTemporaryDir m_dir;
 };
@@ -61,6 +62,20 @@ void tst_ModelInspector::clickIndex(QTreeView* view, const QModelIndex& index)
     const QRect rect = view->visualRect(index);
     QVERIFY(rect.isValid());
     QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, rect.center());
+}
+
+// Shows `inspector` at a size that fits its panes and opens `file`: true once
+// it has loaded it.
+bool tst_ModelInspector::showAndOpen(ModelInspector& inspector, const QString& file)
+{
+    inspector.resize(1000, 700);
+    inspector.show();
+    if (!QTest::qWaitForWindowExposed(&inspector))
+        return false;
+    QSignalSpy loaded(&inspector, &ModelInspector::loaded);
+    inspector.open(file);
+    return QTest::qWaitFor([&] { return loaded.count() == 1; }, 10000) &&
+           loaded.at(0).at(0).toBool();
 }
 
 void tst_ModelInspector::showsTreeAndHeader()
@@ -86,12 +101,7 @@ void tst_ModelInspector::showsTreeAndHeader()
 void tst_ModelInspector::clickingADatasetFillsStatistics()
 {
     ModelInspector inspector;
-    inspector.resize(1000, 700);
-    inspector.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&inspector));
-    QSignalSpy loaded(&inspector, &ModelInspector::loaded);
-    inspector.open(m_model);
-    QTRY_COMPARE(loaded.count(), 1);
+    QVERIFY(showAndOpen(inspector, m_model));
     auto* model = qobject_cast<H5TreeModel*>(inspector.treeView()->model());
     QVERIFY(model);
     const QModelIndex kernel =
@@ -120,12 +130,7 @@ void tst_ModelInspector::clickingADatasetFillsStatistics()
 void tst_ModelInspector::rootAttributesArePrettyJson()
 {
     ModelInspector inspector;
-    inspector.resize(1000, 700);
-    inspector.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&inspector));
-    QSignalSpy loaded(&inspector, &ModelInspector::loaded);
-    inspector.open(m_model);
-    QTRY_COMPARE(loaded.count(), 1);
+    QVERIFY(showAndOpen(inspector, m_model));
     QTableView* attrs = inspector.attributeView();
     QVERIFY(attrs->model()->rowCount() >= 3); // keras_version, backend, model_config, ...
     int configRow = -1;
@@ -244,13 +249,7 @@ void tst_ModelInspector::valuesInAnotherFileAreNotRead()
         w.floatsElsewhere("/dense/kernel", 16, pipe.toStdString());
     }
     ModelInspector inspector;
-    inspector.resize(1000, 700);
-    inspector.show();
-    QVERIFY(QTest::qWaitForWindowExposed(&inspector));
-    QSignalSpy loaded(&inspector, &ModelInspector::loaded);
-    inspector.open(file);
-    QTRY_COMPARE(loaded.count(), 1);
-    QCOMPARE(loaded.at(0).at(0).toBool(), true);
+    QVERIFY(showAndOpen(inspector, file));
     auto* model = qobject_cast<H5TreeModel*>(inspector.treeView()->model());
     QVERIFY(model);
     const QModelIndex kernel = model->indexOfPath(QStringLiteral("/dense/kernel"));
