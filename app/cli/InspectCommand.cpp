@@ -48,8 +48,8 @@ void listTree(const H5Node& node, TextTable& table)
                 storage.append(" ").append(shapeText(c.dataset->chunk));
             for (const std::string& f : c.dataset->filters)
                 storage += " " + f;
-            if (!c.dataset->elsewhere.empty())
-                storage += ", values in " + c.dataset->elsewhere + " (not read)";
+            if (!c.dataset->unread.empty())
+                storage += ", not read: " + c.dataset->unread;
             table.addRow({c.path, shapeText(c.dataset->shape), c.dataset->dtype.name,
                           Format::bytes(static_cast<double>(c.dataset->bytes)), storage});
         } else if (c.kind == H5Node::Kind::Group) {

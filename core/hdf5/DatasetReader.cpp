@@ -2,7 +2,6 @@
 
 #include "hdf5/ElementDecoder.h"
 #include "hdf5/H5Lock.h"
-#include "report/Format.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -37,20 +36,15 @@ Result<DatasetReader> DatasetReader::open(const H5File& file, const std::string&
         reader.m_dataset.reset(H5Dopen2(file.id(), objectPath.c_str(), H5P_DEFAULT));
     if (!reader.m_dataset)
         return file.error("dataset " + objectPath, "cannot open");
-    if (auto where = H5File::storedElsewhere(reader.m_dataset.get()))
-        return Error::at(file.path(), keptElsewhere(objectPath, *where));
-    // Contiguous values at an address of this file (the common case) have no
-    // chunks: no copy of the creation properties for them.
+    // Contiguous values at an address of this file (the common case) are read
+    // in place: no copy of the creation properties for them.
     const bool inPlace = H5Dget_offset(reader.m_dataset.get()) != HADDR_UNDEF;
+    if (!inPlace) {
+        if (std::string why = H5File::unreadReason(reader.m_dataset.get()); !why.empty())
+            return Error::at(file.path(), H5File::unreadError(objectPath, why));
+    }
     if (const auto chunks =
             inPlace ? std::nullopt : H5File::filteredChunks(reader.m_dataset.get())) {
-        if (chunks->chunkBytes > H5File::kMaxFilteredChunkBytes)
-            return Error::at(
-                file.path(),
-                "dataset " + objectPath + ": its compressed chunks decode to " +
-                    Format::bytes(static_cast<double>(chunks->chunkBytes)) + " each, over the " +
-                    Format::bytes(static_cast<double>(H5File::kMaxFilteredChunkBytes)) +
-                    " read here; not read");
         // Opened again with a chunk cache that decodes each chunk once. HDF5
         // takes a cache only at a dataset's first open, so this holds when no
         // other handle has it open (light listings keep none for these).

@@ -3,6 +3,7 @@
 #include "hdf5/H5Lock.h"
 #include "hdf5/H5Probe.h"
 #include "io/RegularFile.h"
+#include "report/Format.h"
 
 #include <algorithm>
 #include <bit>
@@ -326,12 +327,6 @@ std::optional<std::string> elsewhereIn(hid_t dcpl)
 
 } // namespace
 
-std::string keptElsewhere(const std::string& datasetPath, const std::string& where)
-{
-    return "dataset " + datasetPath + ": its values are kept outside this file, in " + where +
-           ", which is never read";
-}
-
 std::optional<std::string> H5File::storedElsewhere(std::int64_t dataset)
 {
     H5Lock lock;
@@ -384,6 +379,41 @@ std::optional<H5File::ChunkCache> H5File::filteredChunks(std::int64_t dataset)
     return cache;
 }
 
+std::string H5File::unreadReason(std::int64_t dataset)
+{
+    H5Lock lock;
+    if (H5Dget_offset(dataset) != HADDR_UNDEF)
+        return {}; // contiguous values at an address of this file
+    if (auto where = storedElsewhere(dataset))
+        return "its values are kept outside this file, in " + *where;
+    if (const auto chunks = filteredChunks(dataset);
+        chunks && chunks->chunkBytes > kMaxFilteredChunkBytes)
+        return "its compressed chunks decode to " +
+               Format::bytes(static_cast<double>(chunks->chunkBytes)) + " each, over the " +
+               Format::bytes(static_cast<double>(kMaxFilteredChunkBytes)) + " read here";
+    H5Handle type(H5Dget_type(dataset));
+    H5Handle space(H5Dget_space(dataset));
+    const hssize_t points = space ? H5Sget_simple_extent_npoints(space.get()) : -1;
+    if (!type || points < 0)
+        return {};
+    const std::uint64_t values =
+        saturatingProduct(static_cast<std::uint64_t>(points), H5Tget_size(type.get()));
+    if (values > kMaxUnstoredBytes) {
+        const std::uint64_t stored = H5Dget_storage_size(dataset);
+        if (values / std::max<std::uint64_t>(stored, 1) > kMaxUnstoredRatio)
+            return "it holds " + Format::bytes(static_cast<double>(values)) +
+                   " of values, of which the file stores " +
+                   Format::bytes(static_cast<double>(stored)) +
+                   " (HDF5 would make up the rest from its fill value)";
+    }
+    return {};
+}
+
+std::string H5File::unreadError(const std::string& datasetPath, const std::string& reason)
+{
+    return "dataset " + datasetPath + ": " + reason + "; not read";
+}
+
 Result<H5DatasetInfo> H5File::datasetInfo(std::int64_t dataset, const std::string& objectPath,
                                           bool light) const
 {
@@ -409,8 +439,7 @@ Result<H5DatasetInfo> H5File::datasetInfo(std::int64_t dataset, const std::strin
     H5Handle dcpl(H5Dget_create_plist(dataset));
     if (!dcpl)
         return error("dataset " + objectPath, "cannot read its creation properties");
-    if (auto where = elsewhereIn(dcpl.get()))
-        info.elsewhere = std::move(*where);
+    info.unread = unreadReason(dataset);
     info.filtered = H5Pget_nfilters(dcpl.get()) > 0;
     switch (H5Pget_layout(dcpl.get())) {
     case H5D_CONTIGUOUS:

@@ -16,10 +16,6 @@ namespace ckpt {
 // One HDF5 file opened read-only. HDF5's file locking is switched off for it, so
 // a trainer writing the file is never blocked by us (nor we by it). Every call
 // takes the H5Lock; errors name the file and the object.
-// "dataset <path>: its values are kept outside this file, in <where>, which is
-// never read": the one wording of that refusal (see H5File::storedElsewhere).
-std::string keptElsewhere(const std::string& datasetPath, const std::string& where);
-
 class H5File
 {
 public:
@@ -73,6 +69,21 @@ public:
     // once, not once per block: HDF5's default cache of 1 MiB holds no chunk
     // larger than that. nullopt for any other dataset (nothing to decode).
     static std::optional<ChunkCache> filteredChunks(std::int64_t dataset);
+
+    // Past this many bytes of values, a dataset storing less than 1/kMaxUnstoredRatio
+    // of them in the file (never written, or a few chunks of a huge shape) is not
+    // read: HDF5 would make up the rest from the fill value, for as long as a
+    // 1 kB file claiming exabytes takes.
+    static constexpr std::uint64_t kMaxUnstoredBytes = 1'000'000'000;
+    static constexpr std::uint64_t kMaxUnstoredRatio = 1024;
+
+    // Why the values of an open dataset are never read here, or empty: kept in
+    // another file (storedElsewhere), compressed chunks decoding to more than
+    // kMaxFilteredChunkBytes, or mostly not stored (see kMaxUnstoredBytes).
+    // Costs nothing for contiguous values in the file.
+    static std::string unreadReason(std::int64_t dataset);
+    // "dataset <path>: <reason>; not read": the one wording of that refusal.
+    static std::string unreadError(const std::string& datasetPath, const std::string& reason);
 
     // "<file>: <object>: <what> (<HDF5's innermost reason>)".
     Error error(const std::string& object, const std::string& what) const;

@@ -76,9 +76,8 @@ void readFirstElement(hid_t dataset)
     H5Handle create(H5Dget_create_plist(dataset));
     if (!create || H5Pget_layout(create.get()) != H5D_CHUNKED)
         return;
-    // A chunk the reader refuses to decode is not decoded here either.
-    if (const auto chunks = H5File::filteredChunks(dataset);
-        chunks && chunks->chunkBytes > H5File::kMaxFilteredChunkBytes)
+    // Values the reader refuses are not read here either.
+    if (!H5File::unreadReason(dataset).empty())
         return;
     H5Handle space(H5Dget_space(dataset));
     H5Handle type(H5Dget_type(dataset));

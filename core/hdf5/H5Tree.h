@@ -29,9 +29,9 @@ struct H5DatasetInfo
     std::uint64_t bytes = 0;        // elements * element size: the logical size
     std::uint64_t storageBytes = 0; // on disk (compressed size when filtered)
     std::string layout;             // "contiguous", "chunked", "compact", "virtual"
-    // Where the values are when not in this file ("external file /data/x.bin",
-    // "a virtual dataset's source files"); such values are never read.
-    std::string elsewhere;
+    // Why the values are never read, or empty ("its values are kept outside this
+    // file, in external file /data/x.bin"): see H5File::unreadReason.
+    std::string unread;
     std::vector<std::uint64_t> chunk;
     std::vector<std::string> filters; // "deflate", "shuffle", "fletcher32", ...
     bool filtered = false;            // chunks pass through filters (set by light listings too)

@@ -35,8 +35,8 @@ Result<OpenDataset> openDataset(const std::string& file, const std::string& data
         if (!d.info.dtype.numeric())
             return Error::at(file,
                              "dataset " + wanted + ": not numeric (" + d.info.dtype.name + ")");
-        if (!d.info.elsewhere.empty())
-            return Error::at(file, keptElsewhere(wanted, d.info.elsewhere));
+        if (!d.info.unread.empty())
+            return Error::at(file, H5File::unreadError(wanted, d.info.unread));
         OpenDataset open;
         open.job = BlockPipeline::Job{d.path, d.info, {}, {}, std::move(d.handle), {}};
         open.file.emplace(std::move(h5.value()));

@@ -16,8 +16,8 @@ run(const H5File& file, std::vector<H5File::DatasetEntry> datasets, const Progre
     std::vector<TensorStats::Entry> entries;
     std::vector<BlockPipeline::Job> jobs;
     for (H5File::DatasetEntry& d : datasets) {
-        // Values kept in another file are never read (the listing says where).
-        if (!d.info.dtype.numeric() || !d.info.elsewhere.empty())
+        // Values refused are not read (the listing says why).
+        if (!d.info.dtype.numeric() || !d.info.unread.empty())
             continue;
         jobs.push_back(BlockPipeline::Job{d.path, d.info, {}, {}, std::move(d.handle), {}});
         entries.push_back(TensorStats::Entry{std::move(d.path), std::move(d.info), {}});
@@ -67,8 +67,8 @@ Result<TensorStats::Entry> TensorStats::ofDataset(const std::string& file,
     if (!one.front().info.dtype.numeric())
         return Error::at(file, "dataset " + wanted + ": not numeric (" +
                                    one.front().info.dtype.name + ")");
-    if (!one.front().info.elsewhere.empty())
-        return Error::at(file, keptElsewhere(wanted, one.front().info.elsewhere));
+    if (!one.front().info.unread.empty())
+        return Error::at(file, H5File::unreadError(wanted, one.front().info.unread));
     auto entries = run(*h5, std::move(one), Progress::none());
     if (!entries)
         return entries.error();

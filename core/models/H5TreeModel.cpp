@@ -114,8 +114,8 @@ QString H5TreeModel::storageText(const H5DatasetInfo& info)
         parts << tr("chunks %1").arg(shapeText(info.chunk));
     for (const std::string& f : info.filters)
         parts << QString::fromStdString(f);
-    if (!info.elsewhere.empty())
-        parts << tr("values in %1 (not read)").arg(QString::fromStdString(info.elsewhere));
+    if (!info.unread.empty())
+        parts << tr("not read: %1").arg(QString::fromStdString(info.unread));
     return parts.join(QStringLiteral(", "));
 }
 

@@ -73,8 +73,8 @@ ordered_json ModelJson::datasetInfo(const H5DatasetInfo& info)
         out["chunk"] = shapeJson(info.chunk);
     if (!info.filters.empty())
         out["filters"] = info.filters;
-    if (!info.elsewhere.empty())
-        out["elsewhere"] = info.elsewhere;
+    if (!info.unread.empty())
+        out["unread"] = info.unread;
     return out;
 }
 

@@ -95,8 +95,8 @@ public:
         H5Handle ds(H5Dopen2(loc, name.c_str(), H5P_DEFAULT));
         if (!ds)
             return error("missing dataset '" + where + "'");
-        if (auto elsewhere = H5File::storedElsewhere(ds.get()))
-            return error(keptElsewhere(where, *elsewhere));
+        if (std::string why = H5File::unreadReason(ds.get()); !why.empty())
+            return error(H5File::unreadError(where, why));
         H5Handle space(H5Dget_space(ds.get()));
         const int rank = H5Sget_simple_extent_ndims(space.get());
         if (rank < 0)

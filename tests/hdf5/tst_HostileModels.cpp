@@ -21,6 +21,7 @@
 #include <csignal>
 #include <functional>
 #include <hdf5.h>
+#include <map>
 #include <sys/stat.h>
 #include <tuple>
 #include <unistd.h>
@@ -106,6 +107,7 @@ private slots:
     void kerasReaderBoundsWhatItReads();
     void compressedChunksAreDecodedOnce();
     void hugeCompressedChunkIsRefused();
+    void valuesNotStoredAreNotMadeUp();
     void deepModelConfig();
     void hugeAttributeKeepsItsShapeOnly();
 };
@@ -325,7 +327,8 @@ void tst_HostileModels::valuesKeptElsewhereAreNeverRead()
             if (n.path == "/dense/kernel")
                 kernel = &n;
     QVERIFY(kernel && kernel->dataset);
-    QCOMPARE(QString::fromStdString(kernel->dataset->elsewhere), where);
+    QCOMPARE(QString::fromStdString(kernel->dataset->unread),
+             QStringLiteral("its values are kept outside this file, in ") + where);
 
     // Statistics of the file cover the tensors it holds, and skip the other one.
     auto stats = TensorStats::ofFile(file.string(), Progress::none());
@@ -340,7 +343,7 @@ void tst_HostileModels::valuesKeptElsewhereAreNeverRead()
         const QString m = QString::fromStdString(message);
         return m.contains(QString::fromStdString(file.string())) &&
                m.contains(QStringLiteral("/dense/kernel")) && m.contains(where) &&
-               m.contains(QStringLiteral("never read"));
+               m.contains(QStringLiteral("; not read"));
     };
     auto one = TensorStats::ofDataset(file.string(), "/dense/kernel");
     QVERIFY(!one);
@@ -386,10 +389,32 @@ void tst_HostileModels::kerasReaderBoundsWhatItReads()
     QVERIFY2(many, many ? "" : many.error().message.c_str());
     QCOMPARE(many->optimizerIterations, std::int64_t(0)); // not one value: not read
 
-    keras(dir / "huge.h5", {hsize_t{1} << 20, hsize_t{1} << 20}, 1);
+    // A kernel of 2^29 x 2 elements, 4 MB of it stored (1/1024 of its values:
+    // not refused as made up), in chunks of 1024 written raw.
+    keras(dir / "huge.h5", {3, 2}, 1);
+    {
+        registerTestFilters();
+        H5Lock lock;
+        const hid_t f = H5Fopen((dir / "huge.h5").c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+        QVERIFY(f >= 0);
+        const char* kernel = "/model_weights/dense/dense/kernel:0";
+        QVERIFY(H5Ldelete(f, kernel, H5P_DEFAULT) >= 0);
+        const hid_t ds =
+            filteredDataset(f, kernel, {hsize_t{1} << 29, 2}, {hsize_t{1} << 9, 2}, kCopy);
+        QVERIFY(ds >= 0);
+        const std::vector<float> chunk(1024, 1.0f);
+        for (hsize_t i = 0; i < 1024; ++i) {
+            const hsize_t origin[2] = {i << 9, 0};
+            QVERIFY(H5Dwrite_chunk(ds, H5P_DEFAULT, 0, origin, chunk.size() * sizeof(float),
+                                   chunk.data()) >= 0);
+        }
+        H5Dclose(ds);
+        H5Fclose(f);
+    }
     auto huge = KerasH5Reader::read((dir / "huge.h5").string());
     QVERIFY(!huge);
-    QVERIFY2(QString::fromStdString(huge.error().message).contains(QStringLiteral("elements")),
+    QVERIFY2(QString::fromStdString(huge.error().message)
+                 .contains(QStringLiteral("has 1073741824 elements, more than a weight tensor")),
              huge.error().message.c_str());
 }
 
@@ -460,17 +485,76 @@ void tst_HostileModels::hugeCompressedChunkIsRefused()
         H5Dclose(ds);
     }
     g_decoded = 0;
+    const std::string why =
+        "its compressed chunks decode to 2.1 GB each, over the 1.0 GB read here";
+    auto report = H5Inspector::inspect(file.string());
+    QVERIFY2(report, report ? "" : report.error().message.c_str());
+    for (const H5Node& n : report->root.children)
+        QCOMPARE(n.dataset->unread, n.path == "/huge" ? why : std::string());
     auto stats = TensorStats::ofFile(file.string(), Progress::none());
-    QVERIFY(!stats);
-    const QString m = QString::fromStdString(stats.error().message);
-    QVERIFY2(m.contains(QString::fromStdString(file.string())) &&
-                 m.contains(QStringLiteral("dataset /huge: its compressed chunks decode to 2.1 GB "
-                                           "each, over the 1.0 GB read here")),
-             qPrintable(m));
+    QVERIFY2(stats, stats ? "" : stats.error().message.c_str());
+    QCOMPARE(stats->size(), std::size_t(1));
+    QCOMPARE(stats->front().stats.max, 3.0);
+    auto huge = TensorStats::ofDataset(file.string(), "/huge");
+    QVERIFY(!huge);
+    QCOMPARE(huge.error().message, file.string() + ": dataset /huge: " + why + "; not read");
     QCOMPARE(g_decoded.load(), 0);
-    auto bias = TensorStats::ofDataset(file.string(), "/bias");
-    QVERIFY2(bias, bias ? "" : bias.error().message.c_str());
-    QCOMPARE(bias->stats.max, 3.0);
+}
+
+void tst_HostileModels::valuesNotStoredAreNotMadeUp()
+{
+    // Found while hardening: a 1.4 kB file declaring a float32 tensor of 2^38
+    // elements never written kept `ckpt inspect` busy for hours, reading 1.1 TB
+    // of fill values HDF5 made up; so would a chunked tensor of 2^40 elements with
+    // one chunk written. Past 1 GB of values stored at less than 1/1024, a tensor
+    // is not read, and the listing says why; the file's other tensors are.
+    registerTestFilters();
+    QTemporaryDir tmp;
+    const fs::path file = fs::path(tmp.path().toStdString()) / "unstored.h5";
+    {
+        test::H5Writer w(file);
+        w.floats("/bias", {3}, {1, 2, 3});
+        w.dataset("/never_written", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT,
+                  {hsize_t{1} << 20, hsize_t{1} << 18}, nullptr);
+        H5Lock lock;
+        const hid_t ds =
+            filteredDataset(w.id(), "/one_chunk", {hsize_t{1} << 40}, {hsize_t{1} << 10}, kCopy);
+        QVERIFY(ds >= 0);
+        const std::vector<float> chunk(1024, 5.0f);
+        const hsize_t origin = 0;
+        QVERIFY(H5Dwrite_chunk(ds, H5P_DEFAULT, 0, &origin, chunk.size() * sizeof(float),
+                               chunk.data()) >= 0);
+        H5Dclose(ds);
+    }
+    auto report = H5Inspector::inspect(file.string());
+    QVERIFY2(report, report ? "" : report.error().message.c_str());
+    std::map<std::string, std::string> unread;
+    for (const H5Node& n : report->root.children)
+        if (n.dataset)
+            unread[n.path] = n.dataset->unread;
+    QCOMPARE(unread.size(), std::size_t(3));
+    QCOMPARE(unread["/bias"], std::string());
+    QCOMPARE(unread["/never_written"], std::string("it holds 1.1 TB of values, of which the file "
+                                                   "stores 0 B (HDF5 would make up the rest from "
+                                                   "its fill value)"));
+    QVERIFY2(
+        unread["/one_chunk"].starts_with("it holds 4.4 TB of values, of which the file stores"),
+        unread["/one_chunk"].c_str());
+
+    QElapsedTimer timer;
+    timer.start();
+    auto stats = TensorStats::ofFile(file.string(), Progress::none());
+    QVERIFY2(stats, stats ? "" : stats.error().message.c_str());
+    QCOMPARE(stats->size(), std::size_t(1));
+    QCOMPARE(stats->front().path, std::string("/bias"));
+    for (const char* path : {"/never_written", "/one_chunk"}) {
+        auto one = TensorStats::ofDataset(file.string(), path);
+        QVERIFY(!one);
+        QVERIFY2(QString::fromStdString(one.error().message)
+                     .contains(QStringLiteral("%1: it holds ").arg(QLatin1String(path))),
+                 one.error().message.c_str());
+    }
+    QVERIFY(timer.elapsed() < 30000); // seconds at most, never the hours of reading
 }
 
 void tst_HostileModels::deepModelConfig()

@@ -256,7 +256,10 @@ void tst_ModelInspector::valuesInAnotherFileAreNotRead()
     QVERIFY(kernel.isValid());
     const QString storage =
         model->index(kernel.row(), H5TreeModel::StorageColumn, kernel.parent()).data().toString();
-    QVERIFY2(storage.contains(QStringLiteral("values in external file ") + pipe),
+    QVERIFY2(storage.contains(
+                 QStringLiteral("not read: its values are kept outside this file, in external "
+                                "file ") +
+                 pipe),
              qPrintable(storage));
     // The column is narrow: the tooltip has it whole.
     QCOMPARE(model->index(kernel.row(), H5TreeModel::StorageColumn, kernel.parent())
@@ -265,7 +268,7 @@ void tst_ModelInspector::valuesInAnotherFileAreNotRead()
              storage);
 
     clickIndex(inspector.treeView(), kernel);
-    QTRY_VERIFY(inspector.histogram()->message().contains(QStringLiteral("never read")));
+    QTRY_VERIFY(inspector.histogram()->message().contains(QStringLiteral("; not read.")));
     QVERIFY(inspector.histogram()->message().contains(pipe));
     QVERIFY(inspector.statistic(QStringLiteral("count")).isEmpty());
 

@@ -443,12 +443,11 @@ void ModelInspector::onCurrentChanged()
         return;
     }
     const QString objectPath = QString::fromStdString(node->path);
-    if (node->dataset && !node->dataset->elsewhere.empty()) {
-        // Another file (or a FIFO) named by the model is never read.
+    if (node->dataset && !node->dataset->unread.empty()) {
+        // Another file, a decompression bomb, made-up values: never read.
         m_tensorJob->cancel();
-        clearStatistics(tr("%1: its values are kept outside this file, in %2, which is never "
-                           "read.")
-                            .arg(objectPath, QString::fromStdString(node->dataset->elsewhere)));
+        clearStatistics(
+            tr("%1: %2; not read.").arg(objectPath, QString::fromStdString(node->dataset->unread)));
         return;
     }
     clearStatistics(tr("%1: computing\u2026").arg(objectPath));
