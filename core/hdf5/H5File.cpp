@@ -85,8 +85,14 @@ struct LinkEntry
     haddr_t address = HADDR_UNDEF; // hard links only
 };
 
+// H5Ovisit2's callback: collects the datasets, and stops the walk (returning 1)
+// at an object deeper than H5File::kMaxDepth ("a/b", relative to the root, is
+// at depth 2).
 herr_t collectDataset(hid_t, const char* name, const H5O_info_t* info, void* data)
 {
+    const std::string_view path(name);
+    if (std::count(path.begin(), path.end(), '/') + 1 > H5File::kMaxDepth)
+        return 1;
     if (info->type == H5O_TYPE_DATASET)
         static_cast<std::vector<LinkEntry>*>(data)->push_back(LinkEntry{name, info->addr});
     return 0;
@@ -409,6 +415,11 @@ std::string H5File::unreadReason(std::int64_t dataset)
     return {};
 }
 
+std::string H5File::tooDeep()
+{
+    return "objects nested deeper than " + std::to_string(kMaxDepth) + " levels; not read";
+}
+
 std::string H5File::unreadError(const std::string& datasetPath, const std::string& reason)
 {
     return "dataset " + datasetPath + ": " + reason + "; not read";
@@ -502,8 +513,12 @@ Result<std::vector<H5File::DatasetLink>> H5File::datasetLinks() const
     // and the address it reports opens the dataset without a path traversal:
     // for files of thousands of small tensors that is what the listing costs.
     std::vector<LinkEntry> found;
-    if (H5Ovisit2(id(), H5_INDEX_NAME, H5_ITER_INC, collectDataset, &found, H5O_INFO_BASIC) < 0)
+    const herr_t walked =
+        H5Ovisit2(id(), H5_INDEX_NAME, H5_ITER_INC, collectDataset, &found, H5O_INFO_BASIC);
+    if (walked < 0)
         return error("/", "cannot walk the file (corrupted?)");
+    if (walked > 0)
+        return Error::at(m_path, tooDeep());
     std::vector<DatasetLink> out;
     out.reserve(found.size());
     for (LinkEntry& entry : found) {

@@ -5,6 +5,7 @@
 #include "hdf5/H5Probe.h"
 #include "hdf5/H5Tree.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -84,6 +85,14 @@ public:
     static std::string unreadReason(std::int64_t dataset);
     // "dataset <path>: <reason>; not read": the one wording of that refusal.
     static std::string unreadError(const std::string& datasetPath, const std::string& reason);
+
+    // A file with an object nested deeper than this (the depth of "/a/b" is 2) is
+    // refused by every walk: libhdf5's own walk takes time quadratic in the depth
+    // (8.5 minutes for a 3 MB file of 3,000 nested groups), and deeper files
+    // overflowed the stack. Keras files nest a few levels.
+    static constexpr std::ptrdiff_t kMaxDepth = 256;
+    // "objects nested deeper than 256 levels; not read".
+    static std::string tooDeep();
 
     // "<file>: <object>: <what> (<HDF5's innermost reason>)".
     Error error(const std::string& object, const std::string& what) const;

@@ -31,6 +31,9 @@ public:
 
     Status object(hid_t obj, H5Node& node)
     {
+        // The depth of "/a/b" is 2: one '/' per level below the root.
+        if (std::count(node.path.begin(), node.path.end(), '/') > H5File::kMaxDepth)
+            return Error::at(m_file.path(), node.path.substr(0, 64) + "...: " + H5File::tooDeep());
         auto attrs = m_file.attributes(obj, node.path);
         if (!attrs)
             return attrs.error();

@@ -108,6 +108,8 @@ private slots:
     void compressedChunksAreDecodedOnce();
     void hugeCompressedChunkIsRefused();
     void valuesNotStoredAreNotMadeUp();
+    void deepNestingIsRefused_data();
+    void deepNestingIsRefused();
     void deepModelConfig();
     void hugeAttributeKeepsItsShapeOnly();
 };
@@ -555,6 +557,71 @@ void tst_HostileModels::valuesNotStoredAreNotMadeUp()
                  one.error().message.c_str());
     }
     QVERIFY(timer.elapsed() < 30000); // seconds at most, never the hours of reading
+}
+
+void tst_HostileModels::deepNestingIsRefused_data()
+{
+    QTest::addColumn<int>("groups");
+    QTest::addColumn<bool>("read");
+    QTest::newRow("a tensor at depth 256") << 255 << true;
+    QTest::newRow("a tensor at depth 257") << 256 << false;
+    QTest::newRow("3,000 nested groups") << 3000 << false;
+    QTest::newRow("20,000 nested groups") << 20000 << false;
+}
+
+void tst_HostileModels::deepNestingIsRefused()
+{
+    // Found while hardening: libhdf5's walk of a 3 MB file of 3,000 nested groups
+    // took 8.5 minutes (H5Ovisit, quadratic in the depth), and 8,000 levels
+    // overflowed the stack. Past depth 256 every walk stops at once with an
+    // error naming the file.
+    QFETCH(int, groups);
+    QFETCH(bool, read);
+    QTemporaryDir tmp;
+    const fs::path file = fs::path(tmp.path().toStdString()) / "deep.h5";
+    {
+        test::H5Writer w(file);
+        H5Lock lock;
+        hid_t group = w.id();
+        for (int i = 0; i < groups; ++i) {
+            const hid_t inner = H5Gcreate2(group, "g", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+            QVERIFY(inner >= 0);
+            if (group != w.id())
+                H5Gclose(group);
+            group = inner;
+        }
+        const hsize_t four = 4;
+        const float values[4] = {1, 2, 3, 4};
+        const hid_t space = H5Screate_simple(1, &four, nullptr);
+        const hid_t ds = H5Dcreate2(group, "kernel", H5T_IEEE_F32LE, space, H5P_DEFAULT,
+                                    H5P_DEFAULT, H5P_DEFAULT);
+        QVERIFY(ds >= 0);
+        QVERIFY(H5Dwrite(ds, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) >= 0);
+        H5Dclose(ds);
+        H5Sclose(space);
+        if (group != w.id())
+            H5Gclose(group);
+    }
+    QElapsedTimer timer;
+    timer.start();
+    auto report = H5Inspector::inspect(file.string());
+    auto stats = TensorStats::ofFile(file.string(), Progress::none());
+    if (read) {
+        QVERIFY2(report, report ? "" : report.error().message.c_str());
+        QCOMPARE(report->datasets, std::size_t(1));
+        QVERIFY2(stats, stats ? "" : stats.error().message.c_str());
+        QCOMPARE(stats->size(), std::size_t(1));
+        QCOMPARE(stats->front().stats.max, 4.0);
+    } else {
+        for (const Error& e : {report.error(), stats.error()}) {
+            const QString m = QString::fromStdString(e.message);
+            QVERIFY2(m.startsWith(QString::fromStdString(file.string())) &&
+                         m.endsWith(QStringLiteral("objects nested deeper than 256 levels; "
+                                                   "not read")),
+                     qPrintable(m));
+        }
+    }
+    QVERIFY(timer.elapsed() < 10000);
 }
 
 void tst_HostileModels::deepModelConfig()
