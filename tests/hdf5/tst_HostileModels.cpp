@@ -87,6 +87,19 @@ hid_t filteredDataset(hid_t file, const char* name, const std::vector<hsize_t>& 
     return ds;
 }
 
+// A 1-D float32 dataset of `elements` in chunks of `chunk` through `filter`,
+// with only its first chunk written: `bytes` stored as they are (H5Dwrite_chunk).
+void firstChunkOnly(hid_t file, const char* name, hsize_t elements, hsize_t chunk,
+                    H5Z_filter_t filter, const void* bytes, std::size_t size)
+{
+    H5Lock lock;
+    const hid_t ds = filteredDataset(file, name, {elements}, {chunk}, filter);
+    QVERIFY(ds >= 0);
+    const hsize_t origin = 0;
+    QVERIFY(H5Dwrite_chunk(ds, H5P_DEFAULT, 0, &origin, size, bytes) >= 0);
+    H5Dclose(ds);
+}
+
 } // namespace
 
 // Every reader of model files meets a FIFO, a device or a socket with an error
@@ -477,14 +490,9 @@ void tst_HostileModels::hugeCompressedChunkIsRefused()
     {
         test::H5Writer w(file);
         w.floats("/bias", {3}, {1, 2, 3});
-        H5Lock lock;
-        const hid_t ds =
-            filteredDataset(w.id(), "/huge", {hsize_t{1} << 29}, {hsize_t{1} << 29}, kClaim);
-        QVERIFY(ds >= 0);
-        const hsize_t origin = 0;
         const std::uint64_t stored = 0;
-        QVERIFY(H5Dwrite_chunk(ds, H5P_DEFAULT, 0, &origin, sizeof stored, &stored) >= 0);
-        H5Dclose(ds);
+        firstChunkOnly(w.id(), "/huge", hsize_t{1} << 29, hsize_t{1} << 29, kClaim, &stored,
+                       sizeof stored);
     }
     g_decoded = 0;
     const std::string why =
@@ -518,15 +526,9 @@ void tst_HostileModels::valuesNotStoredAreNotMadeUp()
         w.floats("/bias", {3}, {1, 2, 3});
         w.dataset("/never_written", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT,
                   {hsize_t{1} << 20, hsize_t{1} << 18}, nullptr);
-        H5Lock lock;
-        const hid_t ds =
-            filteredDataset(w.id(), "/one_chunk", {hsize_t{1} << 40}, {hsize_t{1} << 10}, kCopy);
-        QVERIFY(ds >= 0);
         const std::vector<float> chunk(1024, 5.0f);
-        const hsize_t origin = 0;
-        QVERIFY(H5Dwrite_chunk(ds, H5P_DEFAULT, 0, &origin, chunk.size() * sizeof(float),
-                               chunk.data()) >= 0);
-        H5Dclose(ds);
+        firstChunkOnly(w.id(), "/one_chunk", hsize_t{1} << 40, hsize_t{1} << 10, kCopy,
+                       chunk.data(), chunk.size() * sizeof(float));
     }
     auto report = H5Inspector::inspect(file.string());
     QVERIFY2(report, report ? "" : report.error().message.c_str());
