@@ -49,7 +49,7 @@ void listTree(const H5Node& node, TextTable& table)
             for (const std::string& f : c.dataset->filters)
                 storage += " " + f;
             if (!c.dataset->unread.empty())
-                storage += ", not read: " + c.dataset->unread;
+                storage.append(", not read: ").append(c.dataset->unread);
             table.addRow({c.path, shapeText(c.dataset->shape), c.dataset->dtype.name,
                           Format::bytes(static_cast<double>(c.dataset->bytes)), storage});
         } else if (c.kind == H5Node::Kind::Group) {
