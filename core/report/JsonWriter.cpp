@@ -2,6 +2,7 @@
 
 #include "json/Utf8.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <nlohmann/json.hpp>
@@ -60,18 +61,39 @@ void appendEscaped(std::string& out, std::string_view valid)
 
 } // namespace
 
+bool JsonWriter::isPlain(std::string_view text)
+{
+    // A byte needs care when it is >= 0x80, < 0x20, '"' or '\\'; the classic
+    // "has a byte less than n" test finds any such byte in a word exactly.
+    constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+    constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
+    const auto less = [](std::uint64_t x, std::uint64_t n) { return (x - kOnes * n) & ~x & kHigh; };
+    const auto bad = [&](const char* at) {
+        std::uint64_t x;
+        std::memcpy(&x, at, 8);
+        return ((x & kHigh) | less(x, 0x20) | less(x ^ (kOnes * '"'), 1) |
+                less(x ^ (kOnes * '\\'), 1)) != 0;
+    };
+    const std::size_t n = text.size();
+    if (n >= 8) {
+        // Words, the last one overlapping the one before when the size is not a multiple of 8.
+        for (std::size_t i = 0; i + 8 <= n; i += 8)
+            if (bad(text.data() + i))
+                return false;
+        return !bad(text.data() + n - 8);
+    }
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c >= 0x80 || needsEscape(c))
+            return false;
+    }
+    return true;
+}
+
 void JsonWriter::appendString(std::string& out, std::string_view text)
 {
     out += '"';
-    bool simple = true;
-    for (const char ch : text) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c >= 0x80 || needsEscape(c)) {
-            simple = false;
-            break;
-        }
-    }
-    if (simple) {
+    if (isPlain(text)) {
         out.append(text);
     } else {
         std::string valid;
@@ -89,17 +111,56 @@ void JsonWriter::appendDouble(std::string& out, double value)
     out.append(buffer, static_cast<std::size_t>(end - buffer));
 }
 
+JsonWriter::JsonWriter(std::string& out) : m_out(out)
+{
+    const std::size_t used = m_out.size();
+    // The string's spare capacity becomes the room to write in.
+    m_out.resize(m_out.capacity());
+    m_begin = m_out.data();
+    m_cur = m_begin + used;
+    m_end = m_begin + m_out.size();
+}
+
+JsonWriter::~JsonWriter()
+{
+    m_out.resize(size());
+}
+
+void JsonWriter::grow(std::size_t bytes)
+{
+    const std::size_t used = size();
+    m_out.resize(std::max(m_out.size() * 2, used + bytes + 256));
+    m_begin = m_out.data();
+    m_cur = m_begin + used;
+    m_end = m_begin + m_out.size();
+}
+
+void JsonWriter::quoted(std::string_view text)
+{
+    if (isPlain(text)) [[likely]] {
+        char* p = room(text.size() + 2);
+        *p++ = '"';
+        std::memcpy(p, text.data(), text.size());
+        p[text.size()] = '"';
+        m_cur = p + text.size() + 1;
+        return;
+    }
+    std::string escaped;
+    appendString(escaped, text);
+    put(escaped);
+}
+
 JsonWriter& JsonWriter::beginObject()
 {
     separate();
-    m_out += '{';
+    put('{');
     m_needComma = false;
     return *this;
 }
 
 JsonWriter& JsonWriter::endObject()
 {
-    m_out += '}';
+    put('}');
     m_needComma = true;
     return *this;
 }
@@ -107,14 +168,14 @@ JsonWriter& JsonWriter::endObject()
 JsonWriter& JsonWriter::beginArray()
 {
     separate();
-    m_out += '[';
+    put('[');
     m_needComma = false;
     return *this;
 }
 
 JsonWriter& JsonWriter::endArray()
 {
-    m_out += ']';
+    put(']');
     m_needComma = true;
     return *this;
 }
@@ -122,8 +183,8 @@ JsonWriter& JsonWriter::endArray()
 JsonWriter& JsonWriter::key(std::string_view name)
 {
     separate();
-    appendString(m_out, name);
-    m_out += ':';
+    quoted(name);
+    put(':');
     m_needComma = false;
     return *this;
 }
@@ -131,25 +192,23 @@ JsonWriter& JsonWriter::key(std::string_view name)
 JsonWriter& JsonWriter::string(std::string_view text)
 {
     separate();
-    appendString(m_out, text);
+    quoted(text);
     return *this;
 }
 
 JsonWriter& JsonWriter::integer(std::int64_t value)
 {
     separate();
-    char buffer[24];
-    const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
-    m_out.append(buffer, static_cast<std::size_t>(end - buffer));
+    char* p = room(24);
+    m_cur = std::to_chars(p, p + 24, value).ptr;
     return *this;
 }
 
 JsonWriter& JsonWriter::unsignedInteger(std::uint64_t value)
 {
     separate();
-    char buffer[24];
-    const auto end = std::to_chars(buffer, buffer + sizeof buffer, value).ptr;
-    m_out.append(buffer, static_cast<std::size_t>(end - buffer));
+    char* p = room(24);
+    m_cur = std::to_chars(p, p + 24, value).ptr;
     return *this;
 }
 
@@ -158,28 +217,36 @@ JsonWriter& JsonWriter::number(double value)
     if (!std::isfinite(value))
         return null();
     separate();
-    appendDouble(m_out, value);
+    char* p = room(64);
+    m_cur = nlohmann::detail::to_chars(p, p + 64, value);
     return *this;
 }
 
 JsonWriter& JsonWriter::boolean(bool value)
 {
     separate();
-    m_out += value ? "true" : "false";
+    put(value ? std::string_view("true") : std::string_view("false"));
     return *this;
 }
 
 JsonWriter& JsonWriter::null()
 {
     separate();
-    m_out += "null";
+    put(std::string_view("null"));
     return *this;
 }
 
 JsonWriter& JsonWriter::raw(std::string_view json)
 {
     separate();
-    m_out += json;
+    put(json);
+    return *this;
+}
+
+JsonWriter& JsonWriter::verbatim(std::string_view text)
+{
+    put(text);
+    m_needComma = false;
     return *this;
 }
 

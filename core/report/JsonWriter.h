@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,10 +13,19 @@ namespace ckpt {
 // (strings made valid UTF-8 first, non-finite numbers as null, doubles in
 // nlohmann's shortest round-trip form), so streamed output equals the DOM's.
 // Commas are placed by the writer; the caller pairs begin/end.
+//
+// The writer owns `out` while it lives: it writes through a cursor into room
+// it makes in the string (growing it by doubling) and cuts the string to what
+// was written when it is destroyed, so that a scan's millions of small pieces
+// cost a store each rather than a call. Read `out` after the writer is gone,
+// or through written() while it lives.
 class JsonWriter
 {
 public:
-    explicit JsonWriter(std::string& out) : m_out(out) {}
+    explicit JsonWriter(std::string& out);
+    ~JsonWriter();
+    JsonWriter(const JsonWriter&) = delete;
+    JsonWriter& operator=(const JsonWriter&) = delete;
 
     JsonWriter& beginObject();
     JsonWriter& endObject();
@@ -23,6 +33,20 @@ public:
     JsonWriter& endArray();
     // The member name of the value that follows.
     JsonWriter& key(std::string_view name);
+    // A name written in the source ("epoch"): plain text, never checked.
+    template <std::size_t N> JsonWriter& key(const char (&name)[N])
+    {
+        static_assert(N > 1, "a member name");
+        separate();
+        char* p = room(N + 2);
+        *p = '"';
+        std::memcpy(p + 1, name, N - 1);
+        p[N] = '"';
+        p[N + 1] = ':';
+        m_cur = p + N + 2;
+        m_needComma = false;
+        return *this;
+    }
 
     JsonWriter& string(std::string_view text);
     JsonWriter& integer(std::int64_t value);
@@ -32,6 +56,9 @@ public:
     JsonWriter& null();
     // A complete JSON value already in compact form.
     JsonWriter& raw(std::string_view json);
+    // Text that is not one value (`,\n"epochs": [`), written as it is; the
+    // value or member after it gets no comma.
+    JsonWriter& verbatim(std::string_view text);
 
     template <typename T> JsonWriter& optionalInteger(const std::optional<T>& value)
     {
@@ -44,22 +71,49 @@ public:
     // The path, or null when it is empty.
     JsonWriter& pathOrNull(std::string_view path) { return path.empty() ? null() : string(path); }
 
-    std::string& out() { return m_out; }
+    // Bytes in the string so far, and those written since `from` of them.
+    std::size_t size() const { return static_cast<std::size_t>(m_cur - m_begin); }
+    std::string_view written(std::size_t from) const { return {m_begin + from, size() - from}; }
+
+    // Forgets what is written (a sink has taken it): the string is empty again.
+    void discard() { m_cur = m_begin; }
 
     // `text` as a JSON string literal (quotes, escapes, invalid UTF-8 as U+FFFD).
     static void appendString(std::string& out, std::string_view text);
     // A finite double as nlohmann writes it ("0.0041", "1.0", "1e-05").
     static void appendDouble(std::string& out, double value);
+    // True when `text` can be written between quotes as it is: ASCII, no
+    // control character, no '"' or '\\'. Eight bytes at a time.
+    static bool isPlain(std::string_view text);
 
 private:
+    // Room for `bytes` more at the cursor.
+    char* room(std::size_t bytes)
+    {
+        if (static_cast<std::size_t>(m_end - m_cur) < bytes) [[unlikely]]
+            grow(bytes);
+        return m_cur;
+    }
+    void grow(std::size_t bytes);
+    void put(char c) { *room(1) = c, ++m_cur; }
+    void put(std::string_view text)
+    {
+        std::memcpy(room(text.size()), text.data(), text.size());
+        m_cur += text.size();
+    }
     void separate()
     {
         if (m_needComma)
-            m_out += ',';
+            put(',');
         m_needComma = true;
     }
+    // `text` with its quotes, through appendString when it is not plain.
+    void quoted(std::string_view text);
 
     std::string& m_out;
+    char* m_begin = nullptr;
+    char* m_cur = nullptr;
+    char* m_end = nullptr;
     bool m_needComma = false;
 };
 

@@ -287,9 +287,9 @@ void writeRecord(JsonWriter& w, const KeyValues& metadata, std::optional<Json>& 
     w.beginObject();
     for (const auto& [key, value] : metadata) {
         w.key(key);
-        const std::size_t from = w.out().size();
+        const std::size_t from = w.size();
         writeRecordValue(w, value);
-        if (std::string_view(w.out()).substr(from) != value) {
+        if (w.written(from) != value) {
             if (!raw)
                 raw = Json::object();
             (*raw)[std::string(key)] = LenientJson::validUtf8(value);
@@ -464,29 +464,25 @@ namespace {
 void writeRun(const Run& run, std::string& text, const Json& extra,
               const std::function<void(std::string_view)>* sink, std::size_t chunk)
 {
-    {
-        JsonWriter w(text);
-        w.beginObject();
-        writeRunHead(w, run);
-        for (const auto& [key, value] : extra.items())
-            w.key(key).raw(value.dump(-1, ' ', false, kReplace));
-    }
-    text += ",\n\"epochs\": [";
+    JsonWriter w(text);
+    w.beginObject();
+    writeRunHead(w, run);
+    for (const auto& [key, value] : extra.items())
+        w.key(key).raw(value.dump(-1, ' ', false, kReplace));
+    w.verbatim(",\n\"epochs\": [");
     for (std::size_t i = 0; i < run.epochs.size(); ++i) {
-        text += i == 0 ? "\n" : ",\n";
-        JsonWriter w(text);
+        w.verbatim(i == 0 ? "\n" : ",\n");
         RunJson::writeEpoch(w, run, run.epochs[i]);
-        if (sink && text.size() >= chunk) {
-            (*sink)(text);
-            text.clear();
+        if (sink && w.size() >= chunk) {
+            (*sink)(w.written(0));
+            w.discard();
         }
     }
-    text += "],\n\"problems\": ";
-    JsonWriter w(text);
+    w.verbatim("],\n\"problems\": ");
     writeProblems(w, run.problems);
-    text += '}';
+    w.endObject();
     if (sink)
-        (*sink)(text);
+        (*sink)(w.written(0));
 }
 
 } // namespace
