@@ -233,12 +233,7 @@ bool isJsonNumber(std::string_view s, bool& integral)
 void writeRecordValue(JsonWriter& w, std::string_view value)
 {
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
-        bool plain = true;
-        for (std::size_t i = 1; i + 1 < value.size() && plain; ++i) {
-            const auto c = static_cast<unsigned char>(value[i]);
-            plain = c >= 0x20 && c < 0x80 && c != '"' && c != '\\';
-        }
-        if (plain) {
+        if (JsonWriter::isPlain(value.substr(1, value.size() - 2))) {
             w.raw(value);
             return;
         }
@@ -251,6 +246,12 @@ void writeRecordValue(JsonWriter& w, std::string_view value)
     } else if (bool integral = true; isJsonNumber(value, integral)) {
         const char* first = value.data();
         const char* last = value.data() + value.size();
+        // An integer of up to 18 digits is written back as it is (isJsonNumber
+        // let no leading zero through), but for "-0", which the document writes "0".
+        if (integral && value.size() <= 18 && value != "-0") {
+            w.raw(value);
+            return;
+        }
         if (integral) {
             std::int64_t i = 0;
             if (std::from_chars(first, last, i).ec == std::errc()) {

@@ -184,7 +184,9 @@ void buildLayout(const QString& layout, const fs::path& root)
         a.writeInfo(5,
                     R"({"epoch": 5, "best_metric_last": NaN, "metadata": "tab\there \"q\" \u00e9",
                            "extra": {"list": [1, -Infinity, 2.5e-8, "x"], "nested": {"a": null}},
-                           "big": 18446744073709551615, "huge": 1e400, "neg": -0.0})");
+                           "big": 18446744073709551615, "huge": 1e400, "neg": -0.0,
+                           "minus_zero": -0, "int18": 123456789012345678, "int19": 1234567890123456789,
+                           "int19neg": -923372036854775808, "min": -9223372036854775808})");
         a.writeInfo(6, "{\"epoch\": 6, \"metadata\": \"caf\xe9 \x01\x7f\", \"caf\xe9\": 1, "
                        "\"checksum\": \"__DISABLED__\", \"save_best_only\": false}");
         a.writeInfo(7,
