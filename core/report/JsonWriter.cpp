@@ -113,12 +113,9 @@ void JsonWriter::appendDouble(std::string& out, double value)
 
 JsonWriter::JsonWriter(std::string& out) : m_out(out)
 {
-    const std::size_t used = m_out.size();
-    // The string's spare capacity becomes the room to write in.
-    m_out.resize(m_out.capacity());
     m_begin = m_out.data();
-    m_cur = m_begin + used;
-    m_end = m_begin + m_out.size();
+    m_cur = m_begin + m_out.size();
+    m_end = m_cur;
 }
 
 JsonWriter::~JsonWriter()
@@ -128,8 +125,13 @@ JsonWriter::~JsonWriter()
 
 void JsonWriter::grow(std::size_t bytes)
 {
+    // Room is made a step at a time, even within the string's capacity: what
+    // resize() zero-fills is memory first touched, and a page first touched is
+    // a fault, costly on a VM; a caller reserving generously pays for no more
+    // than it writes. Past the capacity, the string doubles as it always does.
+    constexpr std::size_t kStep = 16 * 1024;
     const std::size_t used = size();
-    m_out.resize(std::max(m_out.size() * 2, used + bytes + 256));
+    m_out.resize(used + std::max(bytes, kStep));
     m_begin = m_out.data();
     m_cur = m_begin + used;
     m_end = m_begin + m_out.size();

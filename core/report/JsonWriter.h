@@ -15,10 +15,10 @@ namespace ckpt {
 // Commas are placed by the writer; the caller pairs begin/end.
 //
 // The writer owns `out` while it lives: it writes through a cursor into room
-// it makes in the string (growing it by doubling) and cuts the string to what
-// was written when it is destroyed, so that a scan's millions of small pieces
-// cost a store each rather than a call. Read `out` after the writer is gone,
-// or through written() while it lives.
+// it makes in the string (16 KiB at a time) and cuts the string to what was
+// written when it is destroyed, so that a scan's millions of small pieces cost
+// a store each rather than a call. Read `out` after the writer is gone, or
+// through written() while it lives.
 class JsonWriter
 {
 public:
