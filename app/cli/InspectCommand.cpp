@@ -97,13 +97,20 @@ std::string hdf5Text(const H5Report& report, const std::vector<TensorStats::Entr
     if (stats && !stats->empty()) {
         TextTable table({"tensor", "dtype", "min", "max", "mean", "std", "nan", "inf", "zeros"},
                         {false, false, true, true, true, true, true, true, true});
+        std::string errors;
         for (const TensorStats::Entry& e : *stats) {
             const ValueStats& s = e.stats;
+            if (!e.error.empty()) {
+                // The row stays, so the table lists every tensor; why is said below it.
+                table.addRow({e.path, e.info.dtype.name, "not read", "-", "-", "-", "-", "-", "-"});
+                errors += "error: " + e.error + "\n";
+                continue;
+            }
             table.addRow({e.path, e.info.dtype.name, num(s.min), num(s.max), num(s.mean),
                           num(s.stddev), std::to_string(s.nan), std::to_string(s.inf),
                           std::to_string(s.zeros)});
         }
-        out += "\n" + table.render("  ");
+        out += "\n" + table.render("  ") + errors;
     }
     return out;
 }
@@ -278,7 +285,7 @@ int runInspect(const QStringList& arguments)
     bool problems = !report->keras.notes.empty();
     if (stats) {
         for (const TensorStats::Entry& e : *stats)
-            problems = problems || e.stats.nan > 0 || e.stats.inf > 0;
+            problems = problems || e.stats.nan > 0 || e.stats.inf > 0 || !e.error.empty();
     }
     if (cl.json()) {
         if (sniff->format == ModelSniff::Format::Zip) {

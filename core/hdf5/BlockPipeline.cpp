@@ -119,19 +119,26 @@ Status BlockPipeline::run(const H5File& a, const H5File* b, const std::vector<Jo
 
     Status status;
     Slot* current = queue.takeFree();
+    // A job's error: the run's, or the job's alone when the caller takes those.
+    const auto fail = [&](std::size_t job, Error error) {
+        if (options.jobFailed)
+            options.jobFailed(job, std::move(error));
+        else
+            status = std::move(error);
+    };
     for (std::size_t j = 0; j < jobs.size() && status.ok(); ++j) {
         const Job& job = jobs[j];
         auto readerA = DatasetReader::open(a, job.pathA, job.infoA, job.handleA.get());
         if (!readerA) {
-            status = readerA.error();
-            break;
+            fail(j, readerA.error());
+            continue;
         }
         std::optional<DatasetReader> readerB;
         if (b) {
             auto rb = DatasetReader::open(*b, job.pathB, job.infoB, job.handleB.get());
             if (!rb) {
-                status = rb.error();
-                break;
+                fail(j, rb.error());
+                continue;
             }
             readerB.emplace(std::move(rb.value()));
         }
@@ -140,7 +147,8 @@ Status BlockPipeline::run(const H5File& a, const H5File* b, const std::vector<Jo
             readerB ? static_cast<std::uint64_t>(readerB->elementSize()) : 0;
         BlockPlan plan(job.infoA.shape, job.infoA.chunk, slotBytes / std::max(sizeA, sizeB));
         BlockPlan::Block block;
-        while (plan.next(block)) {
+        bool jobOk = true;
+        while (jobOk && plan.next(block)) {
             if (progress.cancelled()) {
                 status = Error::at(a.path(), "cancelled");
                 break;
@@ -158,14 +166,16 @@ Status BlockPipeline::run(const H5File& a, const H5File* b, const std::vector<Jo
             seg.offset = block.offset;
             std::byte* outA = current->a.get() + current->usedA;
             if (Status st = readerA->read(block, outA); !st) {
-                status = st;
+                fail(j, st.error());
+                jobOk = false;
                 break;
             }
             seg.a = outA;
             if (readerB) {
                 std::byte* outB = current->b.get() + current->usedB;
                 if (Status st = readerB->read(block, outB); !st) {
-                    status = st;
+                    fail(j, st.error());
+                    jobOk = false;
                     break;
                 }
                 seg.b = outB;

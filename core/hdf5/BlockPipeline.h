@@ -47,6 +47,11 @@ public:
     {
         std::uint64_t slotBytes = 1ull << 20;
         int slots = 4;
+        // When set, a job whose dataset cannot be opened or read (a corrupt
+        // chunk, a filter missing) is reported here and the run goes on with
+        // the next job; the consumer may have seen some of that job's segments.
+        // Unset, the first such error ends the run.
+        std::function<void(std::size_t job, Error error)> jobFailed;
     };
 
     // Runs every job; the consumer sees each job's segments in order, on one

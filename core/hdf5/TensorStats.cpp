@@ -20,16 +20,21 @@ run(const H5File& file, std::vector<H5File::DatasetEntry> datasets, const Progre
         if (!d.info.dtype.numeric() || !d.info.unread.empty())
             continue;
         jobs.push_back(BlockPipeline::Job{d.path, d.info, {}, {}, std::move(d.handle), {}});
-        entries.push_back(TensorStats::Entry{std::move(d.path), std::move(d.info), {}});
+        entries.push_back(TensorStats::Entry{std::move(d.path), std::move(d.info), {}, {}});
     }
     std::vector<StatsAccumulator> acc(jobs.size());
     auto consume = [&](const BlockPipeline::Segment& seg) {
         acc[seg.job].addRaw(seg.kindA, seg.a, static_cast<std::size_t>(seg.elements));
     };
-    if (Status st = BlockPipeline::run(file, nullptr, jobs, consume, progress); !st)
+    BlockPipeline::Options options;
+    options.jobFailed = [&](std::size_t job, Error error) {
+        entries[job].error = std::move(error.message);
+    };
+    if (Status st = BlockPipeline::run(file, nullptr, jobs, consume, progress, options); !st)
         return st.error();
     for (std::size_t i = 0; i < entries.size(); ++i)
-        entries[i].stats = acc[i].result();
+        if (entries[i].error.empty())
+            entries[i].stats = acc[i].result();
     return entries;
 }
 
@@ -72,6 +77,8 @@ Result<TensorStats::Entry> TensorStats::ofDataset(const std::string& file,
     auto entries = run(*h5, std::move(one), Progress::none());
     if (!entries)
         return entries.error();
+    if (!entries->front().error.empty())
+        return Error{entries->front().error, file};
     return std::move(entries.value().front());
 }
 

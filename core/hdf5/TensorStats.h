@@ -20,10 +20,16 @@ public:
         std::string path; // absolute dataset path
         H5DatasetInfo info;
         ValueStats stats;
+        // Why this tensor has no statistics (a corrupt chunk, a filter
+        // missing), naming the file; empty when `stats` holds them.
+        std::string error;
     };
 
     // All numeric datasets, in the file's depth-first name order. Non-numeric
-    // datasets (strings, compounds) are left out. Progress unit: "bytes".
+    // datasets (strings, compounds) are left out. A tensor that cannot be read
+    // gets its error and the others their statistics; only a file that cannot
+    // be opened or listed, or a cancel, is an error of the whole call.
+    // Progress unit: "bytes".
     static Result<std::vector<Entry>> ofFile(const std::string& file,
                                              const Progress& progress = Progress::none());
     // One dataset by path.

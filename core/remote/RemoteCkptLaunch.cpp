@@ -308,6 +308,7 @@ void readTensors(const Json& j, RemoteInspect& out)
             tensor.zeros = optionalNumber<std::uint64_t>(t, "zeros");
             tensor.nan = optionalNumber<std::uint64_t>(t, "nan");
             tensor.inf = optionalNumber<std::uint64_t>(t, "inf");
+            tensor.error = text(t, "error");
             out.tensors.push_back(std::move(tensor));
         }
     }

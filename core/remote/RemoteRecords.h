@@ -141,6 +141,7 @@ struct RemoteInspect
         // Statistics, when the far side computed them (not with --no-stats).
         std::optional<double> min, max, mean, std, l2;
         std::optional<std::uint64_t> count, zeros, nan, inf;
+        std::string error; // why the far side could not read it (no statistics then)
     };
     std::string file;
     std::string format;      // "hdf5", "zip", "torch", "mindspore", ...

@@ -243,6 +243,12 @@ ordered_json ModelJson::inspect(const ModelSniff& sniff, const H5Report* report,
             item["path"] = e.path;
             item["shape"] = shapeJson(e.info.shape);
             item["dtype"] = e.info.dtype.name;
+            if (!e.error.empty()) {
+                // No numbers at all rather than zeros that look like a result.
+                item["error"] = e.error;
+                list.push_back(std::move(item));
+                continue;
+            }
             const ordered_json values = stats(e.stats);
             for (const auto& [k, v] : values.items())
                 item[k] = v;

@@ -4,6 +4,7 @@
 #include "ModelFixtures.h"
 
 #include <QDir>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -28,6 +29,7 @@ private slots:
     void inspectHumanListsLayers();
     void inspectEpochDirectory();
     void inspectFlagsNaN();
+    void inspectShowsTheTensorsAroundACorruptOne();
     void inspectZip();
     void keras3Archive();
     void inspectBadFiles_data();
@@ -140,6 +142,48 @@ void tst_ModelCommands::inspectFlagsNaN()
     QCOMPARE(r.exitCode, 1);
     QCOMPARE(r.json()["stats"][0]["nan"].get<int>(), 1);
     QVERIFY(r.err.isEmpty());
+}
+
+// A chunk that does not inflate costs its own tensor's statistics only: the
+// others are listed with theirs, that one says why, and the exit status is 1
+// (a problem found), not 2 (nothing could be read).
+void tst_ModelCommands::inspectShowsTheTensorsAroundACorruptOne()
+{
+    const QString path = file("torn.h5");
+    {
+        H5Writer w(path.toStdString());
+        const std::vector<float> kernel(64, 0.5f);
+        w.dataset("/dense/kernel", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {64}, kernel.data(), {16}, 4);
+        w.floats("/dense/bias", {3}, {1, 2, 3});
+        w.corruptChunk("/dense/kernel", {16});
+    }
+    const CliResult human = runCli({"inspect", path});
+    QCOMPARE(human.exitCode, 1);
+    const QString out = QString::fromUtf8(human.out);
+    QVERIFY2(out.contains(QRegularExpression(QStringLiteral(R"(/dense/bias +float32 +1 +3 +2 )"))),
+             qPrintable(out));
+    QVERIFY2(
+        out.contains(QRegularExpression(QStringLiteral(R"(/dense/kernel +float32 +not read)"))),
+        qPrintable(out));
+    QVERIFY2(
+        out.contains(QStringLiteral("error: ") + path + QStringLiteral(": dataset /dense/kernel")),
+        qPrintable(out));
+    QVERIFY2(human.err.isEmpty(), human.err.constData());
+
+    const CliResult json = runCli({"inspect", path, "--json"});
+    QCOMPARE(json.exitCode, 1);
+    const nlohmann::json document = json.json();
+    std::map<std::string, nlohmann::json> byPath;
+    for (const auto& item : document["stats"])
+        byPath[item["path"].get<std::string>()] = item;
+    QCOMPARE(byPath.size(), std::size_t(2));
+    QCOMPARE(byPath["/dense/bias"]["max"].get<double>(), 3.0);
+    QVERIFY(!byPath["/dense/bias"].contains("error"));
+    const nlohmann::json& torn = byPath["/dense/kernel"];
+    QVERIFY2(torn["error"].get<std::string>().starts_with(path.toStdString() +
+                                                          ": dataset /dense/kernel"),
+             torn.dump().c_str());
+    QVERIFY(!torn.contains("min") && !torn.contains("count"));
 }
 
 void tst_ModelCommands::inspectZip()

@@ -115,6 +115,21 @@ void H5Writer::floatsElsewhere(const std::string& path, hsize_t elements, const 
     H5Sclose(space);
 }
 
+void H5Writer::corruptChunk(const std::string& path, const std::vector<hsize_t>& origin)
+{
+    H5Lock lock;
+    hid_t ds = H5Dopen2(m_file, path.c_str(), H5P_DEFAULT);
+    if (ds < 0)
+        throw std::runtime_error("no dataset " + path);
+    // Not a deflate stream: zlib refuses it at the first byte (an invalid block type).
+    const std::string garbage(64, '\xff');
+    const herr_t written =
+        H5Dwrite_chunk(ds, H5P_DEFAULT, 0, origin.data(), garbage.size(), garbage.data());
+    H5Dclose(ds);
+    if (written < 0)
+        throw std::runtime_error("cannot overwrite a chunk of " + path);
+}
+
 void H5Writer::attrFixedString(const std::string& path, const std::string& name,
                                const std::string& value)
 {

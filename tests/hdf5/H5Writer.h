@@ -34,6 +34,11 @@ public:
     void floatsElsewhere(const std::string& path, hsize_t elements, const std::string& file,
                          bool virtualSource = false);
 
+    // Replaces the stored bytes of the chunk at `origin` of a deflated dataset
+    // with bytes that do not inflate: a corrupt chunk, as a bad disk or a torn
+    // copy leaves one. The dataset's listing and its other chunks stay good.
+    void corruptChunk(const std::string& path, const std::vector<hsize_t>& origin);
+
     // Attributes on the object at `path` ("/" for the root).
     void attrFixedString(const std::string& path, const std::string& name,
                          const std::string& value);

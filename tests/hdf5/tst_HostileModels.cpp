@@ -125,6 +125,7 @@ private slots:
     void deepNestingIsRefused();
     void deepModelConfig();
     void hugeAttributeKeepsItsShapeOnly();
+    void oneCorruptTensorLeavesTheOthers();
 };
 
 void tst_HostileModels::specialFiles_data()
@@ -689,6 +690,40 @@ void tst_HostileModels::hugeAttributeKeepsItsShapeOnly()
     QCOMPARE(small->numbers.back(), 1.5);
     QVERIFY(huge->numbers.empty());
     QCOMPARE(huge->shape, std::vector<std::uint64_t>{(1u << 20) + 1});
+}
+
+void tst_HostileModels::oneCorruptTensorLeavesTheOthers()
+{
+    // One chunk of one tensor does not inflate (a bad sector, a torn copy):
+    // that tensor gets an error naming the file and the dataset, the others
+    // their statistics, instead of the whole file failing.
+    QTemporaryDir tmp;
+    const fs::path file = fs::path(tmp.path().toStdString()) / "torn.h5";
+    {
+        test::H5Writer w(file);
+        std::vector<float> kernel(64);
+        for (std::size_t i = 0; i < kernel.size(); ++i)
+            kernel[i] = static_cast<float>(i);
+        w.dataset("/dense/kernel", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {64}, kernel.data(), {16}, 4);
+        w.floats("/dense/bias", {3}, {1, 2, 3});
+        w.floats("/out/kernel", {2}, {-1, 5});
+        w.corruptChunk("/dense/kernel", {32});
+    }
+    auto stats = TensorStats::ofFile(file.string(), Progress::none());
+    QVERIFY2(stats, stats ? "" : stats.error().message.c_str());
+    QCOMPARE(stats->size(), std::size_t(3));
+    std::map<std::string, const TensorStats::Entry*> byPath;
+    for (const TensorStats::Entry& e : *stats)
+        byPath[e.path] = &e;
+    const TensorStats::Entry& torn = *byPath.at("/dense/kernel");
+    QVERIFY2(torn.error.starts_with(file.string() + ": dataset /dense/kernel"), torn.error.c_str());
+    QCOMPARE(torn.stats.count, std::uint64_t(0));
+    QCOMPARE(byPath.at("/dense/bias")->error, std::string());
+    QCOMPARE(byPath.at("/dense/bias")->stats.max, 3.0);
+    QCOMPARE(byPath.at("/out/kernel")->stats.min, -1.0);
+    auto one = TensorStats::ofDataset(file.string(), "/dense/kernel");
+    QVERIFY(!one);
+    QCOMPARE(one.error().message, torn.error);
 }
 
 QTEST_GUILESS_MAIN(tst_HostileModels)

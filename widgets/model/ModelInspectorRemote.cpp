@@ -164,6 +164,11 @@ void ModelInspector::showRemoteTensor(const QString& name)
     for (const RemoteInspect::Tensor& t : m_remote->tensors)
         if (QString::fromStdString(t.name) == name)
             tensor = &t;
+    if (tensor && !tensor->error.empty()) {
+        clearStatistics(tr("%1 could not be read on %2: %3")
+                            .arg(name, m_host, QString::fromStdString(tensor->error)));
+        return;
+    }
     if (!tensor || !tensor->count) {
         clearStatistics(tr("%1: the answer from %2 has no statistics for it.").arg(name, m_host));
         return;
