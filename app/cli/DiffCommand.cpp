@@ -30,7 +30,7 @@ std::string num(double v)
 std::string diffText(const ModelDiff& d, int top)
 {
     std::string out = "A: " + d.fileA + "\nB: " + d.fileB + "\n\n";
-    std::size_t counts[7] = {};
+    std::size_t counts[8] = {};
     for (const TensorDiffEntry& t : d.tensors)
         ++counts[static_cast<int>(t.status)];
     TextTable layers({"layer", "tensors", "rel change", "cosine", "max |a-b|", "note"},
@@ -49,6 +49,7 @@ std::string diffText(const ModelDiff& d, int top)
         add(l.onlyA, "only in A");
         add(l.onlyB, "only in B");
         add(l.mismatched, "mismatched");
+        add(l.unreadable, "unreadable");
         if (l.nonFiniteAppeared)
             note += ", NaN/Inf appeared";
         layers.addRow({l.name, std::to_string(l.tensors), num(l.relChange), num(l.cosine),
@@ -76,6 +77,8 @@ std::string diffText(const ModelDiff& d, int top)
             note = shape(t.shapeA) + " " + t.dtypeA.name + " vs " + shape(t.shapeB) + " " +
                    t.dtypeB.name;
         }
+        if (t.status == TensorDiffEntry::Status::Unreadable)
+            note = t.error;
         if (t.nonFiniteAppeared)
             note += std::string(note.empty() ? "" : ", ") + "NaN " + std::to_string(t.nanA) + "->" +
                     std::to_string(t.nanB) + ", Inf " + std::to_string(t.infA) + "->" +
@@ -89,7 +92,8 @@ std::string diffText(const ModelDiff& d, int top)
     out += std::to_string(d.tensors.size()) + " tensors: " + std::to_string(counts[0]) + " same, " +
            std::to_string(counts[1]) + " changed, " + std::to_string(counts[2]) + " only in A, " +
            std::to_string(counts[3]) + " only in B, " +
-           std::to_string(counts[4] + counts[5] + counts[6]) + " mismatched\n";
+           std::to_string(counts[4] + counts[5] + counts[6]) + " mismatched" +
+           (counts[7] > 0 ? ", " + std::to_string(counts[7]) + " unreadable" : "") + "\n";
     return out;
 }
 
@@ -110,7 +114,8 @@ int runDiff(const QStringList& arguments)
             "relative change ||a-b||/||a|| (infinite when a is zero and b is not), max "
             "absolute difference, cosine similarity; per layer the same over its weights, "
             "most changed first.\n"
-            "Exit status 1 when NaN/Inf appear in B, or tensors differ in shape or dtype."));
+            "Exit status 1 when NaN/Inf appear in B, tensors differ in shape or dtype, or a "
+            "tensor cannot be read (the others are still compared)."));
     cl.addOption({QStringLiteral("epochs"), QStringLiteral("Compare epochs N and M of RUN."),
                   QStringLiteral("N M")});
     cl.addOption(
@@ -174,7 +179,8 @@ int runDiff(const QStringList& arguments)
     for (const TensorDiffEntry& t : diff->tensors) {
         problems = problems || t.nonFiniteAppeared ||
                    t.status == TensorDiffEntry::Status::ShapeMismatch ||
-                   t.status == TensorDiffEntry::Status::DtypeMismatch;
+                   t.status == TensorDiffEntry::Status::DtypeMismatch ||
+                   t.status == TensorDiffEntry::Status::Unreadable;
     }
     if (cl.json())
         Console::json(ModelJson::diff(*diff));

@@ -92,6 +92,9 @@ std::vector<LayerDiff> summariseLayers(const std::vector<TensorDiffEntry>& tenso
         case S::NotNumeric:
             ++l.mismatched;
             break;
+        case S::Unreadable:
+            ++l.unreadable;
+            break;
         }
         if (!t.compared)
             continue;
@@ -150,6 +153,8 @@ std::string TensorDiff::statusName(TensorDiffEntry::Status status)
         return "dtype_mismatch";
     case S::NotNumeric:
         return "not_numeric";
+    case S::Unreadable:
+        return "unreadable";
     }
     return "unknown";
 }
@@ -243,6 +248,15 @@ Result<Side> openSide(const H5File& file, const H5File::DatasetLink& link)
     if (!info)
         return info.error();
     return Side{std::move(handle.value()), std::move(info.value())};
+}
+
+// A pair whose values could not be read (a corrupt chunk, values refused):
+// the diff goes on with the other tensors and this one says why.
+void unreadable(TensorDiffEntry& entry, const Error& error)
+{
+    entry.status = TensorDiffEntry::Status::Unreadable;
+    entry.error = error.message;
+    entry.compared = false;
 }
 
 // Reads a whole small tensor into `buffer` (8-byte words, reused across tensors).
@@ -362,17 +376,21 @@ Result<ModelDiff> TensorDiff::diff(const std::string& fileA, const std::string& 
             result.bytesRead += sideA.info.bytes + sideB.info.bytes;
             if (sideA.info.bytes <= inlineBytes && sideB.info.bytes <= inlineBytes) {
                 DiffAccumulator acc;
+                Status read;
                 if (sideA.info.elements > 0) {
                     DTypeKind kindA = DTypeKind::Other;
                     DTypeKind kindB = DTypeKind::Other;
-                    if (Status st = readWhole(*a, e.pathA, sideA, bufferA, kindA); !st)
-                        return st.error();
-                    if (Status st = readWhole(*b, e.pathB, sideB, bufferB, kindB); !st)
-                        return st.error();
-                    acc.addRaw(kindA, bufferA.data(), kindB, bufferB.data(),
-                               static_cast<std::size_t>(sideA.info.elements));
+                    read = readWhole(*a, e.pathA, sideA, bufferA, kindA);
+                    if (read)
+                        read = readWhole(*b, e.pathB, sideB, bufferB, kindB);
+                    if (read)
+                        acc.addRaw(kindA, bufferA.data(), kindB, bufferB.data(),
+                                   static_cast<std::size_t>(sideA.info.elements));
                 }
-                finish(e, acc.result());
+                if (read)
+                    finish(e, acc.result());
+                else
+                    unreadable(e, read.error());
                 inlineDone += sideA.info.bytes + sideB.info.bytes;
             } else {
                 jobEntry.push_back(result.tensors.size());
@@ -394,11 +412,15 @@ Result<ModelDiff> TensorDiff::diff(const std::string& fileA, const std::string& 
         };
         BlockPipeline::Options pipe;
         pipe.slotBytes = options.blockBytes;
+        pipe.jobFailed = [&](std::size_t job, Error error) {
+            unreadable(result.tensors[jobEntry[job]], error);
+        };
         const Progress rest = Progress::relay(progress, inlineDone, result.bytesRead);
         if (Status st = BlockPipeline::run(*a, &b.value(), jobs, consume, rest, pipe); !st)
             return st.error();
         for (std::size_t k = 0; k < jobs.size(); ++k)
-            finish(result.tensors[jobEntry[k]], acc[k].result());
+            if (result.tensors[jobEntry[k]].status != S::Unreadable)
+                finish(result.tensors[jobEntry[k]], acc[k].result());
     } else {
         progress.report(ProgressUpdate{result.bytesRead, result.bytesRead, "bytes", {}});
     }

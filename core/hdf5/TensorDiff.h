@@ -23,7 +23,8 @@ struct TensorDiffEntry
         OnlyB,
         ShapeMismatch,
         DtypeMismatch,
-        NotNumeric
+        NotNumeric,
+        Unreadable // the values of A or B could not be read: `error` says why
     };
 
     std::string key;             // matching key: the path without "/" and "model_weights/" prefixes
@@ -36,6 +37,7 @@ struct TensorDiffEntry
     DType dtypeA;
     DType dtypeB;
     Status status = Status::Same;
+    std::string error; // Unreadable: why, naming the file and the dataset
 
     // Filled when both sides have the same shape and numeric types (also for a
     // dtype mismatch): `compared` is then true. Pairs with a NaN/Inf on either
@@ -61,6 +63,7 @@ struct LayerDiff
     std::string name;
     std::size_t tensors = 0;
     std::size_t same = 0, changed = 0, onlyA = 0, onlyB = 0, mismatched = 0;
+    std::size_t unreadable = 0; // not compared: their values could not be read
     std::uint64_t elements = 0; // compared elements
     double l2Diff = 0.0, normA = 0.0, normB = 0.0, maxAbsDiff = 0.0;
     double relChange = 0.0; // same definition as for a tensor

@@ -52,12 +52,13 @@ QVariant LayerRankingModel::data(const QModelIndex& index, int role) const
                                              : QVariant(Qt::AlignRight | Qt::AlignVCenter);
     case Qt::ToolTipRole:
         return tr("%1 tensors: %2 changed, %3 same, %4 only in A, %5 only in B, %6 mismatched")
-            .arg(l.tensors)
-            .arg(l.changed)
-            .arg(l.same)
-            .arg(l.onlyA)
-            .arg(l.onlyB)
-            .arg(l.mismatched);
+                   .arg(l.tensors)
+                   .arg(l.changed)
+                   .arg(l.same)
+                   .arg(l.onlyA)
+                   .arg(l.onlyB)
+                   .arg(l.mismatched) +
+               (l.unreadable > 0 ? tr(", %1 unreadable").arg(l.unreadable) : QString());
     case SortRole:
         switch (index.column()) {
         case RankColumn:

@@ -46,6 +46,7 @@ TensorDiffFilterModel::Filter TensorDiffFilterModel::filterOf(int status)
     case TensorDiffEntry::Status::ShapeMismatch:
     case TensorDiffEntry::Status::DtypeMismatch:
     case TensorDiffEntry::Status::NotNumeric:
+    case TensorDiffEntry::Status::Unreadable:
         break;
     }
     return Mismatch;

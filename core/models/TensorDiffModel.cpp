@@ -87,6 +87,8 @@ QString TensorDiffModel::statusText(TensorDiffEntry::Status status)
         return tr("dtype mismatch");
     case TensorDiffEntry::Status::NotNumeric:
         return tr("not numeric");
+    case TensorDiffEntry::Status::Unreadable:
+        return tr("unreadable");
     }
     return {};
 }
@@ -125,6 +127,8 @@ QVariant TensorDiffModel::data(const QModelIndex& index, int role) const
                    ? QVariant(Qt::AlignRight | Qt::AlignVCenter)
                    : QVariant();
     case Qt::ToolTipRole:
+        if (e.status == TensorDiffEntry::Status::Unreadable)
+            return QString::fromStdString(e.error);
         if (index.column() == PathColumn)
             return QStringLiteral("A: %1\nB: %2")
                 .arg(QString::fromStdString(e.pathA.empty() ? "-" : e.pathA),

@@ -271,6 +271,8 @@ ordered_json ModelJson::tensor(const TensorDiffEntry& e)
     out["max_abs_diff"] = number(e.maxAbsDiff);
     out["cosine"] = number(e.cosine);
     out["status"] = TensorDiff::statusName(e.status);
+    if (!e.error.empty())
+        out["error"] = e.error;
     out["key"] = e.key;
     out["layer"] = e.layer;
     if (hasA && !e.pathB.empty() && e.pathB != e.pathA)
@@ -306,6 +308,7 @@ ordered_json ModelJson::layer(const LayerDiff& l)
     out["only_a"] = l.onlyA;
     out["only_b"] = l.onlyB;
     out["mismatched"] = l.mismatched;
+    out["unreadable"] = l.unreadable;
     out["elements"] = l.elements;
     out["l2_diff"] = number(l.l2Diff);
     out["rel_change"] = number(l.relChange);

@@ -43,7 +43,7 @@ std::optional<TensorDiffEntry::Status> status(const std::string& name)
 {
     using S = TensorDiffEntry::Status;
     for (const S s : {S::Same, S::Changed, S::OnlyA, S::OnlyB, S::ShapeMismatch, S::DtypeMismatch,
-                      S::NotNumeric})
+                      S::NotNumeric, S::Unreadable})
         if (TensorDiff::statusName(s) == name)
             return s;
     return std::nullopt;
@@ -78,6 +78,7 @@ Result<ModelDiff> ModelJsonReader::diff(const Json& j)
             return Error{"diff JSON: unknown tensor status '" + text(t, "status") + "'", {}};
         TensorDiffEntry e;
         e.status = *s;
+        e.error = text(t, "error");
         e.key = text(t, "key");
         e.layer = text(t, "layer");
         const std::string path = text(t, "path");
@@ -126,6 +127,7 @@ Result<ModelDiff> ModelJsonReader::diff(const Json& j)
             x.onlyA = count<std::size_t>(l, "only_a");
             x.onlyB = count<std::size_t>(l, "only_b");
             x.mismatched = count<std::size_t>(l, "mismatched");
+            x.unreadable = count<std::size_t>(l, "unreadable");
             x.elements = count<std::uint64_t>(l, "elements");
             x.l2Diff = number(l, "l2_diff");
             x.relChange = l.value("rel_change_inf", false) ? std::numeric_limits<double>::infinity()

@@ -36,6 +36,7 @@ private slots:
     void inspectBadFiles();
     void diffJson();
     void diffHuman();
+    void diffGoesOnPastACorruptTensor();
     void diffRunEpochs();
     void diffErrors();
 
@@ -313,6 +314,49 @@ void tst_ModelCommands::diffHuman()
     // optimizer/vars/0 (the iteration count) is the same in both.
     QVERIFY2(out.contains("6 tensors: 1 same, 5 changed, 0 only in A, 0 only in B, 0 mismatched"),
              r.out.constData());
+}
+
+void tst_ModelCommands::diffGoesOnPastACorruptTensor()
+{
+    const auto write = [](const QString& path, bool torn) {
+        H5Writer w(path.toStdString());
+        const std::vector<float> kernel(64, torn ? 0.5f : 0.25f);
+        w.dataset("/dense/kernel", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {64}, kernel.data(), {16}, 4);
+        w.floats("/dense/bias", {3}, {1, 2, torn ? 3.0f : 4.0f});
+        if (torn)
+            w.corruptChunk("/dense/kernel", {16});
+    };
+    write(file("a.h5"), false);
+    write(file("b.h5"), true);
+    const CliResult human = runCli({"diff", file("a.h5"), file("b.h5")});
+    QCOMPARE(human.exitCode, 1);
+    const QString out = QString::fromUtf8(human.out);
+    QVERIFY2(
+        out.contains(QRegularExpression(
+            QStringLiteral(R"(dense/kernel +unreadable .*)") +
+            QRegularExpression::escape(file("b.h5") + QStringLiteral(": dataset /dense/kernel")))),
+        human.out.constData());
+    QVERIFY2(out.contains(QRegularExpression(QStringLiteral(R"(dense/bias +changed )"))),
+             human.out.constData());
+    QVERIFY2(
+        out.contains(QStringLiteral(
+            "2 tensors: 0 same, 1 changed, 0 only in A, 0 only in B, 0 mismatched, 1 unreadable")),
+        human.out.constData());
+    QVERIFY2(human.err.isEmpty(), human.err.constData());
+
+    const CliResult json = runCli({"diff", file("a.h5"), file("b.h5"), "--json"});
+    QCOMPARE(json.exitCode, 1);
+    const nlohmann::json document = json.json();
+    bool sawKernel = false;
+    for (const auto& t : document["tensors"]) {
+        if (t["key"] != "dense/kernel")
+            continue;
+        sawKernel = true;
+        QCOMPARE(t["status"].get<std::string>(), std::string("unreadable"));
+        QVERIFY2(t["error"].get<std::string>().starts_with(file("b.h5").toStdString()),
+                 t.dump().c_str());
+    }
+    QVERIFY(sawKernel);
 }
 
 void tst_ModelCommands::diffRunEpochs()

@@ -126,6 +126,7 @@ private slots:
     void deepModelConfig();
     void hugeAttributeKeepsItsShapeOnly();
     void oneCorruptTensorLeavesTheOthers();
+    void oneCorruptTensorLeavesTheOthersInADiff();
 };
 
 void tst_HostileModels::specialFiles_data()
@@ -364,9 +365,17 @@ void tst_HostileModels::valuesKeptElsewhereAreNeverRead()
     auto one = TensorStats::ofDataset(file.string(), "/dense/kernel");
     QVERIFY(!one);
     QVERIFY2(refusesIt(one.error().message), one.error().message.c_str());
+    // A diff compares the rest and marks that pair unreadable, saying why.
     auto diff = TensorDiff::diff(file.string(), file.string());
-    QVERIFY(!diff);
-    QVERIFY2(refusesIt(diff.error().message), diff.error().message.c_str());
+    QVERIFY2(diff, diff ? "" : diff.error().message.c_str());
+    for (const TensorDiffEntry& e : diff->tensors) {
+        if (e.key != "dense/kernel") {
+            QCOMPARE(e.status, TensorDiffEntry::Status::Same);
+            continue;
+        }
+        QCOMPARE(e.status, TensorDiffEntry::Status::Unreadable);
+        QVERIFY2(refusesIt(e.error), e.error.c_str());
+    }
 }
 
 void tst_HostileModels::kerasReaderBoundsWhatItReads()
@@ -724,6 +733,52 @@ void tst_HostileModels::oneCorruptTensorLeavesTheOthers()
     auto one = TensorStats::ofDataset(file.string(), "/dense/kernel");
     QVERIFY(!one);
     QCOMPARE(one.error().message, torn.error);
+}
+
+// The same in a diff: the pair that cannot be read is marked, with why, the
+// others compared; both ways a pair is read (whole when small, through the
+// pipeline when large) and either side torn.
+void tst_HostileModels::oneCorruptTensorLeavesTheOthersInADiff()
+{
+    QTemporaryDir tmp;
+    const fs::path dir(tmp.path().toStdString());
+    const auto write = [](const fs::path& file, bool tornSmall, bool tornLarge, float shift) {
+        test::H5Writer w(file);
+        std::vector<float> small(64);
+        std::vector<float> large(32768);
+        for (std::size_t i = 0; i < large.size(); ++i)
+            large[i] = static_cast<float>(i % 97) + shift;
+        for (std::size_t i = 0; i < small.size(); ++i)
+            small[i] = static_cast<float>(i) + shift;
+        w.dataset("/small", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {64}, small.data(), {16}, 4);
+        w.dataset("/large", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {32768}, large.data(), {4096}, 4);
+        w.floats("/bias", {3}, {1, 2, 3 + shift});
+        if (tornSmall)
+            w.corruptChunk("/small", {48});
+        if (tornLarge)
+            w.corruptChunk("/large", {8192});
+    };
+    const fs::path a = dir / "a.h5";
+    const fs::path b = dir / "b.h5";
+    write(a, true, false, 0);
+    write(b, false, true, 1);
+    auto diff = TensorDiff::diff(a.string(), b.string());
+    QVERIFY2(diff, diff ? "" : diff.error().message.c_str());
+    std::map<std::string, const TensorDiffEntry*> byKey;
+    for (const TensorDiffEntry& e : diff->tensors)
+        byKey[e.key] = &e;
+    QCOMPARE(byKey.size(), std::size_t(3));
+    using S = TensorDiffEntry::Status;
+    QCOMPARE(byKey.at("small")->status, S::Unreadable);
+    QVERIFY2(byKey.at("small")->error.starts_with(a.string() + ": dataset /small"),
+             byKey.at("small")->error.c_str());
+    QCOMPARE(byKey.at("large")->status, S::Unreadable);
+    QVERIFY2(byKey.at("large")->error.starts_with(b.string() + ": dataset /large"),
+             byKey.at("large")->error.c_str());
+    QVERIFY(!byKey.at("large")->compared);
+    QCOMPARE(byKey.at("bias")->status, S::Changed);
+    QCOMPARE(byKey.at("bias")->maxAbsDiff, 1.0);
+    QCOMPARE(TensorDiff::statusName(S::Unreadable), std::string("unreadable"));
 }
 
 QTEST_GUILESS_MAIN(tst_HostileModels)

@@ -35,6 +35,7 @@ private slots:
     void statusFilterHidesRows();
     void doubleClickOpensOverlay();
     void missingFileSaysWhich();
+    void unreadableTensorSaysWhy();
     void barFraction_data();
     void barFraction();
     void badColoursReadInBothPalettes();
@@ -213,6 +214,37 @@ void tst_WeightsDiffView::missingFileSaysWhich()
     QVERIFY2(m_view->summary()->text().contains(QStringLiteral("nope.h5")),
              qPrintable(m_view->summary()->text()));
     QCOMPARE(m_view->tensorView()->model()->rowCount(), 0);
+}
+
+// A tensor whose chunk does not inflate is one row that says so (its tooltip
+// says why, naming the file), and the rest of the comparison is there.
+void tst_WeightsDiffView::unreadableTensorSaysWhy()
+{
+    const QString a = m_dir.filePath("good.h5"), b = m_dir.filePath("torn.h5");
+    for (const QString& path : {a, b}) {
+        H5Writer w(path.toStdString());
+        const std::vector<float> kernel(64, path == a ? 0.25f : 0.5f);
+        w.dataset("/dense/kernel", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {64}, kernel.data(), {16}, 4);
+        w.floats("/dense/bias", {2}, {1, path == a ? 2.0f : 3.0f});
+        if (path == b)
+            w.corruptChunk("/dense/kernel", {0});
+    }
+    QSignalSpy finished(m_view, &WeightsDiffView::finished);
+    m_view->compare(a, QStringLiteral("epoch 1"), b, QStringLiteral("epoch 2"));
+    QTRY_COMPARE(finished.count(), 1);
+    QCOMPARE(finished.at(0).at(0).toBool(), true);
+    const QString summary = m_view->summary()->text();
+    QVERIFY2(summary.contains(QStringLiteral("2 tensors, 1 changed")), qPrintable(summary));
+    QVERIFY2(summary.contains(QStringLiteral("1 unreadable")), qPrintable(summary));
+    const auto* model = m_view->tensorView()->model();
+    const int torn = rowOf(QStringLiteral("dense/kernel"));
+    QVERIFY(torn >= 0);
+    QCOMPARE(model->index(torn, TensorDiffModel::StatusColumn).data().toString(),
+             QStringLiteral("unreadable"));
+    const QString why =
+        model->index(torn, TensorDiffModel::StatusColumn).data(Qt::ToolTipRole).toString();
+    QVERIFY2(why.startsWith(b + QStringLiteral(": dataset /dense/kernel")), qPrintable(why));
+    QVERIFY(rowOf(QStringLiteral("dense/bias")) >= 0);
 }
 
 void tst_WeightsDiffView::barFraction_data()

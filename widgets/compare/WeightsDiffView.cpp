@@ -291,11 +291,16 @@ void WeightsDiffView::updateSummary()
         return;
     int counts[5] = {0, 0, 0, 0, 0};
     int optimizer = 0;
+    int unreadable = 0;
     for (const TensorDiffEntry& e : m_diff->tensors) {
         if (e.optimizerState) {
             ++optimizer;
             if (!m_filter->showsOptimizer())
                 continue;
+        }
+        if (e.status == TensorDiffEntry::Status::Unreadable) {
+            ++unreadable; // told apart from the mismatches below, though filtered with them
+            continue;
         }
         const int f = TensorDiffFilterModel::filterOf(int(e.status));
         for (int bit = 0; bit < 5; ++bit)
@@ -314,6 +319,8 @@ void WeightsDiffView::updateSummary()
                     .arg(counts[2])
                     .arg(counts[3])
                     .arg(counts[4]);
+    if (unreadable)
+        text += tr(", <b>%n unreadable</b> (hover one for why)", nullptr, unreadable);
     const int bad = m_tensorModel->badCount();
     if (bad)
         text += tr(", <b>%n with NaN/Inf</b>", nullptr, bad);
