@@ -113,7 +113,7 @@ QVariant TensorDiffModel::data(const QModelIndex& index, int role) const
     const DType& dtype = onlyB ? e.dtypeB : e.dtypeA;
     switch (role) {
     case BadRole:
-        return isBad(e);
+        return isBad(e) || e.status == TensorDiffEntry::Status::Unreadable;
     case StatusRole:
         return int(e.status);
     case OptimizerRole:

@@ -34,7 +34,7 @@ public:
     {
         SortRole = Qt::UserRole + 1,
         BarValueRole = Qt::UserRole + 40, // double: relative change (RelChangeColumn only)
-        BadRole,                          // bool: NaN/Inf on either side
+        BadRole,                          // bool: NaN/Inf on either side, or unreadable
         StatusRole,                       // int: TensorDiffEntry::Status
         KeyRole,                          // QString: the matching key
         OptimizerRole,                    // bool: optimizer state, not a model weight

@@ -244,6 +244,9 @@ void tst_WeightsDiffView::unreadableTensorSaysWhy()
     const QString why =
         model->index(torn, TensorDiffModel::StatusColumn).data(Qt::ToolTipRole).toString();
     QVERIFY2(why.startsWith(b + QStringLiteral(": dataset /dense/kernel")), qPrintable(why));
+    // Drawn as alarming as a NaN, without being counted as one.
+    QVERIFY(model->index(torn, 0).data(TensorDiffModel::BadRole).toBool());
+    QVERIFY(!summary.contains(QStringLiteral("NaN")));
     QVERIFY(rowOf(QStringLiteral("dense/bias")) >= 0);
 }
 
