@@ -26,10 +26,13 @@ namespace {
 constexpr int kConnect = 30000;
 
 // The far shell kills its own sshd session: the connection drops there and then.
+// It survives its sshd, so it stops there too: a ckpt run after the drop would
+// apply the operation a few seconds later, behind the read-back's back (seen
+// on a loaded machine, where the read-back came after that).
 const char* const kKillSession =
     "p=$PPID\n"
     "while [ \"$(cat /proc/$p/comm)\" != sshd ]; do p=$(cut -d' ' -f4 /proc/$p/stat); done\n"
-    "kill -9 $p\nsleep 5\n";
+    "kill -9 $p\nsleep 5\nexit 1\n";
 
 int linkedEpoch(const fs::path& link)
 {
