@@ -104,13 +104,6 @@ void JsonWriter::appendString(std::string& out, std::string_view text)
     out += '"';
 }
 
-void JsonWriter::appendDouble(std::string& out, double value)
-{
-    char buffer[64];
-    char* end = nlohmann::detail::to_chars(buffer, buffer + sizeof buffer, value);
-    out.append(buffer, static_cast<std::size_t>(end - buffer));
-}
-
 JsonWriter::JsonWriter(std::string& out) : m_out(out)
 {
     m_begin = m_out.data();

@@ -51,7 +51,8 @@ public:
     JsonWriter& string(std::string_view text);
     JsonWriter& integer(std::int64_t value);
     JsonWriter& unsignedInteger(std::uint64_t value);
-    JsonWriter& number(double value); // null when not finite
+    // As nlohmann writes a double ("0.0041", "1.0", "1e-05"); null when not finite.
+    JsonWriter& number(double value);
     JsonWriter& boolean(bool value);
     JsonWriter& null();
     // A complete JSON value already in compact form.
@@ -80,8 +81,6 @@ public:
 
     // `text` as a JSON string literal (quotes, escapes, invalid UTF-8 as U+FFFD).
     static void appendString(std::string& out, std::string_view text);
-    // A finite double as nlohmann writes it ("0.0041", "1.0", "1e-05").
-    static void appendDouble(std::string& out, double value);
     // True when `text` can be written between quotes as it is: ASCII, no
     // control character, no '"' or '\\'. Eight bytes at a time.
     static bool isPlain(std::string_view text);
