@@ -151,13 +151,7 @@ void tst_ModelCommands::inspectFlagsNaN()
 void tst_ModelCommands::inspectShowsTheTensorsAroundACorruptOne()
 {
     const QString path = file("torn.h5");
-    {
-        H5Writer w(path.toStdString());
-        const std::vector<float> kernel(64, 0.5f);
-        w.dataset("/dense/kernel", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {64}, kernel.data(), {16}, 4);
-        w.floats("/dense/bias", {3}, {1, 2, 3});
-        w.corruptChunk("/dense/kernel", {16});
-    }
+    ModelFixtures::denseModel(path.toStdString(), 0.5f, 3, true);
     const CliResult human = runCli({"inspect", path});
     QCOMPARE(human.exitCode, 1);
     const QString out = QString::fromUtf8(human.out);
@@ -318,16 +312,8 @@ void tst_ModelCommands::diffHuman()
 
 void tst_ModelCommands::diffGoesOnPastACorruptTensor()
 {
-    const auto write = [](const QString& path, bool torn) {
-        H5Writer w(path.toStdString());
-        const std::vector<float> kernel(64, torn ? 0.5f : 0.25f);
-        w.dataset("/dense/kernel", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {64}, kernel.data(), {16}, 4);
-        w.floats("/dense/bias", {3}, {1, 2, torn ? 3.0f : 4.0f});
-        if (torn)
-            w.corruptChunk("/dense/kernel", {16});
-    };
-    write(file("a.h5"), false);
-    write(file("b.h5"), true);
+    ModelFixtures::denseModel(file("a.h5").toStdString(), 0.25f, 4);
+    ModelFixtures::denseModel(file("b.h5").toStdString(), 0.5f, 3, true);
     const CliResult human = runCli({"diff", file("a.h5"), file("b.h5")});
     QCOMPARE(human.exitCode, 1);
     const QString out = QString::fromUtf8(human.out);

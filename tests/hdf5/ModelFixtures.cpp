@@ -94,6 +94,17 @@ std::filesystem::path ModelFixtures::crasher(const std::string& name)
     return std::filesystem::path(CKPT_HDF5_CRASHERS_DIR) / name;
 }
 
+void ModelFixtures::denseModel(const std::filesystem::path& file, float kernel, float biasLast,
+                               bool torn)
+{
+    H5Writer w(file);
+    const std::vector<float> values(64, kernel);
+    w.dataset("/dense/kernel", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {64}, values.data(), {16}, 4);
+    w.floats("/dense/bias", {3}, {1, 2, biasLast});
+    if (torn)
+        w.corruptChunk("/dense/kernel", {16});
+}
+
 void ModelFixtures::writeBytes(const std::filesystem::path& file, const std::string& bytes)
 {
     std::ofstream out(file, std::ios::binary | std::ios::trunc);

@@ -31,6 +31,11 @@ public:
     // tests/hdf5/crashers/: "global-heap-read.h5" (SIGSEGV in H5HG_read
     // reading a variable-length string attribute).
     static std::filesystem::path crasher(const std::string& name);
+    // /dense/kernel: 64 float32 of `kernel` in deflated chunks of 16; /dense/bias
+    // {1, 2, `biasLast`}. `torn`: the kernel's chunk at 16 does not inflate
+    // (H5Writer::corruptChunk), the rest of the file is good.
+    static void denseModel(const std::filesystem::path& file, float kernel, float biasLast,
+                           bool torn = false);
     static void writeBytes(const std::filesystem::path& file, const std::string& bytes);
     static std::string readBytes(const std::filesystem::path& file);
     // A zip archive holding the named entries.

@@ -120,14 +120,8 @@ void render(const QString& out, const QString& suffix, const QString& model, con
     // B with a chunk that does not inflate: that pair unreadable, the rest compared.
     const QString good = elsewhereDir.filePath(QStringLiteral("good.h5"));
     const QString torn = elsewhereDir.filePath(QStringLiteral("torn.h5"));
-    for (const QString& path : {good, torn}) {
-        ckpt::test::H5Writer w(path.toStdString());
-        const std::vector<float> kernel(64, path == good ? 0.25f : 0.5f);
-        w.dataset("/dense/kernel", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {64}, kernel.data(), {16}, 4);
-        w.floats("/dense/bias", {3}, {1, 2, path == good ? 3.0f : 4.0f});
-        if (path == torn)
-            w.corruptChunk("/dense/kernel", {16});
-    }
+    ckpt::test::ModelFixtures::denseModel(good.toStdString(), 0.25f, 3);
+    ckpt::test::ModelFixtures::denseModel(torn.toStdString(), 0.5f, 4, true);
     view.compare(good, QStringLiteral("epoch 1"), torn, QStringLiteral("epoch 2"));
     waitFor(&view, SIGNAL(finished(bool)));
     settle();

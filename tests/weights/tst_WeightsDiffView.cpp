@@ -1,4 +1,5 @@
 #include "H5Writer.h"
+#include "ModelFixtures.h"
 #include "WeightsFixtures.h"
 #include "compare/ChangeBarDelegate.h"
 #include "compare/TensorOverlayDialog.h"
@@ -19,6 +20,7 @@
 
 using namespace ckpt;
 using ckpt::test::H5Writer;
+using ckpt::test::ModelFixtures;
 using ckpt::test::WeightsFixtures;
 
 class tst_WeightsDiffView : public QObject
@@ -221,14 +223,8 @@ void tst_WeightsDiffView::missingFileSaysWhich()
 void tst_WeightsDiffView::unreadableTensorSaysWhy()
 {
     const QString a = m_dir.filePath("good.h5"), b = m_dir.filePath("torn.h5");
-    for (const QString& path : {a, b}) {
-        H5Writer w(path.toStdString());
-        const std::vector<float> kernel(64, path == a ? 0.25f : 0.5f);
-        w.dataset("/dense/kernel", H5T_IEEE_F32LE, H5T_NATIVE_FLOAT, {64}, kernel.data(), {16}, 4);
-        w.floats("/dense/bias", {2}, {1, path == a ? 2.0f : 3.0f});
-        if (path == b)
-            w.corruptChunk("/dense/kernel", {0});
-    }
+    ModelFixtures::denseModel(a.toStdString(), 0.25f, 3);
+    ModelFixtures::denseModel(b.toStdString(), 0.5f, 4, true);
     QSignalSpy finished(m_view, &WeightsDiffView::finished);
     m_view->compare(a, QStringLiteral("epoch 1"), b, QStringLiteral("epoch 2"));
     QTRY_COMPARE(finished.count(), 1);
