@@ -134,7 +134,7 @@ int inspectSource(const CommandLine& cl, const std::string& model, std::uint64_t
     bool problems = !(*source)->problems().empty();
     if (stats) {
         for (const TensorSourceStats::Entry& e : *stats)
-            problems = problems || e.stats.nan > 0 || e.stats.inf > 0;
+            problems = problems || e.stats.nan > 0 || e.stats.inf > 0 || !e.error.empty();
     }
     if (cl.json()) {
         Console::json(ModelJson::inspect(**source, fileBytes, stats ? &*stats : nullptr));
@@ -150,10 +150,14 @@ int inspectSource(const CommandLine& cl, const std::string& model, std::uint64_t
                       Format::bytes(static_cast<double>(dataBytes)) + " of data\n";
     for (const auto& [key, value] : src.attributes())
         out += key + ": " + value + "\n";
-    std::map<std::string, const ValueStats*> byName;
+    std::map<std::string, const TensorSourceStats::Entry*> byName;
+    std::string errors;
     if (stats) {
-        for (const TensorSourceStats::Entry& e : *stats)
-            byName[e.info.name] = &e.stats;
+        for (const TensorSourceStats::Entry& e : *stats) {
+            byName[e.info.name] = &e;
+            if (!e.error.empty())
+                errors += "error: " + e.error + "\n";
+        }
     }
     TextTable table({"tensor", "shape", "dtype", "size", "min", "max", "mean", "std", "nan", "inf"},
                     {false, false, false, true, true, true, true, true, true, true});
@@ -161,8 +165,11 @@ int inspectSource(const CommandLine& cl, const std::string& model, std::uint64_t
         std::vector<std::string> row{t.name + (t.optimizerState ? " (optimizer)" : ""),
                                      shapeText(t.shape), t.dtype.name,
                                      Format::bytes(static_cast<double>(t.bytes))};
-        if (auto it = byName.find(t.name); it != byName.end()) {
-            const ValueStats& v = *it->second;
+        if (auto it = byName.find(t.name); it != byName.end() && !it->second->error.empty()) {
+            row.push_back("not read"); // why is said below the table
+            row.insert(row.end(), 5, "-");
+        } else if (it != byName.end()) {
+            const ValueStats& v = it->second->stats;
             for (const std::string& cell : {num(v.min), num(v.max), num(v.mean), num(v.stddev),
                                             std::to_string(v.nan), std::to_string(v.inf)})
                 row.push_back(cell);
@@ -171,7 +178,7 @@ int inspectSource(const CommandLine& cl, const std::string& model, std::uint64_t
         }
         table.addRow(row);
     }
-    out += "\n" + table.render("  ");
+    out += "\n" + table.render("  ") + errors;
     for (const std::string& p : src.problems())
         out += "problem: " + p + "\n";
     Console::out(out);

@@ -177,10 +177,10 @@ ordered_json ModelJson::inspect(const TensorSource& source, std::uint64_t fileBy
         attributes[key] = value;
     out["attributes"] = std::move(attributes);
     out["problems"] = source.problems();
-    std::map<std::string, const ValueStats*> byName;
+    std::map<std::string, const TensorSourceStats::Entry*> byName;
     if (statsList) {
         for (const TensorSourceStats::Entry& e : *statsList)
-            byName[e.info.name] = &e.stats;
+            byName[e.info.name] = &e;
     }
     ordered_json list = ordered_json::array();
     for (const TensorInfo& t : source.tensors()) {
@@ -194,8 +194,10 @@ ordered_json ModelJson::inspect(const TensorSource& source, std::uint64_t fileBy
             item["note"] = t.note;
         if (t.optimizerState)
             item["optimizer_state"] = true;
-        if (auto it = byName.find(t.name); it != byName.end()) {
-            const ordered_json values = stats(*it->second);
+        if (auto it = byName.find(t.name); it != byName.end() && !it->second->error.empty()) {
+            item["error"] = it->second->error; // no numbers rather than zeros
+        } else if (it != byName.end()) {
+            const ordered_json values = stats(it->second->stats);
             for (const auto& [k, v] : values.items())
                 item[k] = v;
         }

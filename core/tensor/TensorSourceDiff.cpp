@@ -93,9 +93,19 @@ Result<ModelDiff> TensorSourceDiff::diff(const TensorSource& a, const TensorSour
         acc[static_cast<std::size_t>(worker)][seg.job].addRaw(
             seg.kindA, seg.a, seg.kindB, seg.b, static_cast<std::size_t>(seg.elements));
     };
-    if (Status st = TensorStream::run(a, &b, jobs, consume, progress, options.blockBytes); !st)
+    // A pair that cannot be read is marked so, with why; the others are compared.
+    const auto unreadable = [&](std::size_t job, Error error) {
+        TensorDiffEntry& e = result.tensors[toCompare[job]];
+        e.status = TensorDiffEntry::Status::Unreadable;
+        e.error = std::move(error.message);
+    };
+    if (Status st =
+            TensorStream::run(a, &b, jobs, consume, progress, options.blockBytes, unreadable);
+        !st)
         return st.error();
     for (std::size_t j = 0; j < jobs.size(); ++j) {
+        if (result.tensors[toCompare[j]].status == TensorDiffEntry::Status::Unreadable)
+            continue;
         for (std::size_t w = 1; w < acc.size(); ++w)
             acc[0][j].merge(acc[w][j]);
         TensorDiff::finishEntry(result.tensors[toCompare[j]], acc[0][j].result());

@@ -14,9 +14,12 @@ namespace {
 constexpr std::uint64_t kBlockBytes = 1ull << 20;
 
 // Statistics of tensors()[i] for each i in `indices`, streamed on two workers.
+// With `errors`, a tensor that cannot be read gets its message there (and
+// empty statistics) instead of failing the call.
 Result<std::vector<ValueStats>> statsOf(const TensorSource& source,
                                         const std::vector<std::size_t>& indices,
-                                        const Progress& progress, std::uint64_t blockBytes)
+                                        const Progress& progress, std::uint64_t blockBytes,
+                                        std::vector<std::string>* errors = nullptr)
 {
     std::vector<TensorStream::Job> jobs;
     for (std::size_t i : indices)
@@ -28,10 +31,22 @@ Result<std::vector<ValueStats>> statsOf(const TensorSource& source,
         acc[static_cast<std::size_t>(worker)][seg.job].addRaw(
             seg.kindA, seg.a, static_cast<std::size_t>(seg.elements));
     };
-    if (Status st = TensorStream::run(source, nullptr, jobs, consume, progress, blockBytes); !st)
+    TensorStream::JobFailed failed;
+    if (errors) {
+        errors->assign(jobs.size(), {});
+        failed = [errors](std::size_t job, Error error) {
+            (*errors)[job] = std::move(error.message);
+        };
+    }
+    if (Status st = TensorStream::run(source, nullptr, jobs, consume, progress, blockBytes, failed);
+        !st)
         return st.error();
     std::vector<ValueStats> out;
     for (std::size_t j = 0; j < jobs.size(); ++j) {
+        if (errors && !(*errors)[j].empty()) {
+            out.emplace_back();
+            continue;
+        }
         for (std::size_t w = 1; w < acc.size(); ++w)
             acc[0][j].merge(acc[w][j]);
         out.push_back(acc[0][j].result());
@@ -84,12 +99,13 @@ Result<std::vector<TensorSourceStats::Entry>> TensorSourceStats::of(const Tensor
         if (source.tensors()[i].dtype.numeric())
             numeric.push_back(i);
     }
-    auto stats = statsOf(source, numeric, progress, blockBytes);
+    std::vector<std::string> errors;
+    auto stats = statsOf(source, numeric, progress, blockBytes, &errors);
     if (!stats)
         return stats.error();
     std::vector<Entry> out;
     for (std::size_t j = 0; j < numeric.size(); ++j)
-        out.push_back(Entry{source.tensors()[numeric[j]], stats.value()[j]});
+        out.push_back(Entry{source.tensors()[numeric[j]], stats.value()[j], errors[j]});
     return out;
 }
 
@@ -102,7 +118,7 @@ Result<TensorSourceStats::Entry> TensorSourceStats::ofTensor(const TensorSource&
     auto stats = statsOf(source, {*index}, Progress::none(), kBlockBytes);
     if (!stats)
         return stats.error();
-    return Entry{source.tensors()[*index], stats->front()};
+    return Entry{source.tensors()[*index], stats->front(), {}};
 }
 
 Result<TensorHistogram::Tensor> TensorSourceStats::histogram(const TensorSource& source,

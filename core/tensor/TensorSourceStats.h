@@ -19,8 +19,13 @@ public:
     {
         TensorInfo info;
         ValueStats stats;
+        // Why this tensor has no statistics (the file cut under the reader, an
+        // I/O error), naming the file; empty when `stats` holds them.
+        std::string error;
     };
 
+    // Every numeric tensor; one that cannot be read gets its error and the
+    // others their statistics (a cancel is an error of the whole call).
     static Result<std::vector<Entry>> of(const TensorSource& source,
                                          const Progress& progress = Progress::none(),
                                          std::uint64_t blockBytes = 1ull << 20);

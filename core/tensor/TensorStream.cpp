@@ -20,9 +20,11 @@ class Turns
 {
 public:
     Turns(const TensorSource& a, const TensorSource* b, const std::vector<TensorStream::Job>& jobs,
-          const Progress& progress, std::uint64_t total, std::uint64_t bufferBytes)
-        : m_a(a), m_b(b), m_jobs(jobs), m_progress(progress), m_bufferBytes(bufferBytes),
-          m_total(total), m_reportStep(std::max<std::uint64_t>(total / 200, 1))
+          const Progress& progress, std::uint64_t total, std::uint64_t bufferBytes,
+          const TensorStream::JobFailed& jobFailed)
+        : m_a(a), m_b(b), m_jobs(jobs), m_progress(progress), m_jobFailed(jobFailed),
+          m_bufferBytes(bufferBytes), m_total(total),
+          m_reportStep(std::max<std::uint64_t>(total / 200, 1))
     {}
 
     Status status() const { return m_status; }
@@ -81,12 +83,19 @@ private:
                 m_job, ta.dtype.kind, tb ? tb->dtype.kind : DTypeKind::Other, bufA + usedA, nullptr,
                 n,     m_offset};
             if (n > 0) {
-                if (Status st = m_a.read(job.a, m_offset, n, bufA + usedA); !st)
-                    return fail(st, out);
-                if (tb) {
+                Status st = m_a.read(job.a, m_offset, n, bufA + usedA);
+                if (st && tb) {
                     seg.b = bufB + usedB;
-                    if (Status st = m_b->read(job.b, m_offset, n, bufB + usedB); !st)
+                    st = m_b->read(job.b, m_offset, n, bufB + usedB);
+                }
+                if (!st) {
+                    if (!m_jobFailed)
                         return fail(st, out);
+                    // That tensor only: on with the next (under the lock, in job order).
+                    m_jobFailed(m_job, st.error());
+                    ++m_job;
+                    m_offset = 0;
+                    continue;
                 }
                 // Each segment 8-byte aligned for the accumulators' sake.
                 usedA += (n * sizeA + 7) & ~std::uint64_t(7);
@@ -116,6 +125,7 @@ private:
     const TensorSource* m_b;
     const std::vector<TensorStream::Job>& m_jobs;
     const Progress& m_progress;
+    const TensorStream::JobFailed& m_jobFailed;
     const std::uint64_t m_bufferBytes;
     std::mutex m_mutex;
     std::condition_variable m_cond;
@@ -134,7 +144,7 @@ private:
 
 Status TensorStream::run(const TensorSource& a, const TensorSource* b, const std::vector<Job>& jobs,
                          const Consumer& consume, const Progress& progress,
-                         std::uint64_t blockBytes)
+                         std::uint64_t blockBytes, const JobFailed& jobFailed)
 {
     // Buffers no larger than the data (a small file costs small buffers), and
     // never smaller than one element of the widest type.
@@ -155,7 +165,7 @@ Status TensorStream::run(const TensorSource& a, const TensorSource* b, const std
     const std::uint64_t bytes = std::max(std::min(blockBytes, need), widest);
     // One batch or less: a second worker would only wait.
     const int workers = need > bytes ? kWorkers : 1;
-    Turns turns(a, b, jobs, progress, total, bytes);
+    Turns turns(a, b, jobs, progress, total, bytes, jobFailed);
 
     auto work = [&](int worker) {
         // Not value-initialised: every byte used is written by read() first.

@@ -43,10 +43,16 @@ public:
     // segments arrive in file order, and never two calls for one worker at once.
     using Consumer = std::function<void(int worker, const Segment&)>;
 
+    // A job whose tensor could not be read (the file cut under the reader, an
+    // I/O error): when set, it is reported here and the run goes on with the
+    // next job (the consumer may have seen some of that job's segments);
+    // unset, the first such error ends the run.
+    using JobFailed = std::function<void(std::size_t job, Error error)>;
+
     // Progress is reported in "bytes" (bytes read from both sources).
     static Status run(const TensorSource& a, const TensorSource* b, const std::vector<Job>& jobs,
                       const Consumer& consume, const Progress& progress,
-                      std::uint64_t blockBytes = 1ull << 20);
+                      std::uint64_t blockBytes = 1ull << 20, const JobFailed& jobFailed = {});
 };
 
 } // namespace ckpt
