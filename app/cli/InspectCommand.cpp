@@ -103,7 +103,7 @@ std::string hdf5Text(const H5Report& report, const std::vector<TensorStats::Entr
             if (!e.error.empty()) {
                 // The row stays, so the table lists every tensor; why is said below it.
                 table.addRow({e.path, e.info.dtype.name, "not read", "-", "-", "-", "-", "-", "-"});
-                errors += "error: " + e.error + "\n";
+                errors.append("error: ").append(e.error).append("\n");
                 continue;
             }
             table.addRow({e.path, e.info.dtype.name, num(s.min), num(s.max), num(s.mean),
@@ -156,7 +156,7 @@ int inspectSource(const CommandLine& cl, const std::string& model, std::uint64_t
         for (const TensorSourceStats::Entry& e : *stats) {
             byName[e.info.name] = &e;
             if (!e.error.empty())
-                errors += "error: " + e.error + "\n";
+                errors.append("error: ").append(e.error).append("\n");
         }
     }
     TextTable table({"tensor", "shape", "dtype", "size", "min", "max", "mean", "std", "nan", "inf"},
