@@ -130,6 +130,14 @@ void TensorDiff::finishEntry(TensorDiffEntry& entry, const DiffAccumulator::Sums
     finish(entry, sums);
 }
 
+// The diff goes on with the other tensors and this one says why.
+void TensorDiff::markUnreadable(TensorDiffEntry& entry, const Error& error)
+{
+    entry.status = TensorDiffEntry::Status::Unreadable;
+    entry.error = error.message;
+    entry.compared = false;
+}
+
 std::vector<LayerDiff> TensorDiff::summarise(const std::vector<TensorDiffEntry>& tensors)
 {
     return summariseLayers(tensors);
@@ -248,15 +256,6 @@ Result<Side> openSide(const H5File& file, const H5File::DatasetLink& link)
     if (!info)
         return info.error();
     return Side{std::move(handle.value()), std::move(info.value())};
-}
-
-// A pair whose values could not be read (a corrupt chunk, values refused):
-// the diff goes on with the other tensors and this one says why.
-void unreadable(TensorDiffEntry& entry, const Error& error)
-{
-    entry.status = TensorDiffEntry::Status::Unreadable;
-    entry.error = error.message;
-    entry.compared = false;
 }
 
 // Reads a whole small tensor into `buffer` (8-byte words, reused across tensors).
@@ -390,7 +389,7 @@ Result<ModelDiff> TensorDiff::diff(const std::string& fileA, const std::string& 
                 if (read)
                     finish(e, acc.result());
                 else
-                    unreadable(e, read.error());
+                    markUnreadable(e, read.error());
                 inlineDone += sideA.info.bytes + sideB.info.bytes;
             } else {
                 jobEntry.push_back(result.tensors.size());
@@ -413,7 +412,7 @@ Result<ModelDiff> TensorDiff::diff(const std::string& fileA, const std::string& 
         BlockPipeline::Options pipe;
         pipe.slotBytes = options.blockBytes;
         pipe.jobFailed = [&](std::size_t job, Error error) {
-            unreadable(result.tensors[jobEntry[job]], error);
+            markUnreadable(result.tensors[jobEntry[job]], error);
         };
         const Progress rest = Progress::relay(progress, inlineDone, result.bytesRead);
         if (Status st = BlockPipeline::run(*a, &b.value(), jobs, consume, rest, pipe); !st)

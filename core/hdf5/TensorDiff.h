@@ -116,6 +116,8 @@ public:
     // Shared with the other tensor formats' diff (TensorSourceDiff): fills a
     // compared entry from its sums, and sums tensors up per layer.
     static void finishEntry(TensorDiffEntry& entry, const DiffAccumulator::Sums& sums);
+    // A pair whose values could not be read: Unreadable, with why; not compared.
+    static void markUnreadable(TensorDiffEntry& entry, const Error& error);
     static std::vector<LayerDiff> summarise(const std::vector<TensorDiffEntry>& tensors);
 };
 

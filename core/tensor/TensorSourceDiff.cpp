@@ -94,10 +94,8 @@ Result<ModelDiff> TensorSourceDiff::diff(const TensorSource& a, const TensorSour
             seg.kindA, seg.a, seg.kindB, seg.b, static_cast<std::size_t>(seg.elements));
     };
     // A pair that cannot be read is marked so, with why; the others are compared.
-    const auto unreadable = [&](std::size_t job, Error error) {
-        TensorDiffEntry& e = result.tensors[toCompare[job]];
-        e.status = TensorDiffEntry::Status::Unreadable;
-        e.error = std::move(error.message);
+    const auto unreadable = [&](std::size_t job, const Error& error) {
+        TensorDiff::markUnreadable(result.tensors[toCompare[job]], error);
     };
     if (Status st =
             TensorStream::run(a, &b, jobs, consume, progress, options.blockBytes, unreadable);
