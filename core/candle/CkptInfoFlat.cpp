@@ -403,7 +403,7 @@ bool CkptInfoReader::parseFlat(std::string_view text, CkptInfo& info, KeyValues&
     KeyValues::Entry entries[FlatObject::kMaxMembers];
     for (std::size_t k = 0, from = 0; k < f.size(); from = ends[k], ++k)
         entries[k] = {f.key(k), std::string_view(values).substr(from, ends[k] - from)};
-    record.assignDistinct(entries, f.size());
+    record.assignDistinct(entries, f.size(), /*canonical=*/true);
     return true;
 }
 

@@ -15,6 +15,7 @@ struct KeyValues::Block : SharedCount
 {
     std::uint32_t size = 0;
     std::uint32_t capacity = 0;
+    bool canonical = false;
 
     char* chars() { return reinterpret_cast<char*>(this + 1); }
 
@@ -74,7 +75,12 @@ void KeyValues::assign(std::string_view text)
     m_block->size = static_cast<std::uint32_t>(text.size());
 }
 
-void KeyValues::assignDistinct(const Entry* entries, std::size_t count)
+bool KeyValues::canonical() const
+{
+    return m_block && m_block->canonical;
+}
+
+void KeyValues::assignDistinct(const Entry* entries, std::size_t count, bool canonical)
 {
     m_block.reset();
     std::size_t bytes = 0;
@@ -93,13 +99,16 @@ void KeyValues::assignDistinct(const Entry* entries, std::size_t count)
         }
     }
     m_block->size = static_cast<std::uint32_t>(bytes);
+    m_block->canonical = canonical;
 }
 
 void KeyValues::shrinkToFit()
 {
     if (m_block && m_block->capacity > m_block->size) {
+        const bool wasCanonical = m_block->canonical;
         const std::string copy(packed());
         assign(copy);
+        m_block->canonical = wasCanonical;
     }
 }
 
@@ -186,6 +195,7 @@ void KeyValues::set(std::string_view key, std::string_view value)
         std::memcpy(out, value.data(), value.size());
     out[value.size()] = '\0';
     m_block->size = static_cast<std::uint32_t>(at + key.size() + value.size() + 2);
+    m_block->canonical = false;
 }
 
 std::optional<std::string> KeyValues::text(std::string_view key) const

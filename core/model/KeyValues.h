@@ -60,7 +60,15 @@ public:
     void set(std::string_view key, std::string_view value);
     // Replaces the whole list in one allocation, from `count` entries whose keys
     // are distinct and which hold no NUL (what set() would build, faster).
-    void assignDistinct(const Entry* entries, std::size_t count);
+    // `canonical`: the caller vouches for what canonical() promises.
+    void assignDistinct(const Entry* entries, std::size_t count, bool canonical = false);
+    // True when every key is plain ASCII (no control character, quote or
+    // backslash) and every value is what nlohmann's compact dump() writes for
+    // it (a plain ASCII string, an integer, a shortest round-trip double, a
+    // word), non-finite numbers spelled NaN, Infinity or -Infinity: a writer
+    // may copy such a record out as JSON without reading it again. Only the
+    // fast ckpt-info.json reader makes such records; set() ends the promise.
+    bool canonical() const;
     std::optional<std::string_view> get(std::string_view key) const;
     bool contains(std::string_view key) const { return get(key).has_value(); }
     bool empty() const { return packed().empty(); }

@@ -37,13 +37,18 @@ public:
     template <std::size_t N> JsonWriter& key(const char (&name)[N])
     {
         static_assert(N > 1, "a member name");
+        return plainKey(std::string_view(name, N - 1));
+    }
+    // A name known to be plain (see isPlain), written without the check.
+    JsonWriter& plainKey(std::string_view name)
+    {
         separate();
-        char* p = room(N + 2);
+        char* p = room(name.size() + 3);
         *p = '"';
-        std::memcpy(p + 1, name, N - 1);
-        p[N] = '"';
-        p[N + 1] = ':';
-        m_cur = p + N + 2;
+        std::memcpy(p + 1, name.data(), name.size());
+        p[name.size() + 1] = '"';
+        p[name.size() + 2] = ':';
+        m_cur = p + name.size() + 3;
         m_needComma = false;
         return *this;
     }

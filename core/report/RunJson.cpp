@@ -276,6 +276,24 @@ void writeRecordValue(JsonWriter& w, std::string_view value)
 // (made only when there is something to put: most records give every value back).
 void writeRecord(JsonWriter& w, const KeyValues& metadata, std::optional<Json>& raw)
 {
+    if (metadata.canonical()) {
+        // Already as the document writes it: copied out, but for non-finite numbers.
+        w.beginObject();
+        for (const auto& [key, value] : metadata) {
+            w.plainKey(key);
+            if (value.front() == 'N' || value.front() == 'I' ||
+                (value.front() == '-' && value.size() > 1 && value[1] == 'I')) {
+                w.null();
+                if (!raw)
+                    raw = Json::object();
+                (*raw)[std::string(key)] = std::string(value);
+            } else {
+                w.raw(value);
+            }
+        }
+        w.endObject();
+        return;
+    }
     for (const auto& [key, value] : metadata) {
         if (!isAscii(key)) {
             // Two keys made valid UTF-8 may become one: the document decides.

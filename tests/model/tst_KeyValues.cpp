@@ -20,6 +20,7 @@ private slots:
     void emptyValueIntoEmptyMap();
     void nulInKeyOrValue();
     void copiesAcrossThreads();
+    void canonicalUntilSet();
 };
 
 namespace {
@@ -131,6 +132,29 @@ void tst_KeyValues::clearAndShrink()
     copy.shrinkToFit();
     QCOMPARE(joined(copy), std::string("x=1;"));
     QVERIFY(KeyValues() == KeyValues());
+}
+
+// The fast reader's promise that the values are already as a writer puts them:
+// kept by copies and shrinking, ended by any change (a copy that changes ends
+// only its own).
+void tst_KeyValues::canonicalUntilSet()
+{
+    const KeyValues::Entry entries[] = {{"epoch", "3"}, {"loss", "0.5"}};
+    KeyValues kv;
+    kv.assignDistinct(entries, 2);
+    QVERIFY(!kv.canonical());
+    kv.assignDistinct(entries, 2, true);
+    QVERIFY(kv.canonical());
+    kv.shrinkToFit();
+    QVERIFY(kv.canonical());
+    KeyValues copy = kv;
+    copy.set("note", "1E5");
+    QVERIFY(!copy.canonical());
+    QVERIFY(kv.canonical());
+    kv.set("loss", "0.50");
+    QVERIFY(!kv.canonical());
+    QCOMPARE(joined(kv), std::string("epoch=3;loss=0.50;"));
+    QVERIFY(!KeyValues().canonical());
 }
 
 void tst_KeyValues::copiesAcrossThreads()

@@ -191,6 +191,12 @@ void buildLayout(const QString& layout, const fs::path& root)
                        "\"checksum\": \"__DISABLED__\", \"save_best_only\": false}");
         a.writeInfo(7,
                     R"({"epoch": 7, "epoch": 8, "model_file": "../x", "best_stat_last": "0.75"})");
+        // Flat: the fast reader's record, copied out as it holds it but for the
+        // non-finite numbers, must still equal the document's.
+        a.writeInfo(8, R"({"epoch": 8, "best_metric_last": -Infinity, "e5": 1E5, "small": 2.5e-08,
+                           "zeros": 0.1000, "big": 18446744073709551615, "neg": -0.0, "m0": -0,
+                           "int19": 1234567890123456789, "nan": NaN, "inf": Infinity, "t": true,
+                           "nul": null, "s": "plain", "huge": 1e400})");
         a.linkAbsolute("last", 2);
         a.linkRelative("best", 9);
         fs::create_directories(root / "A" / "ckpts" / "work");
@@ -258,6 +264,14 @@ void tst_RunJson::streamedEqualsDocument()
             },
             extra);
         QCOMPARE(streamed, documentText(run, extra));
+        if (layout == QLatin1String("candle") && run.root.ends_with("/A/ckpts")) {
+            const Epoch* flat = run.findEpoch(8);
+            QVERIFY(flat && flat->metadata.canonical());
+            QVERIFY(streamed.find(R"("e5":100000.0,"small":2.5e-08,"zeros":0.1,)") !=
+                    std::string::npos);
+            QVERIFY(streamed.find(R"("info_raw":{"best_metric_last":"-Infinity","nan":"NaN",)"
+                                  R"("inf":"Infinity","huge":"Infinity"})") != std::string::npos);
+        }
         QVERIFY(pieces >= 1);
         QVERIFY(nlohmann::json::accept(streamed));
         // append() (what `ckpt scan --json` renders into) gives the same bytes
