@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Puts a working `ckpt` on a Linux host that has no Qt: a relocatable bundle of
-# this build's ckpt (stripped) and every shared library it needs except glibc
-# (PREFIX/bin/ckpt with RUNPATH $ORIGIN/../lib, PREFIX/lib/* with $ORIGIN),
+# this build's ckpt (stripped: the front end PREFIX/bin/ckpt and the full
+# program PREFIX/libexec/ckpt/ckpt it runs) and every shared library they need
+# except glibc (in PREFIX/lib, found through RUNPATHs relative to $ORIGIN),
 # copied over ssh with tar, then checked by running `ckpt version --json` there.
 #
 #   scripts/install-remote.sh HOST [PREFIX]     PREFIX defaults to ~/.local/ckpt
@@ -19,13 +20,16 @@ build="${CKPT_BUILD_DIR:-$here/build}"
 [[ "$build" = /* ]] || build="$here/$build"
 
 if [[ $# -lt 1 || $# -gt 2 || "$1" == -h || "$1" == --help ]]; then
-  sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'
+  sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'
   exit 2
 fi
 host="$1"
 prefix="${2:-~/.local/ckpt}"
 ckpt="$build/app/cli/ckpt"
-[[ -x "$ckpt" ]] || { echo "install-remote: $ckpt not built: run scripts/build.sh first" >&2; exit 2; }
+full="$build/app/libexec/ckpt/ckpt"
+for program in "$ckpt" "$full"; do
+  [[ -x "$program" ]] || { echo "install-remote: $program not built: run scripts/build.sh first" >&2; exit 2; }
+done
 for tool in patchelf ldd tar strip; do
   command -v "$tool" >/dev/null || { echo "install-remote: needs $tool (apt-get install patchelf binutils)" >&2; exit 2; }
 done
@@ -41,11 +45,13 @@ else far_prefix="$(quote "$prefix")"; fi
 
 stage="$(mktemp -d)"
 trap 'rm -rf "$stage"' EXIT
-mkdir -p "$stage/bin" "$stage/lib"
+mkdir -p "$stage/bin" "$stage/libexec/ckpt" "$stage/lib"
 strip --strip-unneeded -o "$stage/bin/ckpt" "$ckpt"
+strip --strip-unneeded -o "$stage/libexec/ckpt/ckpt" "$full"
 # Every library ldd resolves, but glibc's own (the host has those, and they
 # must match its dynamic loader).
-ldd "$ckpt" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' | while read -r soname path; do
+{ ldd "$ckpt"; ldd "$full"; } | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' | sort -u |
+while read -r soname path; do
   case "$soname" in
     libc.so.*|libm.so.*|libpthread.so.*|libdl.so.*|librt.so.*|libresolv.so.*|libutil.so.*|\
     libnsl.so.*|libanl.so.*|ld-linux*) continue ;;
@@ -54,21 +60,22 @@ ldd "$ckpt" | awk '$2 == "=>" && $3 ~ /^\// {print $1, $3}' | while read -r sona
   chmod u+w "$stage/lib/$soname"
   patchelf --set-rpath '$ORIGIN' "$stage/lib/$soname"
 done
-if ldd "$ckpt" | grep -q 'not found'; then
+if { ldd "$ckpt"; ldd "$full"; } | grep -q 'not found'; then
   echo "install-remote: this build's ckpt misses libraries:" >&2
-  ldd "$ckpt" | grep 'not found' >&2
+  { ldd "$ckpt"; ldd "$full"; } | grep 'not found' >&2
   exit 2
 fi
 patchelf --set-rpath '$ORIGIN/../lib' "$stage/bin/ckpt"
+patchelf --set-rpath '$ORIGIN/../../lib' "$stage/libexec/ckpt/ckpt"
 echo "install-remote: $(ls "$stage/lib" | wc -l) libraries, $(du -sh "$stage" | cut -f1) to $host:$prefix" >&2
 
 # Unpacked beside, then renamed into place: a dropped copy leaves the old bundle.
-tar -C "$stage" -cf - bin lib | "${ssh[@]}" -- "$host" \
+tar -C "$stage" -cf - bin libexec lib | "${ssh[@]}" -- "$host" \
   "set -e; p=$far_prefix; mkdir -p \"\$p\"; rm -rf \"\$p/.ckpt-new\"; mkdir \"\$p/.ckpt-new\";
    tar -C \"\$p/.ckpt-new\" -xf -;
-   rm -rf \"\$p/bin.old\" \"\$p/lib.old\";
-   for d in bin lib; do [ ! -e \"\$p/\$d\" ] || mv \"\$p/\$d\" \"\$p/\$d.old\"; mv \"\$p/.ckpt-new/\$d\" \"\$p/\$d\"; done;
-   rm -rf \"\$p/.ckpt-new\" \"\$p/bin.old\" \"\$p/lib.old\""
+   rm -rf \"\$p/bin.old\" \"\$p/libexec.old\" \"\$p/lib.old\";
+   for d in lib libexec bin; do [ ! -e \"\$p/\$d\" ] || mv \"\$p/\$d\" \"\$p/\$d.old\"; mv \"\$p/.ckpt-new/\$d\" \"\$p/\$d\"; done;
+   rm -rf \"\$p/.ckpt-new\" \"\$p/bin.old\" \"\$p/libexec.old\" \"\$p/lib.old\""
 if ! out="$("${ssh[@]}" -- "$host" "$far_prefix/bin/ckpt version --json" 2>&1)"; then
   echo "install-remote: copied, but $prefix/bin/ckpt does not run on $host:" >&2
   echo "$out" >&2

@@ -53,7 +53,7 @@ step "cmake --install into a staging prefix and a consumer project built against
 stage="$build/stage"
 rm -rf "$stage"
 cmake --install "$build" --prefix "$stage" >/dev/null
-for f in bin/ckpt bin/ckpt-studio include/ckpt/scan/Scanner.h include/ckpt/checksum/Verifier.h \
+for f in bin/ckpt libexec/ckpt/ckpt bin/ckpt-studio include/ckpt/scan/Scanner.h include/ckpt/checksum/Verifier.h \
          'lib*/libckpt_core.a' 'lib*/cmake/ckpt/ckptConfig.cmake' \
          'lib*/cmake/ckpt/ckptConfigVersion.cmake' 'lib*/cmake/ckpt/ckptTargets.cmake' \
          share/applications/ckpt-studio.desktop share/icons/hicolor/scalable/apps/ckpt-studio.svg \

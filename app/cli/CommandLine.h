@@ -1,5 +1,7 @@
 #pragma once
 
+#include "ExitCode.h"
+
 #include <QCommandLineParser>
 #include <QStringList>
 
@@ -8,14 +10,6 @@
 #include <vector>
 
 namespace ckpt::cli {
-
-// Exit status shared by every command.
-enum ExitCode : int
-{
-    ExitOk = 0,
-    ExitProblems = 1,
-    ExitUsage = 2
-};
 
 // QCommandLineParser with the options every command has (--help, --json) and
 // the project's exit codes: help exits 0, a usage error prints the reason and

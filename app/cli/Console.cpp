@@ -12,20 +12,10 @@
 
 namespace ckpt::cli {
 
-void Console::out(const QString& text)
-{
-    out(text.toStdString());
-}
-
 void Console::out(const std::string& text)
 {
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
-}
-
-void Console::err(const QString& text)
-{
-    err(text.toStdString());
 }
 
 void Console::err(const std::string& text)

@@ -2,25 +2,34 @@
 
 #include "common/Progress.h"
 
-#include <QString>
-
 #include <chrono>
+#include <concepts>
 #include <nlohmann/json.hpp>
 #include <string>
 
 namespace ckpt::cli {
+
+// Text with toStdString(), UTF-8 (a QString): the console takes it without
+// naming Qt, so that `ckpt scan` links no Qt (ScanMain.h).
+template <typename T>
+concept StdStringConvertible = requires(const T& t)
+{
+    {
+        t.toStdString()
+        } -> std::same_as<std::string>;
+};
 
 // stdout/stderr for the commands: UTF-8, flushed, and a progress line on
 // stderr only when it is a terminal (never in pipes, CI logs or --json runs).
 class Console
 {
 public:
-    static void out(const QString& text);
     static void out(const std::string& text);
     static void out(const char* text) { out(std::string(text)); }
-    static void err(const QString& text);
+    static void out(const StdStringConvertible auto& text) { out(text.toStdString()); }
     static void err(const std::string& text);
     static void err(const char* text) { err(std::string(text)); }
+    static void err(const StdStringConvertible auto& text) { err(text.toStdString()); }
     // A JSON document on stdout (pretty): `value` is an object, and the
     // document starts with "protocol": kCliProtocol (the one place it is added).
     static void json(const nlohmann::ordered_json& value);

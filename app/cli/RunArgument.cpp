@@ -7,14 +7,6 @@
 
 namespace ckpt::cli {
 
-std::string knownLayoutsText()
-{
-    std::string names;
-    for (const Layout* layout : builtinLayouts())
-        names += (names.empty() ? "" : ", ") + std::string(layout->name());
-    return "runs of every known layout: " + names;
-}
-
 Result<Run> loadRunArgument(const QString& argument)
 {
     const std::string path = QDir(argument).absolutePath().toStdString();

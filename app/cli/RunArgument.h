@@ -1,14 +1,12 @@
 #pragma once
 
+#include "ScanMain.h"
 #include "common/Result.h"
 #include "model/Run.h"
 
 #include <QString>
 
 namespace ckpt::cli {
-
-// "runs of every known layout: candle, orbax" for "nothing found" messages.
-std::string knownLayoutsText();
 
 // Resolves a RUN argument: the run's root (also one naming a run that shares its
 // folder, <folder>/<prefix>), or any folder that holds exactly one run. The error lists the runs

@@ -1,7 +1,11 @@
 #include "CandleFixture.h"
 #include "CliRunner.h"
+#include "ProcessRunner.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -130,6 +134,53 @@ private slots:
             QCOMPARE(j.exitCode, 2);
             QVERIFY2(j.out.isEmpty(), j.out.constData());
         }
+    }
+
+    // `ckpt` runs a plain scan itself, without loading Qt, and hands anything
+    // else to the full program it execs: both must print the same.
+    void frontEndScansAloneAndHandsTheRestOn()
+    {
+        CandleFixture a(m_root / "exp" / "RUN000" / "ckpts");
+        a.addEpoch(1, std::numeric_limits<double>::infinity(), 100, true);
+        a.addEpoch(2, 0.5, 200);
+        a.linkAbsolute("last", 2);
+        a.writeInfo(3, "{\"epoch\": 3, trunc");
+        const QString full = QFileInfo(cliPath()).absolutePath() + "/../libexec/ckpt/ckpt";
+        QVERIFY2(QFileInfo(full).isExecutable(), qPrintable(full));
+
+        qputenv("LD_DEBUG", "libs"); // the loader names each library it loads, on stderr
+        const CliResult plain = runCli({"scan", "--json", m_tmp->path()});
+        const CliResult help = runCli({"scan", "--help"});
+        qunsetenv("LD_DEBUG");
+        QCOMPARE(plain.exitCode, 1); // epoch 3's record is torn
+        QVERIFY2(!plain.err.contains("libQt6Core"), plain.err.constData());
+        QVERIFY2(plain.err.contains("libstdc++"), plain.err.constData()); // LD_DEBUG did work
+        QCOMPARE(help.exitCode, 0);
+        QVERIFY(help.out.contains("Usage: ckpt scan"));
+        QVERIFY(help.err.contains("libQt6Core"));
+
+        // Folders as users type them: relative, with "." and "..", doubled and
+        // trailing slashes, several at once; the front end makes them absolute
+        // as QDir does in the full program.
+        const QString before = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(m_tmp->path() + "/exp"));
+        const QList<QStringList> cases{
+            {"scan", "--json", "."},
+            {"scan", "RUN000/./ckpts/../ckpts//", "--json"},
+            {"scan", "--summary", "../exp/RUN000/", m_tmp->path() + "//exp"},
+            {"scan", "--json", "--stream", "RUN000"},
+            {"scan", "RUN000"},
+        };
+        for (const QStringList& args : cases) {
+            const CliResult front = runCli(args);
+            const ProcessResult back = runProcess(full, args);
+            QCOMPARE(front.exitCode, back.exitCode);
+            QCOMPARE(front.out, back.out);
+            QCOMPARE(front.err, back.err);
+            QVERIFY2(front.out.contains(QFile::encodeName(m_tmp->path() + "/exp/RUN000/ckpts")),
+                     front.out.constData());
+        }
+        QVERIFY(QDir::setCurrent(before));
     }
 
     void scanOfAnEmptyFolderSaysSo()

@@ -41,33 +41,44 @@ private slots:
         const auto version = nlohmann::json::parse(script.readAllStandardOutput().toStdString());
         QCOMPARE(version["protocol"].get<int>(), kCliProtocol);
 
-        // The far loader's view: every library but glibc's from PREFIX/lib.
+        // The far loader's view: every library but glibc's from PREFIX/lib, for
+        // the front end (bin/ckpt) and for the full program it runs
+        // (libexec/ckpt/ckpt), Qt among the latter's.
         const QString ckpt = prefix + QStringLiteral("/bin/ckpt");
         RemoteTarget target;
         target.host = server.host().toStdString();
         const RemoteCkpt remote(target, RemoteOptions{server.sshCommand(), ckpt.toStdString()});
-        const QStringList ldd =
-            server.sshCommand() +
-            QStringList{server.host(), QStringLiteral("--"),
-                        QStringLiteral("ldd ") +
-                            QString::fromStdString(shellQuote(ckpt.toStdString()))};
-        const ProcessResult r = runProcess(ldd.first(), ldd.mid(1));
-        QVERIFY2(r.exitCode == 0, r.err.constData());
-        int bundled = 0;
-        for (const QByteArray& line : r.out.split('\n')) {
-            if (!line.contains("=>"))
-                continue;
-            QVERIFY2(!line.contains("not found"), line.constData());
-            const bool glibc = line.contains("libc.so") || line.contains("libm.so") ||
-                               line.contains("libresolv.so") || line.contains("libpthread.so") ||
-                               line.contains("libdl.so") || line.contains("librt.so");
-            if (glibc)
-                continue;
-            QVERIFY2(line.contains(prefix.toUtf8() + "/bin/../lib/"), line.constData());
-            ++bundled;
-        }
-        QVERIFY2(bundled >= 5, r.out.constData());
-        QVERIFY(r.out.contains("libQt6Core.so.6 => " + prefix.toUtf8()));
+        // The libraries `program` loads from `libDir`, their sonames into `bundled`.
+        const auto farLdd = [&](const QString& program, const QByteArray& libDir,
+                                QByteArrayList& bundled) {
+            const QStringList ldd =
+                server.sshCommand() +
+                QStringList{server.host(), QStringLiteral("--"),
+                            QStringLiteral("ldd ") +
+                                QString::fromStdString(shellQuote(program.toStdString()))};
+            const ProcessResult r = runProcess(ldd.first(), ldd.mid(1));
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            for (const QByteArray& line : r.out.split('\n')) {
+                if (!line.contains("=>"))
+                    continue;
+                QVERIFY2(!line.contains("not found"), line.constData());
+                const bool glibc = line.contains("libc.so") || line.contains("libm.so") ||
+                                   line.contains("libresolv.so") ||
+                                   line.contains("libpthread.so") || line.contains("libdl.so") ||
+                                   line.contains("librt.so");
+                if (glibc)
+                    continue;
+                QVERIFY2(line.contains(libDir), line.constData());
+                bundled.append(line.trimmed().split(' ').first());
+            }
+        };
+        QByteArrayList front;
+        farLdd(ckpt, prefix.toUtf8() + "/bin/../lib/", front);
+        QVERIFY2(!front.isEmpty() && !front.contains("libQt6Core.so.6"), front.join(' '));
+        QByteArrayList full;
+        farLdd(prefix + QStringLiteral("/libexec/ckpt/ckpt"),
+               prefix.toUtf8() + "/libexec/ckpt/../../lib/", full);
+        QVERIFY2(full.size() >= 5 && full.contains("libQt6Core.so.6"), full.join(' '));
 
         // And the client speaks to it.
         auto probe = remote.probe();
