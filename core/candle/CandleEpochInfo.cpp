@@ -12,7 +12,6 @@ namespace {
 void applyFields(const CkptInfo& info, Epoch& epoch)
 {
     epoch.recorded = true;
-    epoch.savedAt = info.timestamp.value_or("");
     epoch.elapsed = info.timeElapsed;
     epoch.firstSave = info.firstSave;
     epoch.monitored = info.saveBestMetric.value_or("");
@@ -22,15 +21,19 @@ void applyFields(const CkptInfo& info, Epoch& epoch)
 
 } // namespace
 
-void CandleEpochInfo::apply(const CkptInfo& info, KeyValues record, Epoch& epoch)
+void CandleEpochInfo::apply(CkptInfo& info, KeyValues record, Epoch& epoch)
 {
     applyFields(info, epoch);
+    // Taken rather than copied (a timestamp is past the small-string size): a
+    // scan reads tens of thousands of these.
+    epoch.savedAt = std::move(info.timestamp).value_or("");
     epoch.metadata = std::move(record);
 }
 
 void CandleEpochInfo::apply(const CkptInfo& info, Epoch& epoch)
 {
     applyFields(info, epoch);
+    epoch.savedAt = info.timestamp.value_or("");
     epoch.metadata.clear();
     for (const auto& [key, value] : info.raw.items())
         epoch.metadata.set(key, jsonText(value));

@@ -90,9 +90,11 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
     epoch.number = number;
     const std::string rel(name);
     epoch.dir = "epochs/" + rel;
-    const std::string dirPath = epochsPath + "/" + rel;
-    const std::string infoRel = rel + "/" + std::string(kInfoName);
-    const std::string infoPath = dirPath + "/" + std::string(kInfoName);
+    // Whole paths are for the messages of problems, which most epochs lack.
+    const auto dirPath = [&] { return epochsPath + "/" + rel; };
+    const auto infoPath = [&] { return dirPath() + "/" + std::string(kInfoName); };
+    thread_local std::string infoRel; // kept from epoch to epoch: no allocation
+    infoRel.assign(rel).append("/").append(kInfoName);
 
     thread_local std::string text;
     const RegularFile::Outcome read =
@@ -106,34 +108,34 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
         if (!model.empty() && statModel(epochsFd, rel, model, epoch, false) == 0) {
             epoch.problems.push_back(
                 problem(ProblemKind::ModelWithoutInfo,
-                        dirPath + "/" + model +
+                        dirPath() + "/" + model +
                             " has no ckpt-info.json beside it (deleted, or the save "
                             "stopped before writing it): CANDLE cannot restart from this "
                             "epoch; restore " +
-                            infoPath + " or delete the epoch.",
-                        dirPath, number));
+                            infoPath() + " or delete the epoch.",
+                        dirPath(), number));
         } else {
             epoch.problems.push_back(problem(
                 ProblemKind::BadInfo,
-                dirPath + " is an empty epoch directory (no ckpt-info.json, no model file): "
-                          "delete it.",
-                dirPath, number));
+                dirPath() + " is an empty epoch directory (no ckpt-info.json, no model file): "
+                            "delete it.",
+                dirPath(), number));
         }
         return epoch;
     }
     if (read.err != 0) {
         epoch.problems.push_back(problem(ProblemKind::Unreadable,
-                                         "cannot read " + read.message(infoPath) +
+                                         "cannot read " + read.message(infoPath()) +
                                              ": check the permissions of the epoch directory.",
-                                         infoPath, number));
+                                         infoPath(), number));
         return epoch;
     }
     if (!read.ok()) {
         epoch.problems.push_back(problem(ProblemKind::BadInfo,
-                                         read.message(infoPath) +
+                                         read.message(infoPath()) +
                                              ": this epoch cannot be restarted from; replace "
                                              "it with the real ckpt-info.json or delete the epoch.",
-                                         infoPath, number));
+                                         infoPath(), number));
         statModel(epochsFd, rel, std::string(kDefaultModel), epoch, false);
         return epoch;
     }
@@ -142,18 +144,19 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
     CkptInfo flat;
     KeyValues record;
     const bool isFlat = CkptInfoReader::parseFlat(text, flat, record);
-    auto info = isFlat ? Result<CkptInfo>(std::move(flat)) : CkptInfoReader::parse(text, infoPath);
+    auto info =
+        isFlat ? Result<CkptInfo>(std::move(flat)) : CkptInfoReader::parse(text, infoPath());
     if (!info) {
         epoch.problems.push_back(problem(ProblemKind::BadInfo,
                                          info.error().message +
                                              ": this epoch cannot be restarted from; rewrite "
                                              "the file or delete the epoch.",
-                                         infoPath, number));
+                                         infoPath(), number));
         // The model may still be there; show its size.
         statModel(epochsFd, rel, std::string(kDefaultModel), epoch, false);
         return epoch;
     }
-    const CkptInfo& ci = info.value();
+    CkptInfo& ci = info.value();
     if (isFlat)
         CandleEpochInfo::apply(ci, std::move(record), epoch);
     else
@@ -162,19 +165,19 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
     if (ci.epoch && *ci.epoch != number) {
         epoch.problems.push_back(problem(
             ProblemKind::EpochMismatch,
-            infoPath + " says epoch " + std::to_string(*ci.epoch) + " but lives in " + dirPath +
+            infoPath() + " says epoch " + std::to_string(*ci.epoch) + " but lives in " + dirPath() +
                 ": a restart from here would resume at epoch " + std::to_string(*ci.epoch) +
                 "; rename the directory or fix the \"epoch\" key.",
-            infoPath, number));
+            infoPath(), number));
     }
 
     if (ci.modelFile) {
         if (auto why = CkptInfoReader::modelFileProblem(*ci.modelFile)) {
             epoch.problems.push_back(problem(
                 ProblemKind::BadInfo,
-                infoPath + ": " + *why + ": this epoch cannot be verified or restarted from; " +
+                infoPath() + ": " + *why + ": this epoch cannot be verified or restarted from; " +
                     "fix the key (CANDLE writes \"model.h5\") or delete the epoch.",
-                infoPath, number));
+                infoPath(), number));
             return epoch;
         }
     }
@@ -182,11 +185,11 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
     const int modelErr = statModel(epochsFd, rel, model, epoch, ci.modelFile.has_value());
     setChecksum(ci, epoch);
     if (modelErr != 0 && ci.modelFile) {
-        const std::string modelPath = dirPath + "/" + model;
+        const std::string modelPath = dirPath() + "/" + model;
         if (modelErr == ENOENT || modelErr == ENOTDIR) {
             epoch.problems.push_back(
                 problem(ProblemKind::InfoWithoutModel,
-                        infoPath + " names model file \"" + model + "\" but " + modelPath +
+                        infoPath() + " names model file \"" + model + "\" but " + modelPath +
                             " is missing (deleted by a clean-up?): this epoch cannot be restored; "
                             "delete the epoch or put the model back.",
                         modelPath, number));

@@ -22,8 +22,10 @@ struct CkptInfo
     std::optional<std::string> metadata;
 
     // Every key of the file as read (non-finite numbers as JSON numbers holding
-    // inf/NaN), so unknown and legacy keys are kept and written back.
-    nlohmann::ordered_json raw = nlohmann::ordered_json::object();
+    // inf/NaN), so unknown and legacy keys are kept and written back; null (no
+    // keys, nothing allocated) for an info not read from a file or read by the
+    // fast reader, whose keys are in the epoch's record instead.
+    nlohmann::ordered_json raw;
 
     bool checksumDisabled() const { return checksum && *checksum == "__DISABLED__"; }
 };

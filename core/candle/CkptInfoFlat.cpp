@@ -1,9 +1,11 @@
 // The fast path of CkptInfoReader: flat ckpt-info.json files read without a
 // JSON document (what trainers write); anything else goes to parse().
 #include "candle/CkptInfoReader.h"
+#include "json/JsonText.h"
 
 #include <charconv>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -133,19 +135,16 @@ private:
     {
         if (!take('"'))
             return false;
-        const std::size_t start = m_pos;
-        while (m_pos < m_text.size()) {
-            const auto c = static_cast<unsigned char>(m_text[m_pos]);
-            if (c == '"') {
-                out = m_text.substr(start, m_pos - start);
-                ++m_pos;
-                return true;
-            }
-            if (c < 0x20 || c >= 0x80 || c == '\\')
-                return false;
-            ++m_pos;
-        }
-        return false;
+        const char* from = m_text.data() + m_pos;
+        const auto* quote = static_cast<const char*>(std::memchr(from, '"', m_text.size() - m_pos));
+        if (!quote)
+            return false;
+        const std::string_view text(from, static_cast<std::size_t>(quote - from));
+        if (!isPlainJsonText(text))
+            return false;
+        out = text;
+        m_pos += text.size() + 1;
+        return true;
     }
 
     bool digits()

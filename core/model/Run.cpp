@@ -74,13 +74,34 @@ std::string Run::sourcePath(std::string_view kind) const
     return {};
 }
 
-std::string Run::pathOf(const Epoch& epoch) const
+void Run::pathOf(const Epoch& epoch, std::string& out) const
 {
     if (epoch.dir.empty())
-        return directory();
-    if (epoch.dir.front() == '/')
-        return epoch.dir;
-    return directory() + "/" + epoch.dir;
+        out.assign(directory());
+    else if (epoch.dir.front() == '/')
+        out.assign(epoch.dir);
+    else
+        out.assign(directory()).append("/").append(epoch.dir);
+}
+
+void Run::modelPath(const Epoch& epoch, std::string& out) const
+{
+    const EpochFile* f = epoch.modelFile();
+    if (!f || !f->present)
+        out.clear();
+    else if (!f->name.empty() && f->name.front() == '/')
+        out.assign(f->name);
+    else {
+        pathOf(epoch, out);
+        out.append("/").append(f->name);
+    }
+}
+
+std::string Run::pathOf(const Epoch& epoch) const
+{
+    std::string out;
+    pathOf(epoch, out);
+    return out;
 }
 
 std::string Run::pathOf(const Epoch& epoch, const EpochFile& file) const
@@ -92,8 +113,9 @@ std::string Run::pathOf(const Epoch& epoch, const EpochFile& file) const
 
 std::string Run::modelPath(const Epoch& epoch) const
 {
-    const EpochFile* f = epoch.modelFile();
-    return f && f->present ? pathOf(epoch, *f) : std::string();
+    std::string out;
+    modelPath(epoch, out);
+    return out;
 }
 
 } // namespace ckpt

@@ -417,8 +417,11 @@ void RunJson::writeEpoch(JsonWriter& w, const Run& run, const Epoch& epoch)
     w.beginObject();
     w.key("epoch").integer(epoch.number);
     w.key("step").optionalInteger(epoch.step);
-    w.key("dir").string(run.pathOf(epoch));
-    w.key("model").pathOrNull(run.modelPath(epoch));
+    thread_local std::string path; // kept from epoch to epoch: no allocation
+    run.pathOf(epoch, path);
+    w.key("dir").string(path);
+    run.modelPath(epoch, path);
+    w.key("model").pathOrNull(path);
     w.key("model_bytes").optionalUnsigned(epoch.modelBytes());
     std::optional<Json> infoRaw;
     w.key("info");
