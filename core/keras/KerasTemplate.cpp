@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdlib>
 #include <initializer_list>
 #include <map>
@@ -31,10 +32,11 @@ bool isSeparator(char c)
 }
 
 // A stem cut into literal text and numbers: literals.size() == numbers.size() + 1.
+// Views into the names recover() was given, which outlive every Shape.
 struct Shape
 {
-    std::vector<std::string> literals{std::string()};
-    std::vector<std::string> numbers;
+    std::vector<std::string_view> literals;
+    std::vector<std::string_view> numbers;
 };
 
 // The length of the number starting at `i`, 0 when none does. A '-' belongs to
@@ -75,17 +77,39 @@ std::size_t numberAt(std::string_view s, std::size_t i)
 Shape shapeOf(std::string_view stem)
 {
     Shape shape;
+    // Room for the common names ("weights.12-0.34", "model_epoch_12_batch_300")
+    // at once: a folder of 10,000 checkpoints is read twice (found, then loaded).
+    shape.literals.reserve(4);
+    shape.numbers.reserve(3);
+    std::size_t literal = 0;
     for (std::size_t i = 0; i < stem.size();) {
         const std::size_t n = numberAt(stem, i);
         if (n == 0) {
-            shape.literals.back() += stem[i++];
+            ++i;
             continue;
         }
-        shape.numbers.emplace_back(stem.substr(i, n));
-        shape.literals.emplace_back();
+        shape.literals.push_back(stem.substr(literal, i - literal));
+        shape.numbers.push_back(stem.substr(i, n));
         i += n;
+        literal = i;
     }
+    shape.literals.push_back(stem.substr(literal));
     return shape;
+}
+
+// A slot's number as atoi / strtod read it (isIntegral: at most 9 digits).
+int integerOf(std::string_view number)
+{
+    int value = 0;
+    std::from_chars(number.data(), number.data() + number.size(), value);
+    return value;
+}
+
+double numberOf(std::string_view number)
+{
+    double value = 0.0;
+    std::from_chars(number.data(), number.data() + number.size(), value);
+    return value;
 }
 
 bool isIntegral(std::string_view number)
@@ -141,7 +165,7 @@ bool looksLikeCheckpoint(std::string_view literal)
 struct Group
 {
     std::string extension;
-    std::vector<std::string> names;
+    std::vector<std::string_view> names; // into recover()'s names
     std::vector<Shape> shapes;
 };
 
@@ -221,7 +245,7 @@ std::optional<KerasTemplate> templateOf(const Group& g, KerasFlavor flavor)
         if (k == slots)
             break;
         // A finite sample shows the format (nan does not).
-        std::string sample = first.numbers[k];
+        std::string_view sample = first.numbers[k];
         for (const Shape& s : g.shapes)
             if (s.numbers[k].find_first_of("0123456789") != std::string::npos) {
                 sample = s.numbers[k];
@@ -247,13 +271,13 @@ std::optional<KerasTemplate> templateOf(const Group& g, KerasFlavor flavor)
     for (std::size_t i = 0; i < g.names.size(); ++i) {
         const Shape& s = g.shapes[i];
         KerasName n;
-        n.name = g.names[i];
-        n.epoch = std::atoi(s.numbers[*epochSlot].c_str());
+        n.name = std::string(g.names[i]);
+        n.epoch = integerOf(s.numbers[*epochSlot]);
         if (batchSlot)
-            n.batch = std::atoi(s.numbers[*batchSlot].c_str());
+            n.batch = integerOf(s.numbers[*batchSlot]);
         for (std::size_t k = 0; k < slots; ++k)
             if (!metricNames[k].empty())
-                n.metrics.emplace_back(metricNames[k], std::strtod(s.numbers[k].c_str(), nullptr));
+                n.metrics.emplace_back(metricNames[k], numberOf(s.numbers[k]));
         t.files.push_back(std::move(n));
     }
     std::sort(t.files.begin(), t.files.end(), [](const KerasName& a, const KerasName& b) {
@@ -296,6 +320,7 @@ std::vector<KerasTemplate> KerasTemplates::recover(const std::vector<std::string
                                                    KerasFlavor flavor)
 {
     std::map<std::string, Group> groups;
+    std::string key; // kept from name to name: no allocation each
     for (const std::string& name : names) {
         const std::string_view ext = extensionOf(name, flavor);
         if (ext.empty())
@@ -305,21 +330,27 @@ std::vector<KerasTemplate> KerasTemplates::recover(const std::vector<std::string
         // Each literal with its length: a separator byte could also be in a name
         // and put shapes with different slot counts in one group (a heap
         // overflow in templateOf, found by fuzz_keras_template).
-        std::string key(ext);
-        for (const auto& l : shape.literals)
-            key += '/' + std::to_string(l.size()) + ':' + l;
+        key.assign(ext);
+        for (const auto& l : shape.literals) {
+            char size[24];
+            key += '/';
+            key.append(size, std::to_chars(size, size + sizeof size, l.size()).ptr);
+            key += ':';
+            key += l;
+        }
         Group& g = groups[key];
-        g.extension = std::string(ext);
+        if (g.names.empty())
+            g.extension = std::string(ext);
         g.names.push_back(name);
         g.shapes.push_back(std::move(shape));
     }
     std::vector<KerasTemplate> out;
     std::vector<std::string> singles;
-    for (const auto& [key, g] : groups) {
+    for (const auto& [groupKey, g] : groups) {
         if (auto t = templateOf(g, flavor))
             out.push_back(std::move(*t));
         else if (g.names.size() == 1)
-            singles.push_back(g.names.front());
+            singles.emplace_back(g.names.front());
     }
     // A lone file says save_best_only only when nothing in the folder has a template
     // and the file is the only checkpoint-like one there.
