@@ -392,16 +392,29 @@ bool CkptInfoReader::parseFlat(std::string_view text, CkptInfo& info, KeyValues&
             info.metadata = std::move(dumped);
         }
     }
+    // A value's text as dump() writes it: the file's own where they agree (a
+    // string with its quotes, an integer, a word), written again for doubles.
     thread_local std::string values;
     values.clear();
-    std::size_t ends[FlatObject::kMaxMembers];
-    for (std::size_t k = 0; k < f.size(); ++k) {
-        appendDump(values, f.value(k), true);
-        ends[k] = values.size();
-    }
     KeyValues::Entry entries[FlatObject::kMaxMembers];
-    for (std::size_t k = 0, from = 0; k < f.size(); from = ends[k], ++k)
-        entries[k] = {f.key(k), std::string_view(values).substr(from, ends[k] - from)};
+    std::size_t dumped[FlatObject::kMaxMembers][2]; // member, end in `values`
+    std::size_t dumps = 0;
+    for (std::size_t k = 0; k < f.size(); ++k) {
+        const FlatValue& v = f.value(k);
+        if (v.kind == FK::String) {
+            entries[k] = {f.key(k), std::string_view(v.text.data() - 1, v.text.size() + 2)};
+        } else if (v.kind == FK::Bool || v.kind == FK::Null || v.kind == FK::UInt ||
+                   (v.kind == FK::Int && v.text != "-0")) {
+            entries[k] = {f.key(k), v.text};
+        } else {
+            appendDump(values, v, true);
+            dumped[dumps][0] = k;
+            dumped[dumps++][1] = values.size();
+        }
+    }
+    for (std::size_t d = 0, from = 0; d < dumps; from = dumped[d][1], ++d)
+        entries[dumped[d][0]] = {f.key(dumped[d][0]),
+                                 std::string_view(values).substr(from, dumped[d][1] - from)};
     record.assignDistinct(entries, f.size(), /*canonical=*/true);
     return true;
 }

@@ -210,18 +210,19 @@ std::optional<double> CkptInfoReader::numberFromText(std::string_view s)
 
 std::optional<std::string> CkptInfoReader::modelFileProblem(std::string_view modelFile)
 {
-    const std::string quoted = "model_file \"" + LenientJson::validUtf8(modelFile) + "\"";
+    // Named only when there is a problem: a scan asks this of every epoch.
+    const auto quoted = [&] { return "model_file \"" + LenientJson::validUtf8(modelFile) + "\""; };
     if (modelFile.empty())
-        return quoted + " is empty";
+        return quoted() + " is empty";
     if (modelFile.find('\0') != std::string_view::npos)
-        return quoted + " contains a NUL byte";
+        return quoted() + " contains a NUL byte";
     if (modelFile.front() == '/')
-        return quoted + " is an absolute path, outside the epoch directory: not followed";
+        return quoted() + " is an absolute path, outside the epoch directory: not followed";
     std::size_t start = 0;
     while (start <= modelFile.size()) {
         const std::size_t slash = std::min(modelFile.find('/', start), modelFile.size());
         if (modelFile.substr(start, slash - start) == "..")
-            return quoted + " climbs out of the epoch directory (\"..\"): not followed";
+            return quoted() + " climbs out of the epoch directory (\"..\"): not followed";
         start = slash + 1;
     }
     return std::nullopt;

@@ -1,8 +1,6 @@
 #include "json/JsonText.h"
 
 #include <cmath>
-#include <cstdint>
-#include <cstring>
 
 namespace ckpt {
 
@@ -16,35 +14,6 @@ std::string jsonText(const nlohmann::ordered_json& value)
             return d > 0 ? "Infinity" : "-Infinity";
     }
     return value.dump();
-}
-
-bool isPlainJsonText(std::string_view text)
-{
-    // A byte needs care when it is >= 0x80, < 0x20, '"' or '\\'; the classic
-    // "has a byte less than n" test finds any such byte in a word exactly.
-    constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
-    constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
-    const auto less = [](std::uint64_t x, std::uint64_t n) { return (x - kOnes * n) & ~x & kHigh; };
-    const auto bad = [&](const char* at) {
-        std::uint64_t x;
-        std::memcpy(&x, at, 8);
-        return ((x & kHigh) | less(x, 0x20) | less(x ^ (kOnes * '"'), 1) |
-                less(x ^ (kOnes * '\\'), 1)) != 0;
-    };
-    const std::size_t n = text.size();
-    if (n >= 8) {
-        // Words, the last one overlapping the one before when the size is not a multiple of 8.
-        for (std::size_t i = 0; i + 8 <= n; i += 8)
-            if (bad(text.data() + i))
-                return false;
-        return !bad(text.data() + n - 8);
-    }
-    for (const char ch : text) {
-        const auto c = static_cast<unsigned char>(ch);
-        if (c >= 0x80 || c < 0x20 || c == '"' || c == '\\')
-            return false;
-    }
-    return true;
 }
 
 } // namespace ckpt

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <cstdint>
+#include <cstring>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
@@ -11,7 +13,35 @@ namespace ckpt {
 std::string jsonText(const nlohmann::ordered_json& value);
 
 // True when `text` can stand between JSON quotes as it is: ASCII, no control
-// character, no '"' or '\\'. Eight bytes at a time.
-bool isPlainJsonText(std::string_view text);
+// character, no '"' or '\\'. Eight bytes at a time; inline, as the fast
+// ckpt-info.json reader asks it of every key and string.
+inline bool isPlainJsonText(std::string_view text)
+{
+    // A byte needs care when it is >= 0x80, < 0x20, '"' or '\\'; the classic
+    // "has a byte less than n" test finds any such byte in a word exactly.
+    constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
+    constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
+    const auto less = [](std::uint64_t x, std::uint64_t n) { return (x - kOnes * n) & ~x & kHigh; };
+    const auto bad = [&](const char* at) {
+        std::uint64_t x;
+        std::memcpy(&x, at, 8);
+        return ((x & kHigh) | less(x, 0x20) | less(x ^ (kOnes * '"'), 1) |
+                less(x ^ (kOnes * '\\'), 1)) != 0;
+    };
+    const std::size_t n = text.size();
+    if (n >= 8) {
+        // Words, the last one overlapping the one before when the size is not a multiple of 8.
+        for (std::size_t i = 0; i + 8 <= n; i += 8)
+            if (bad(text.data() + i))
+                return false;
+        return !bad(text.data() + n - 8);
+    }
+    for (const char ch : text) {
+        const auto c = static_cast<unsigned char>(ch);
+        if (c >= 0x80 || c < 0x20 || c == '"' || c == '\\')
+            return false;
+    }
+    return true;
+}
 
 } // namespace ckpt
