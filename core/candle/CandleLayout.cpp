@@ -216,23 +216,28 @@ Run CandleLayout::loadRun(const fs::path& rootPath) const
                                            ": check the permissions of the epochs folder.",
                                        epochsPath, std::nullopt});
     }
-    run.epochs.reserve(entries.size());
+    // Read in epoch order (by number, then name: "5" before "005"), so that the
+    // epochs need no sorting afterwards; the listing is small to sort, an Epoch is not.
+    std::vector<std::pair<int, const DirEntry*>> numbered;
+    numbered.reserve(entries.size());
     for (const DirEntry& e : entries) {
         if (e.type == DirEntry::Type::File)
             continue;
-        const auto number = parseEpochDirName(e.name);
-        if (!number)
-            continue;
-        if (e.type == DirEntry::Type::Symlink &&
-            DirReader::typeAt(epochsFd.get(), e.name.c_str()) != DirEntry::Type::Directory)
-            continue;
-        if (auto epoch = CandleEpochReader::read(epochsFd.get(), epochsPath, e.name, *number))
-            run.epochs.push_back(std::move(*epoch));
+        if (const auto number = parseEpochDirName(e.name))
+            numbered.emplace_back(*number, &e);
     }
-    auto& sorted = run.epochs.edit();
-    std::sort(sorted.begin(), sorted.end(), [](const Epoch& a, const Epoch& b) {
-        return a.number != b.number ? a.number < b.number : a.dir < b.dir;
+    std::sort(numbered.begin(), numbered.end(), [](const auto& a, const auto& b) {
+        return a.first != b.first ? a.first < b.first : a.second->name < b.second->name;
     });
+    auto& epochs = run.epochs.edit();
+    epochs.reserve(numbered.size());
+    for (const auto& [number, e] : numbered) {
+        if (e->type == DirEntry::Type::Symlink &&
+            DirReader::typeAt(epochsFd.get(), e->name.c_str()) != DirEntry::Type::Directory)
+            continue;
+        if (auto epoch = CandleEpochReader::read(epochsFd.get(), epochsPath, e->name, number))
+            epochs.push_back(std::move(*epoch));
+    }
 
     CandleLinks::readInto(run);
     checkBest(run);
