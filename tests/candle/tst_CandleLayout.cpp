@@ -339,6 +339,7 @@ private slots:
     void isRunRoot_data();
     void isRunRoot();
     void epochDirNames();
+    void epochsInOrderWhateverTheListing();
     void loadEpochAndReloadLinks();
 };
 
@@ -571,6 +572,26 @@ void tst_CandleLayout::epochDirNames()
     QVERIFY(CandleLayout::instance().ownsSubdirectory("work"));
     QVERIFY(CandleLayout::instance().ownsSubdirectory(".ckpt-studio"));
     QVERIFY(!CandleLayout::instance().ownsSubdirectory("save"));
+}
+
+// getdents gives names in the file system's order; the epochs come out by
+// number, two names of one number ("5", "005") by name, each read once.
+void tst_CandleLayout::epochsInOrderWhateverTheListing()
+{
+    QTemporaryDir tmp;
+    CandleFixture f(fs::path(tmp.path().toStdString()) / "run" / "ckpts");
+    for (int e : {12, 3, 1000, 7, 5, 40})
+        f.addEpoch(e, 0.5);
+    fs::rename(f.epochDir(5), f.root() / "epochs" / "5");
+    f.addEpoch(5, 0.4); // epochs/005
+    const Run run = CandleLayout::instance().loadRun(f.root());
+    std::vector<std::string> dirs;
+    for (const Epoch& e : run.epochs)
+        dirs.push_back(e.dir);
+    const std::vector<std::string> expected{"epochs/003", "epochs/005", "epochs/5",   "epochs/007",
+                                            "epochs/012", "epochs/040", "epochs/1000"};
+    QCOMPARE(dirs, expected);
+    QCOMPARE(run.epochs[1].metric(kBestSoFar), std::optional<double>(0.4));
 }
 
 void tst_CandleLayout::loadEpochAndReloadLinks()
