@@ -10,6 +10,8 @@
 # For information, the (a) process once more, printing as many bytes as `ckpt
 # scan --json` does (its lines padded with what it read): the share of the gap
 # that is the output's size alone.
+# For information too: the CPU (user + system) of the two whole processes, and
+# both over an empty folder (start-up and exit alone).
 # Last, memory: the peak RSS of `ckpt scan --json` over 100,000 epochs (200
 # runs x 500) less that of an empty folder, per epoch (goal <= 1 KiB).
 set -euo pipefail
@@ -49,10 +51,16 @@ bench, ckpt, tree, py_scan, big, empty = sys.argv[3:9]
 files = int(sys.argv[9])
 a, a_cpu, b, b_cpu, c, c_cpu = map(float, sys.argv[10:16])
 
+cpu_of = {}
+
 def wall(cmd):
+    # Wall time as the user waits; the child's CPU (user + system) kept beside it.
     t0 = time.perf_counter()
-    subprocess.run(cmd, stdout=subprocess.DEVNULL, check=False)
-    return time.perf_counter() - t0
+    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+    _, _, usage = os.wait4(child.pid, 0)
+    elapsed = time.perf_counter() - t0
+    cpu_of.setdefault(tuple(cmd), []).append(usage.ru_utime + usage.ru_stime)
+    return elapsed
 
 def peak_rss_kib(cmd):
     child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
@@ -76,6 +84,14 @@ for _ in range(reps):
     pw.append(wall(bytes_cmd))
 pb, pc, pp = statistics.median(pb), statistics.median(pc), statistics.median(pp)
 pw = statistics.median(pw)
+cpu_b, cpu_c = (statistics.median(cpu_of[tuple(c)][1:]) for c in (base_cmd, ours_cmd))
+# Start-up and exit alone: the same two processes over an empty folder.
+empty_base, empty_ours = [bench, "once", empty], [ckpt, "scan", empty, "--json"]
+eb, eo = [], []
+for _ in range(max(20, reps)):
+    eb.append(wall(empty_base))
+    eo.append(wall(empty_ours))
+eb, eo = statistics.median(eb), statistics.median(eo)
 big_epochs = 200 * 500
 rss_big = peak_rss_kib([ckpt, "scan", big, "--json"])
 rss_empty = peak_rss_kib([ckpt, "scan", empty, "--json"])
@@ -92,6 +108,9 @@ print(f"{'(b) as a process: python_scan.py once':<40}{pp:>9.4f}{pp / files * 1e6
 print(f"{'(c) as a process: ckpt scan --json':<40}{pc:>9.4f}{pc / files * 1e6:>10.2f}")
 print(f"{'(a) process printing as many bytes':<40}{pw:>9.4f}{pw / files * 1e6:>10.2f}"
       f"   ({bytes_out} bytes; ckpt: {ours_bytes})")
+print(f"CPU of the whole process (user + system): bench_scan once {cpu_b:.4f} s, "
+      f"ckpt scan --json {cpu_c:.4f} s")
+print(f"over an empty folder: bench_scan once {eb * 1e3:.1f} ms, ckpt scan --json {eo * 1e3:.1f} ms")
 print(f"ckpt scan --json peak RSS: {rss_big} KiB over {big_epochs} epochs, {rss_empty} KiB "
       f"over an empty folder: {kib_per_epoch:.2f} KiB per epoch")
 ok_a, ok_b, ok_p = c / a <= 1.5, c / b <= 0.7, pc / pb <= 1.2
@@ -111,6 +130,11 @@ print(f"@result|scan|{k}: whole `ckpt scan --json` process vs baseline process "
       f"({pc:.3f} s vs {pb:.3f} s)|{pc / pb:.2f}x|<= 1.2x|{verdict(ok_p)}")
 print(f"@result|scan|{k}: whole `ckpt scan --json` process vs the baseline process printing as "
       f"many bytes ({ours_bytes / 1e6:.1f} MB; {pc:.3f} s vs {pw:.3f} s)|{pc / pw:.2f}x|-|info")
+print(f"@result|scan|{k}: CPU of the whole `ckpt scan --json` process vs the baseline process's "
+      f"({cpu_c:.3f} s vs {cpu_b:.3f} s; {(cpu_c - cpu_b) / files * 1e6:.1f} us more per epoch)|"
+      f"{cpu_c / cpu_b:.2f}x|-|info")
+print(f"@result|scan|an empty folder: whole `ckpt scan --json` process vs baseline process, start-up "
+      f"and exit ({eo * 1e3:.1f} ms vs {eb * 1e3:.1f} ms)|{eo / eb:.2f}x|-|info")
 print(f"@result|scan|{k}: whole `ckpt scan --json` process vs Python os.walk + json.load process "
       f"({pc:.3f} s vs {pp:.3f} s)|{pc / pp:.2f}x|<= 0.5x|{verdict(ok_pp)}")
 print(f"@result|scan|{big_epochs:,} epochs: `ckpt scan --json` resident memory per epoch (peak RSS "
