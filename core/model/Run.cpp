@@ -84,17 +84,23 @@ void Run::pathOf(const Epoch& epoch, std::string& out) const
         out.assign(directory()).append("/").append(epoch.dir);
 }
 
+void Run::pathOf(const Epoch& epoch, const EpochFile& file, std::string& out) const
+{
+    if (!file.name.empty() && file.name.front() == '/') {
+        out.assign(file.name);
+        return;
+    }
+    pathOf(epoch, out);
+    out.append("/").append(file.name);
+}
+
 void Run::modelPath(const Epoch& epoch, std::string& out) const
 {
     const EpochFile* f = epoch.modelFile();
-    if (!f || !f->present)
+    if (f && f->present)
+        pathOf(epoch, *f, out);
+    else
         out.clear();
-    else if (!f->name.empty() && f->name.front() == '/')
-        out.assign(f->name);
-    else {
-        pathOf(epoch, out);
-        out.append("/").append(f->name);
-    }
 }
 
 std::string Run::pathOf(const Epoch& epoch) const
@@ -106,9 +112,9 @@ std::string Run::pathOf(const Epoch& epoch) const
 
 std::string Run::pathOf(const Epoch& epoch, const EpochFile& file) const
 {
-    if (!file.name.empty() && file.name.front() == '/')
-        return file.name;
-    return pathOf(epoch) + "/" + file.name;
+    std::string out;
+    pathOf(epoch, file, out);
+    return out;
 }
 
 std::string Run::modelPath(const Epoch& epoch) const

@@ -75,9 +75,10 @@ struct Run
     std::string pathOf(const Epoch& epoch, const EpochFile& file) const;
     // The model file's absolute path when it is present; empty otherwise.
     std::string modelPath(const Epoch& epoch) const;
-    // pathOf(epoch) and modelPath(epoch) into `out` (its text replaced): no new
-    // string for each of a scan's epochs.
+    // The same into `out` (its text replaced): no new string for each of a
+    // scan's epochs.
     void pathOf(const Epoch& epoch, std::string& out) const;
+    void pathOf(const Epoch& epoch, const EpochFile& file, std::string& out) const;
     void modelPath(const Epoch& epoch, std::string& out) const;
 };
 
