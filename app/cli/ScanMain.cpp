@@ -10,8 +10,11 @@
 
 #include <cstring>
 #include <filesystem>
-#include <future>
+#include <functional>
+#include <map>
+#include <mutex>
 #include <optional>
+#include <set>
 #include <string_view>
 #include <utility>
 
@@ -36,49 +39,94 @@ bool renderJson(Run& run, std::string& text)
     return hasErrors(run);
 }
 
-// Writes the runs in order while two threads render them: runs are printed
-// sorted, so printing starts once the scan has ended, and rendering is most
-// of it. At most about kGroupEpochs epochs' text is held at a time, in buffers
-// kept from group to group and sized ahead: memory first touched is page
-// faults, the largest cost of rendering on a VM.
-bool printJson(std::vector<Run>& runs, bool& firstRun)
+// `scan --json` of one folder, run by run: each run is rendered on the thread
+// that loaded it as soon as it is loaded, then dropped, and its text printed
+// when its turn in root order comes. The walk gives the order (setOrder) long
+// before the last run is loaded, so a run printed out of turn waits as text only
+// while a run before it is still loading. Memory is the runs in flight and the
+// waiting text; rendering runs on every loader thread, beside the loading.
+class OrderedJson
 {
-    constexpr std::size_t kGroupEpochs = 2000;
-    constexpr std::size_t kEpochBytes = 1024; // a CANDLE epoch prints ~750 B
-    bool problems = false;
-    std::vector<std::string> texts;
-    std::vector<char> bad;
-    for (std::size_t from = 0; from < runs.size();) {
-        std::size_t to = from;
-        for (std::size_t epochs = 0; to < runs.size() && (to == from || epochs < kGroupEpochs);
-             ++to)
-            epochs += runs[to].epochs.size();
-        if (texts.size() < to - from)
-            texts.resize(to - from);
-        bad.assign(to - from, 0);
-        const auto renderEvery = [&](std::size_t first) {
-            for (std::size_t i = first; i < to - from; i += 2) {
-                std::string& text = texts[i];
-                text.clear();
-                text.reserve(runs[from + i].epochs.size() * kEpochBytes + 4096);
-                text += firstRun && from + i == 0 ? "\n" : ",\n";
-                bad[i] = renderJson(runs[from + i], text) ? 1 : 0;
-            }
-        };
-        auto other =
-            to - from > 1 ? std::async(std::launch::async, renderEvery, 1) : std::future<void>();
-        renderEvery(0);
-        if (other.valid())
-            other.get();
-        for (std::size_t i = 0; i < to - from; ++i) {
-            Console::out(texts[i]);
-            problems = problems || bad[i];
-        }
-        firstRun = firstRun && from == to;
-        from = to;
+public:
+    OrderedJson(bool& firstRun, std::function<void()> open)
+        : m_firstRun(firstRun), m_open(std::move(open))
+    {}
+
+    void setOrder(const std::vector<std::string>& roots)
+    {
+        std::lock_guard lock(m_mutex);
+        m_order = roots;
+        printWaiting();
     }
-    return problems;
-}
+
+    // From a loader thread, concurrently with the others.
+    void consume(Run&& loaded)
+    {
+        // Text buffers kept from run to run: memory first touched is page
+        // faults, the largest cost of rendering on a VM.
+        thread_local std::string text;
+        text.clear();
+        std::string root;
+        bool bad = false;
+        {
+            Run run = std::move(loaded);
+            bad = renderJson(run, text);
+            root = std::move(run.root);
+        }
+        std::lock_guard lock(m_mutex);
+        m_problems = m_problems || bad;
+        if (!m_seen.insert(root).second)
+            return; // an enclosing-run drop and the walk found the same run
+        if (m_next < m_order.size() && m_order[m_next] == root) {
+            print(text);
+            ++m_next;
+            printWaiting();
+        } else {
+            m_waiting.emplace(std::move(root), text);
+        }
+    }
+
+    // Every run is loaded: prints what still waits (a run whose turn never came
+    // because one before it failed to load), in root order; true when a run
+    // printed has problems.
+    bool finish()
+    {
+        std::lock_guard lock(m_mutex);
+        for (const auto& [root, text] : m_waiting)
+            print(text);
+        m_waiting.clear();
+        return m_problems;
+    }
+
+private:
+    void printWaiting()
+    {
+        while (m_next < m_order.size()) {
+            const auto it = m_waiting.find(m_order[m_next]);
+            if (it == m_waiting.end())
+                return;
+            print(it->second);
+            m_waiting.erase(it);
+            ++m_next;
+        }
+    }
+
+    void print(const std::string& text)
+    {
+        m_open();
+        Console::out(std::exchange(m_firstRun, false) ? "\n" : ",\n");
+        Console::out(text);
+    }
+
+    bool& m_firstRun;
+    std::function<void()> m_open;
+    std::mutex m_mutex;
+    std::vector<std::string> m_order;
+    std::size_t m_next = 0;
+    std::map<std::string, std::string> m_waiting;
+    std::set<std::string> m_seen;
+    bool m_problems = false;
+};
 
 } // namespace
 
@@ -160,7 +208,15 @@ void scanMain(const ScanRequest& request)
     for (const std::string& dir : request.dirs) {
         const std::filesystem::path path = absolutePath(dir);
         TerminalProgress progress("scanning " + path.string());
-        auto outcome = Scanner::scan(path, Scanner::Options{}, progress.progress(),
+        OrderedJson ordered(firstRun, open);
+        Scanner::Options options;
+        if (request.json && !stream) {
+            options.consume = [&](Run&& run) { ordered.consume(std::move(run)); };
+            options.rootsFound = [&](const std::vector<std::string>& roots) {
+                ordered.setOrder(roots);
+            };
+        }
+        auto outcome = Scanner::scan(path, options, progress.progress(),
                                      stream ? std::function<void(const Run&)>(onRun)
                                             : std::function<void(const Run&)>());
         if (!outcome) {
@@ -179,7 +235,7 @@ void scanMain(const ScanRequest& request)
         if (stream) {
             // printed as loaded
         } else if (request.json) {
-            problems = printJson(outcome->runs, firstRun) || problems;
+            problems = ordered.finish() || problems;
         } else {
             for (Run& run : outcome->runs) {
                 // Assessed once more at print time, with the problems made to agree.

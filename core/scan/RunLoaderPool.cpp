@@ -6,11 +6,12 @@
 namespace ckpt {
 
 RunLoaderPool::RunLoaderPool(int threads, const Progress& progress,
-                             const std::function<void(const Run&)>& onRun)
+                             const std::function<void(const Run&)>& onRun,
+                             const std::function<void(Run&&)>& consume)
     : m_threadCount(threads > 0
                         ? threads
                         : std::max(1, static_cast<int>(std::thread::hardware_concurrency()))),
-      m_progress(progress), m_onRun(onRun)
+      m_progress(progress), m_onRun(onRun), m_consume(consume)
 {}
 
 RunLoaderPool::~RunLoaderPool()
@@ -22,6 +23,7 @@ void RunLoaderPool::add(DirWalker::Root root)
 {
     {
         std::lock_guard lock(m_queueMutex);
+        m_roots.push_back(root.path);
         m_queue.push_back(std::move(root));
         ++m_found;
     }
@@ -61,6 +63,18 @@ void RunLoaderPool::finish()
             t.join();
 }
 
+std::vector<std::string> RunLoaderPool::roots() const
+{
+    std::vector<std::string> roots;
+    {
+        std::lock_guard lock(m_queueMutex);
+        roots = m_roots;
+    }
+    std::sort(roots.begin(), roots.end());
+    roots.erase(std::unique(roots.begin(), roots.end()), roots.end());
+    return roots;
+}
+
 void RunLoaderPool::work()
 {
     for (;;) {
@@ -93,19 +107,35 @@ void RunLoaderPool::load(const DirWalker::Root& root)
 
 void RunLoaderPool::publish(Run run)
 {
+    if (m_consume) {
+        report(run.root, run.epochs.size());
+        m_consume(std::move(run));
+        return;
+    }
     std::lock_guard lock(m_resultMutex);
-    m_epochs += run.epochs.size();
-    const std::string root = run.root;
     m_runs.push_back(std::move(run));
     if (m_onRun)
         m_onRun(m_runs.back());
+    reportLocked(m_runs.back().root, m_runs.back().epochs.size());
+}
+
+void RunLoaderPool::report(const std::string& root, std::size_t epochs)
+{
+    std::lock_guard lock(m_resultMutex);
+    reportLocked(root, epochs);
+}
+
+void RunLoaderPool::reportLocked(const std::string& root, std::size_t epochs)
+{
+    ++m_loaded;
+    m_epochs += epochs;
     if (m_progress.hasCallback()) {
         std::uint64_t total = 0;
         {
             std::lock_guard queueLock(m_queueMutex);
             total = m_closed ? m_found : 0;
         }
-        m_progress.report(ProgressUpdate{m_runs.size(), total, "runs", root});
+        m_progress.report(ProgressUpdate{m_loaded, total, "runs", root});
         m_progress.report(ProgressUpdate{m_epochs, 0, "epochs", root});
     }
 }

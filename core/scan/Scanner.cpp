@@ -47,6 +47,12 @@ Result<Scanner::Outcome> scanFolder(const fs::path& dir, const Scanner::Options&
         // A run sharing its folder with others is named <folder>/<name>, no directory.
         if (const Layout* layout = layoutAt(top)) {
             Scanner::Outcome outcome;
+            if (options.rootsFound)
+                options.rootsFound({top});
+            if (options.consume) {
+                options.consume(layout->loadRun(top));
+                return outcome;
+            }
             outcome.runs.push_back(layout->loadRun(top));
             if (onRun)
                 onRun(outcome.runs.back());
@@ -62,15 +68,22 @@ Result<Scanner::Outcome> scanFolder(const fs::path& dir, const Scanner::Options&
         return Error{"cannot scan " + listing.error().message, top};
 
     DirWalker walker(builtinLayouts(), std::max(0, options.maxDepth), progress);
-    RunLoaderPool pool(options.threads, progress, onRun);
+    RunLoaderPool pool(options.threads, progress, onRun, options.consume);
+    const auto walked = [&] {
+        if (options.rootsFound)
+            options.rootsFound(pool.roots());
+    };
     if (!walker.claim(*listing) && top != "/") {
         if (auto root = enclosingRun(fs::path(top), walker)) {
             pool.add(std::move(*root));
+            walked();
             return pool.collect(walker.problems());
         }
     }
     const bool completed = walker.walk(std::move(listing.value()),
                                        [&](DirWalker::Root root) { pool.add(std::move(root)); });
+    if (completed)
+        walked();
     pool.finish();
     if (!completed || progress.cancelled())
         return Error{top + ": scan cancelled", top};

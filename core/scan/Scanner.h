@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <functional>
+#include <string>
 #include <vector>
 
 namespace ckpt {
@@ -20,6 +21,16 @@ public:
     {
         int maxDepth = 64;
         int threads = 0; // 0: one per core
+        // Set: each run is handed over to `consume` on the thread that loaded
+        // it, concurrently with the others, and dropped afterwards; Outcome::runs
+        // stays empty and `onRun` is not called. For a consumer that turns each
+        // run into something smaller (`ckpt scan --json` prints it), so that
+        // memory is that of the runs in flight, not of every run.
+        std::function<void(Run&&)> consume;
+        // Called once when the walk has found every run root, with them sorted
+        // (the order of Outcome::runs) and before every run is loaded: a consumer
+        // can hand its runs on in that order as soon as each one's turn comes.
+        std::function<void(const std::vector<std::string>&)> rootsFound;
     };
 
     // `dir` may also name one of several runs sharing a folder (Layout::runRoots):

@@ -92,6 +92,37 @@ private slots:
         QCOMPARE(j["runs"][1]["best"].is_null(), true);
     }
 
+    // Runs are printed as they load, yet in root order: the walk meets a/ckpts,
+    // then a/x/ckpts, then a-2/ckpts, and the first run to sort, a-2 ('-' is
+    // before '/'), is the last to finish loading.
+    void scanJsonPrintsRunsInRootOrderWhateverTheyLoad()
+    {
+        const std::vector<std::string> names{"a", "a/x", "a-2", "b"};
+        for (const std::string& name : names) {
+            CandleFixture run(m_root / name / "ckpts");
+            const int epochs = name == "a-2" ? 400 : 1;
+            for (int e = 1; e <= epochs; ++e)
+                run.addEpoch(e, 1.0 / e, 8, e == 1);
+            run.linkAbsolute("last", epochs);
+        }
+        std::vector<std::string> expected;
+        for (const std::string& name : names)
+            expected.push_back(fs::canonical(m_root / name / "ckpts").string());
+        std::sort(expected.begin(), expected.end());
+        QCOMPARE(expected.front(), fs::canonical(m_root / "a-2" / "ckpts").string());
+
+        for (int pass = 0; pass < 5; ++pass) {
+            const CliResult r = runCli({"scan", "--json", m_tmp->path()});
+            QVERIFY2(r.exitCode == 0, r.err.constData());
+            const auto j = r.json();
+            std::vector<std::string> roots;
+            for (const auto& run : j["runs"])
+                roots.push_back(run["root"].get<std::string>());
+            QCOMPARE(roots, expected);
+            QCOMPARE(j["runs"][0]["epochs"].size(), 400u);
+        }
+    }
+
     void scanReportsProblemsWithExitOne()
     {
         CandleFixture a(m_root / "ckpts");

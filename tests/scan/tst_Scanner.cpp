@@ -7,6 +7,8 @@
 #include <QTest>
 
 #include <atomic>
+#include <map>
+#include <mutex>
 #include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
@@ -49,6 +51,7 @@ private slots:
     void onRunAndProgress();
     void cancel();
     void sameResultOnAnyThreadCount();
+    void consumeTakesEachRunOnce();
 };
 
 void tst_Scanner::discovery_data()
@@ -270,6 +273,63 @@ void tst_Scanner::sameResultOnAnyThreadCount()
     auto b = Scanner::scan(base, many);
     QVERIFY(a.ok() && b.ok());
     QCOMPARE(RunJson::toJson(*a).dump(), RunJson::toJson(*b).dump());
+}
+
+// With `consume`, runs are handed over as they load and not kept; `rootsFound`
+// gives every root, sorted, before the last run is loaded. The runs handed over
+// equal those a plain scan returns.
+void tst_Scanner::consumeTakesEachRunOnce()
+{
+    QTemporaryDir tmp;
+    const fs::path base(tmp.path().toStdString());
+    for (const char* name : {"b", "a", "a/x", "a-2"})
+        makeRun(base / name / "ckpts", std::string(name) == "a-2" ? 300 : 2);
+    const auto plain = Scanner::scan(base);
+    QVERIFY(plain.ok());
+    QCOMPARE(plain->runs.size(), std::size_t(4));
+
+    std::mutex mutex;
+    std::map<std::string, std::string> consumed; // root -> the run as JSON
+    std::vector<std::string> found;
+    std::size_t consumedWhenFound = 0;
+    int rootsCalls = 0;
+    Scanner::Options options;
+    options.threads = 3;
+    options.consume = [&](Run&& run) {
+        const std::string json = RunJson::toJson(run).dump();
+        std::lock_guard lock(mutex);
+        QVERIFY(consumed.emplace(run.root, json).second);
+    };
+    options.rootsFound = [&](const std::vector<std::string>& roots) {
+        std::lock_guard lock(mutex);
+        ++rootsCalls;
+        found = roots;
+        consumedWhenFound = consumed.size();
+    };
+    int onRunCalls = 0;
+    auto result = Scanner::scan(base, options, Progress::none(), [&](const Run&) { ++onRunCalls; });
+    QVERIFY(result.ok());
+    QVERIFY(result->runs.empty());
+    QCOMPARE(onRunCalls, 0);
+    QCOMPARE(rootsCalls, 1);
+    QVERIFY(consumedWhenFound < 4); // the 300-epoch run was still loading
+    std::vector<std::string> sorted;
+    for (const Run& run : plain->runs)
+        sorted.push_back(run.root);
+    QCOMPARE(found, sorted);
+    QCOMPARE(consumed.size(), std::size_t(4));
+    for (const Run& run : plain->runs)
+        QCOMPARE(consumed[run.root], RunJson::toJson(run).dump());
+
+    // A run dropped by name goes the same way.
+    std::vector<std::string> one;
+    consumed.clear();
+    options.rootsFound = [&](const std::vector<std::string>& roots) { one = roots; };
+    auto single = Scanner::scan(base / "a-2" / "ckpts" / "epochs", options);
+    QVERIFY(single.ok());
+    QVERIFY(single->runs.empty());
+    QCOMPARE(one, std::vector<std::string>{(base / "a-2" / "ckpts").string()});
+    QCOMPARE(consumed.size(), std::size_t(1));
 }
 
 QTEST_GUILESS_MAIN(tst_Scanner)
