@@ -53,6 +53,8 @@ public:
     bool parse(std::string_view text)
     {
         m_text = text;
+        m_pos = 0;
+        m_count = 0;
         skipSpace();
         if (!take('{'))
             return false;
@@ -130,20 +132,36 @@ private:
         return m_pos == m_text.size();
     }
 
-    // ASCII, no escapes, no control characters: the text is the value.
+    // ASCII, no escapes, no control characters: the text is the value. One
+    // pass, eight bytes at a time: the first byte that is not plain text must
+    // be the closing quote.
     bool plainString(std::string_view& out)
     {
         if (!take('"'))
             return false;
-        const char* from = m_text.data() + m_pos;
-        const auto* quote = static_cast<const char*>(std::memchr(from, '"', m_text.size() - m_pos));
-        if (!quote)
+        const std::size_t from = m_pos;
+        std::size_t at = from;
+        while (at + 8 <= m_text.size()) {
+            if (const int first = firstNotPlainJsonText(m_text.data() + at); first < 8) {
+                at += static_cast<std::size_t>(first);
+                return closeString(from, at, out);
+            }
+            at += 8;
+        }
+        for (; at < m_text.size(); ++at) {
+            const auto c = static_cast<unsigned char>(m_text[at]);
+            if (c >= 0x80 || c < 0x20 || c == '"' || c == '\\')
+                return closeString(from, at, out);
+        }
+        return false;
+    }
+
+    bool closeString(std::size_t from, std::size_t at, std::string_view& out)
+    {
+        if (m_text[at] != '"')
             return false;
-        const std::string_view text(from, static_cast<std::size_t>(quote - from));
-        if (!isPlainJsonText(text))
-            return false;
-        out = text;
-        m_pos += text.size() + 1;
+        out = m_text.substr(from, at - from);
+        m_pos = at + 1;
         return true;
     }
 
@@ -344,7 +362,10 @@ void appendDump(std::string& out, const FlatValue& v, bool pythonNonFinite)
 
 bool CkptInfoReader::parseFlat(std::string_view text, CkptInfo& info, KeyValues& record)
 {
-    FlatObject f;
+    // Kept from file to file (constant-initialised, no guard): its 32 members'
+    // room is not cleared for each file, only the members read are written.
+    thread_local FlatObject object;
+    FlatObject& f = object;
     if (!f.parse(text))
         return false;
     if (!flatInt(f.find("epoch"), info.epoch))
@@ -396,7 +417,7 @@ bool CkptInfoReader::parseFlat(std::string_view text, CkptInfo& info, KeyValues&
     // string with its quotes, an integer, a word), written again for doubles.
     thread_local std::string values;
     values.clear();
-    KeyValues::Entry entries[FlatObject::kMaxMembers];
+    thread_local KeyValues::Entry entries[FlatObject::kMaxMembers];
     std::size_t dumped[FlatObject::kMaxMembers][2]; // member, end in `values`
     std::size_t dumps = 0;
     for (std::size_t k = 0; k < f.size(); ++k) {

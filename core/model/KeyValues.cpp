@@ -120,20 +120,29 @@ KeyValues::const_iterator::const_iterator(std::string_view packed, std::size_t p
 
 void KeyValues::const_iterator::load()
 {
-    if (m_pos >= m_packed.size()) {
-        m_pos = m_packed.size();
+    const std::size_t size = m_packed.size();
+    if (m_pos >= size) {
+        m_pos = size;
         return;
     }
     // set() keeps NULs out of keys and values; should the buffer still end early,
     // iteration stops at its end instead of wrapping around to the start.
-    const std::size_t keyEnd = std::min(m_packed.find('\0', m_pos), m_packed.size());
-    const std::size_t valueEnd = keyEnd < m_packed.size()
-                                     ? std::min(m_packed.find('\0', keyEnd + 1), m_packed.size())
-                                     : keyEnd;
-    m_entry = {m_packed.substr(m_pos, keyEnd - m_pos),
-               keyEnd < m_packed.size() ? m_packed.substr(keyEnd + 1, valueEnd - keyEnd - 1)
-                                        : std::string_view()};
-    m_next = std::min(valueEnd + 1, m_packed.size());
+    const char* base = m_packed.data();
+    const char* end = base + size;
+    const char* key = base + m_pos;
+    const auto* keyEnd = static_cast<const char*>(std::memchr(key, '\0', end - key));
+    if (!keyEnd) {
+        m_entry = {std::string_view(key, end - key), std::string_view()};
+        m_next = size;
+        return;
+    }
+    const char* value = keyEnd + 1;
+    const auto* valueEnd =
+        value < end ? static_cast<const char*>(std::memchr(value, '\0', end - value)) : nullptr;
+    if (!valueEnd)
+        valueEnd = end;
+    m_entry = {std::string_view(key, keyEnd - key), std::string_view(value, valueEnd - value)};
+    m_next = std::min(static_cast<std::size_t>(valueEnd - base) + 1, size);
 }
 
 KeyValues::const_iterator& KeyValues::const_iterator::operator++()

@@ -228,7 +228,14 @@ void tst_CkptInfoReader::flatReadMatchesParse_data()
     QTest::newRow("empty object") << " \n{ }\n" << true;
     QTest::newRow("spacing") << "\t{\"epoch\" :3 ,\r\n\"k\":\"v\"}  \n" << true;
     // Left to parse():
+    QTest::newRow("long plain strings")
+        << R"({"a_key_of_many_bytes": "a value of more than eight bytes", "k": "12345678"})"
+        << true;
     QTest::newRow("escaped string") << R"({"metadata": "a\"b", "epoch": 1})" << false;
+    QTest::newRow("escape after a word") << R"({"metadata": "abcdefghij\"k"})" << false;
+    QTest::newRow("tab in a long key") << "{\"abcdefghi\tj\": 1}" << false;
+    QTest::newRow("non-ASCII after two words") << "{\"k\": \"abcdefghijklmnop\xc3\xa9\"}" << false;
+    QTest::newRow("string to the end") << R"({"k": "abcdefghijklmnopq)" << false;
     QTest::newRow("non-ASCII") << "{\"metadata\": \"n\xc3\xa9\"}" << false;
     QTest::newRow("replacement character") << "{\"metadata\": \"\xef\xbf\xbdx\"}" << false;
     QTest::newRow("nested") << R"({"epoch": 1, "extra": {"a": [1, NaN]}})" << false;
