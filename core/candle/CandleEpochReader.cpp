@@ -8,6 +8,7 @@
 
 #include <cerrno>
 #include <fcntl.h>
+#include <optional>
 #include <sys/stat.h>
 
 namespace ckpt {
@@ -144,19 +145,21 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
     CkptInfo flat;
     KeyValues record;
     const bool isFlat = CkptInfoReader::parseFlat(text, flat, record);
-    auto info =
-        isFlat ? Result<CkptInfo>(std::move(flat)) : CkptInfoReader::parse(text, infoPath());
-    if (!info) {
-        epoch.problems.push_back(problem(ProblemKind::BadInfo,
-                                         info.error().message +
-                                             ": this epoch cannot be restarted from; rewrite "
-                                             "the file or delete the epoch.",
-                                         infoPath(), number));
-        // The model may still be there; show its size.
-        statModel(epochsFd, rel, std::string(kDefaultModel), epoch, false);
-        return epoch;
+    std::optional<Result<CkptInfo>> parsed; // the others, through a document
+    if (!isFlat) {
+        parsed.emplace(CkptInfoReader::parse(text, infoPath()));
+        if (!*parsed) {
+            epoch.problems.push_back(problem(ProblemKind::BadInfo,
+                                             parsed->error().message +
+                                                 ": this epoch cannot be restarted from; rewrite "
+                                                 "the file or delete the epoch.",
+                                             infoPath(), number));
+            // The model may still be there; show its size.
+            statModel(epochsFd, rel, std::string(kDefaultModel), epoch, false);
+            return epoch;
+        }
     }
-    CkptInfo& ci = info.value();
+    CkptInfo& ci = isFlat ? flat : parsed->value();
     if (isFlat)
         CandleEpochInfo::apply(ci, std::move(record), epoch);
     else

@@ -1,6 +1,7 @@
 // The fast path of CkptInfoReader: flat ckpt-info.json files read without a
 // JSON document (what trainers write); anything else goes to parse().
 #include "candle/CkptInfoReader.h"
+#include "json/DoubleText.h"
 #include "json/JsonText.h"
 
 #include <charconv>
@@ -121,9 +122,11 @@ private:
 
     void skipSpace()
     {
-        while (m_pos < m_text.size() && (m_text[m_pos] == ' ' || m_text[m_pos] == '\n' ||
-                                         m_text[m_pos] == '\r' || m_text[m_pos] == '\t'))
-            ++m_pos;
+        for (; m_pos < m_text.size(); ++m_pos) {
+            const char c = m_text[m_pos];
+            if (c > ' ' || (c != ' ' && c != '\n' && c != '\r' && c != '\t'))
+                return; // most characters are past ' ': one comparison
+        }
     }
 
     bool atEndAfterSpace()
@@ -344,8 +347,8 @@ void appendDump(std::string& out, const FlatValue& v, bool pythonNonFinite)
                                      : "-Infinity";
             return;
         }
-        char buffer[64];
-        char* end = nlohmann::detail::to_chars(buffer, buffer + sizeof buffer, v.d);
+        char buffer[DoubleText::kMaxChars];
+        const char* end = DoubleText::write(buffer, v.d);
         out.append(buffer, static_cast<std::size_t>(end - buffer));
         return;
     }

@@ -112,46 +112,6 @@ void KeyValues::shrinkToFit()
     }
 }
 
-KeyValues::const_iterator::const_iterator(std::string_view packed, std::size_t pos)
-    : m_packed(packed), m_pos(pos)
-{
-    load();
-}
-
-void KeyValues::const_iterator::load()
-{
-    const std::size_t size = m_packed.size();
-    if (m_pos >= size) {
-        m_pos = size;
-        return;
-    }
-    // set() keeps NULs out of keys and values; should the buffer still end early,
-    // iteration stops at its end instead of wrapping around to the start.
-    const char* base = m_packed.data();
-    const char* end = base + size;
-    const char* key = base + m_pos;
-    const auto* keyEnd = static_cast<const char*>(std::memchr(key, '\0', end - key));
-    if (!keyEnd) {
-        m_entry = {std::string_view(key, end - key), std::string_view()};
-        m_next = size;
-        return;
-    }
-    const char* value = keyEnd + 1;
-    const auto* valueEnd =
-        value < end ? static_cast<const char*>(std::memchr(value, '\0', end - value)) : nullptr;
-    if (!valueEnd)
-        valueEnd = end;
-    m_entry = {std::string_view(key, keyEnd - key), std::string_view(value, valueEnd - value)};
-    m_next = std::min(static_cast<std::size_t>(valueEnd - base) + 1, size);
-}
-
-KeyValues::const_iterator& KeyValues::const_iterator::operator++()
-{
-    m_pos = m_next;
-    load();
-    return *this;
-}
-
 std::size_t KeyValues::size() const
 {
     std::size_t n = 0;

@@ -2,7 +2,9 @@
 
 #include "common/SharedBlock.h"
 
+#include <algorithm>
 #include <cstddef>
+#include <cstring>
 #include <iterator>
 #include <optional>
 #include <string>
@@ -40,14 +42,50 @@ public:
         using reference = const Entry&;
 
         const_iterator() = default;
-        const_iterator(std::string_view packed, std::size_t pos);
+        const_iterator(std::string_view packed, std::size_t pos) : m_packed(packed), m_pos(pos)
+        {
+            load();
+        }
         reference operator*() const { return m_entry; }
         pointer operator->() const { return &m_entry; }
-        const_iterator& operator++();
+        const_iterator& operator++()
+        {
+            m_pos = m_next;
+            load();
+            return *this;
+        }
         bool operator==(const const_iterator& other) const { return m_pos == other.m_pos; }
 
     private:
-        void load();
+        // Inline: a scan's JSON output walks every record of every epoch.
+        void load()
+        {
+            const std::size_t size = m_packed.size();
+            if (m_pos >= size) {
+                m_pos = size;
+                return;
+            }
+            // set() keeps NULs out of keys and values; should the buffer still
+            // end early, iteration stops at its end instead of wrapping around.
+            const char* base = m_packed.data();
+            const char* end = base + size;
+            const char* key = base + m_pos;
+            const auto* keyEnd = static_cast<const char*>(std::memchr(key, '\0', end - key));
+            if (!keyEnd) {
+                m_entry = {std::string_view(key, end - key), std::string_view()};
+                m_next = size;
+                return;
+            }
+            const char* value = keyEnd + 1;
+            const auto* valueEnd =
+                value < end ? static_cast<const char*>(std::memchr(value, '\0', end - value))
+                            : nullptr;
+            if (!valueEnd)
+                valueEnd = end;
+            m_entry = {std::string_view(key, keyEnd - key),
+                       std::string_view(value, valueEnd - value)};
+            m_next = std::min(static_cast<std::size_t>(valueEnd - base) + 1, size);
+        }
         std::string_view m_packed;
         std::size_t m_pos = 0;
         std::size_t m_next = 0;

@@ -1,5 +1,6 @@
 #include "report/JsonWriter.h"
 
+#include "json/DoubleText.h"
 #include "json/JsonText.h"
 #include "json/Utf8.h"
 
@@ -189,8 +190,7 @@ JsonWriter& JsonWriter::number(double value)
     if (!std::isfinite(value))
         return null();
     separate();
-    char* p = room(64);
-    m_cur = nlohmann::detail::to_chars(p, p + 64, value);
+    m_cur = DoubleText::write(room(DoubleText::kMaxChars), value);
     return *this;
 }
 

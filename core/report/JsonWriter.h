@@ -54,6 +54,17 @@ public:
     }
 
     JsonWriter& string(std::string_view text);
+    // A string known to be plain (see isPlain), written without the check.
+    JsonWriter& plainString(std::string_view text)
+    {
+        separate();
+        char* p = room(text.size() + 2);
+        *p = '"';
+        std::memcpy(p + 1, text.data(), text.size());
+        p[text.size() + 1] = '"';
+        m_cur = p + text.size() + 2;
+        return *this;
+    }
     JsonWriter& integer(std::int64_t value);
     JsonWriter& unsignedInteger(std::uint64_t value);
     // As nlohmann writes a double ("0.0041", "1.0", "1e-05"); null when not finite.

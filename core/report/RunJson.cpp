@@ -419,9 +419,25 @@ void RunJson::writeEpoch(JsonWriter& w, const Run& run, const Epoch& epoch)
     w.key("step").optionalInteger(epoch.step);
     thread_local std::string path; // kept from epoch to epoch: no allocation
     run.pathOf(epoch, path);
-    w.key("dir").string(path);
-    run.modelPath(epoch, path);
-    w.key("model").pathOrNull(path);
+    const bool dirPlain = JsonWriter::isPlain(path);
+    w.key("dir");
+    if (dirPlain)
+        w.plainString(path);
+    else
+        w.string(path);
+    // The model's path is the directory's and its name, when the name is relative.
+    w.key("model");
+    const EpochFile* model = epoch.modelFile();
+    if (model && model->present && !model->name.empty() && model->name.front() != '/') {
+        path.append("/").append(model->name);
+        if (dirPlain && JsonWriter::isPlain(model->name))
+            w.plainString(path);
+        else
+            w.string(path);
+    } else {
+        run.modelPath(epoch, path);
+        w.pathOrNull(path);
+    }
     w.key("model_bytes").optionalUnsigned(epoch.modelBytes());
     std::optional<Json> infoRaw;
     w.key("info");

@@ -1,10 +1,13 @@
+#include "json/DoubleText.h"
 #include "report/JsonWriter.h"
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <random>
 
 using namespace ckpt;
 using Json = nlohmann::ordered_json;
@@ -22,6 +25,7 @@ private slots:
     void growsPastWhatWasReservedAndCutsTheRest();
     void verbatimTextTakesNoComma();
     void writtenAndDiscardWhileWriting();
+    void doublesEqualTheDocumentWhateverIsRemembered();
 };
 
 void tst_JsonWriter::plainTextIsFoundAtEveryPosition_data()
@@ -178,6 +182,41 @@ void tst_JsonWriter::writtenAndDiscardWhileWriting()
     QCOMPARE(w.size(), std::size_t(0));
     w.verbatim("]");
     QCOMPARE(w.written(0), std::string_view("]"));
+}
+
+// DoubleText remembers what it wrote: the second writing of a value, and of a
+// value whose slot another took meanwhile (twice as many values as slots),
+// must still be nlohmann's text for it.
+void tst_JsonWriter::doublesEqualTheDocumentWhateverIsRemembered()
+{
+    std::mt19937_64 random(42);
+    std::vector<double> values{0.0,
+                               -0.0,
+                               1.0,
+                               100.0,
+                               0.1,
+                               0.0041,
+                               1e-05,
+                               2.5e-08,
+                               1e16,
+                               1e300,
+                               std::numeric_limits<double>::denorm_min(),
+                               std::numeric_limits<double>::max(),
+                               -std::numeric_limits<double>::min()};
+    std::uniform_real_distribution<double> unit(0.0, 1.0);
+    std::uniform_int_distribution<int> exponent(-320, 300);
+    for (int i = 0; i < 9000; ++i) {
+        double v = unit(random) * std::pow(10.0, exponent(random));
+        values.push_back(i % 2 ? v : -v);
+    }
+    for (int pass = 0; pass < 3; ++pass) {
+        for (const double v : values) {
+            char text[DoubleText::kMaxChars];
+            const char* end = DoubleText::write(text, v);
+            QCOMPARE(std::string(text, static_cast<std::size_t>(end - text)), Json(v).dump());
+        }
+        std::shuffle(values.begin(), values.end(), random);
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_JsonWriter)
