@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -67,6 +68,11 @@ int make(const fs::path& dir, int runs, int epochs, std::size_t modelBytes)
             writeFile(epochDir + "/model.h5", model);
             char bestText[32];
             *std::to_chars(bestText, bestText + sizeof bestText - 1, best).ptr = '\0';
+            // Seconds since the previous save as Python writes a time.time()
+            // difference: a different value of 16 or 17 digits each epoch.
+            char elapsedText[32];
+            const double elapsed = 52.0 + std::fmod(e * 0.7548776662466927, 1.0) * 9.0;
+            *std::to_chars(elapsedText, elapsedText + sizeof elapsedText - 1, elapsed).ptr = '\0';
             char info[512];
             std::snprintf(info, sizeof info,
                           "{\"epoch\": %d, \"save_best_metric\": \"val_loss\", "
@@ -74,7 +80,7 @@ int make(const fs::path& dir, int runs, int epochs, std::size_t modelBytes)
                           "\"checksum\": \"%s\", \"timestamp\": \"2026-11-22 13:%02d:%02d\", "
                           "\"time_elapsed\": %s, \"metadata\": \"job 4242\"}",
                           e, bestText, crc.c_str(), (e / 60) % 60, e % 60,
-                          e == 1 ? "\"__FIRST__\"" : "0.0041");
+                          e == 1 ? "\"__FIRST__\"" : elapsedText);
             writeFile(epochDir + "/ckpt-info.json", info);
         }
         CandleFixture f(root);
