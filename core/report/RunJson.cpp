@@ -340,7 +340,7 @@ void writeChecksum(JsonWriter& w, const Run& run, const Epoch& epoch)
 {
     if (const EpochFile* f = epoch.checksummedFile()) {
         w.beginObject();
-        w.key("algo").string(toString(f->algo));
+        w.key("algo").plainString(toString(f->algo)); // our own name: plain
         w.key("expected");
         if (f->algo == ChecksumAlgo::Crc32)
             w.string(f->checksum);
@@ -464,7 +464,7 @@ void RunJson::writeEpoch(JsonWriter& w, const Run& run, const Epoch& epoch)
         w.key("present").boolean(f.present);
         w.key("model").boolean(f.model);
         if (f.algo != ChecksumAlgo::None || !f.checksum.empty()) {
-            w.key("algo").string(toString(f.algo));
+            w.key("algo").plainString(toString(f.algo)); // our own name: plain
             w.key("checksum").string(f.checksum);
         }
         if (f.checkedBytes > 0)
