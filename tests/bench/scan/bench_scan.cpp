@@ -8,8 +8,8 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <dirent.h>
@@ -18,6 +18,7 @@
 #include <string>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -31,7 +32,8 @@ int usage()
 {
     std::fprintf(stderr, "usage: bench_scan make DIR [RUNS EPOCHS MODEL_BYTES]\n"
                          "       bench_scan time DIR [REPS]\n"
-                         "       bench_scan once DIR [BYTES_PER_EPOCH]\n");
+                         "       bench_scan once DIR [BYTES_PER_EPOCH]\n"
+                         "       bench_scan rss COMMAND [ARGS...]\n");
     return 2;
 }
 
@@ -300,11 +302,36 @@ int time(const fs::path& dir, int reps)
 
 } // namespace
 
+// `bench_scan rss CMD [ARGS...]`: runs CMD, stdout to /dev/null, and prints its
+// peak resident memory in KiB. Measured from this small process rather than
+// from Python: Linux keeps a process's peak RSS across exec, so a child forked
+// from a 20 MB interpreter could never show less than 20 MB.
+int peakRss(char** command)
+{
+    const pid_t child = ::fork();
+    if (child == 0) {
+        const int null = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+        if (null < 0 || ::dup2(null, STDOUT_FILENO) < 0)
+            ::_exit(127);
+        ::execv(command[0], command);
+        ::_exit(127);
+    }
+    int status = 0;
+    rusage usage{};
+    if (child < 0 || ::wait4(child, &status, 0, &usage) != child || !WIFEXITED(status) ||
+        WEXITSTATUS(status) == 127)
+        return 1;
+    std::printf("%ld\n", usage.ru_maxrss);
+    return 0;
+}
+
 int main(int argc, char** argv)
 {
     if (argc < 3)
         return usage();
     const std::string mode = argv[1];
+    if (mode == "rss")
+        return peakRss(argv + 2);
     const fs::path dir = fs::absolute(argv[2]);
     if (mode == "make")
         return make(dir, argc > 3 ? std::atoi(argv[3]) : 20, argc > 4 ? std::atoi(argv[4]) : 500,

@@ -63,9 +63,8 @@ def wall(cmd):
     return elapsed
 
 def peak_rss_kib(cmd):
-    child = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
-    _, _, usage = os.wait4(child.pid, 0)
-    return usage.ru_maxrss
+    # Through bench_scan: a child of this interpreter would start from its peak RSS.
+    return int(subprocess.run([bench, "rss", *cmd], stdout=subprocess.PIPE, check=True).stdout)
 
 # Whole processes, interleaved so that outside load hits them alike.
 base_cmd, ours_cmd = [bench, "once", tree], [ckpt, "scan", tree, "--json"]
