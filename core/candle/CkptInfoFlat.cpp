@@ -136,27 +136,14 @@ private:
     }
 
     // ASCII, no escapes, no control characters: the text is the value. One
-    // pass, eight bytes at a time: the first byte that is not plain text must
-    // be the closing quote.
+    // pass: the first byte that is not plain text must be the closing quote.
     bool plainString(std::string_view& out)
     {
         if (!take('"'))
             return false;
         const std::size_t from = m_pos;
-        std::size_t at = from;
-        while (at + 8 <= m_text.size()) {
-            if (const int first = firstNotPlainJsonText(m_text.data() + at); first < 8) {
-                at += static_cast<std::size_t>(first);
-                return closeString(from, at, out);
-            }
-            at += 8;
-        }
-        for (; at < m_text.size(); ++at) {
-            const auto c = static_cast<unsigned char>(m_text[at]);
-            if (c >= 0x80 || c < 0x20 || c == '"' || c == '\\')
-                return closeString(from, at, out);
-        }
-        return false;
+        const std::size_t at = from + plainJsonPrefix(m_text.data() + from, m_text.size() - from);
+        return at < m_text.size() && closeString(from, at, out);
     }
 
     bool closeString(std::size_t from, std::size_t at, std::string_view& out)
