@@ -137,21 +137,23 @@ KerasFileCheck::Outcome KerasFileCheck::checkAt(int dirFd, const std::string& di
     Outcome out;
     out.file.name = name;
     out.file.model = true;
-    const std::string path = dir + "/" + name;
+    // The whole path is for messages (and for a call without a folder descriptor).
+    const auto path = [&] { return dir + "/" + name; };
     UniqueFd fd;
     std::uint64_t size = 0;
-    const RegularFile::Outcome opened =
-        RegularFile::openAt(dirFd, dirFd == AT_FDCWD ? path.c_str() : name.c_str(), fd, &size);
+    const RegularFile::Outcome opened = dirFd == AT_FDCWD
+                                            ? RegularFile::openAt(dirFd, path().c_str(), fd, &size)
+                                            : RegularFile::openAt(dirFd, name.c_str(), fd, &size);
     if (!opened.ok()) {
         out.missing = opened.missing();
         out.unreadable = !out.missing;
-        out.problem = opened.message(path);
+        out.problem = opened.message(path());
         return out;
     }
     struct stat st = {};
     if (::fstat(fd.get(), &st) != 0) {
         out.unreadable = true;
-        out.problem = path + ": " + std::strerror(errno);
+        out.problem = path() + ": " + std::strerror(errno);
         return out;
     }
     out.file.present = true;
@@ -180,7 +182,7 @@ KerasFileCheck::Outcome KerasFileCheck::checkAt(int dirFd, const std::string& di
         out.whole = true;
         return out;
     }
-    out.problem = path + " " + why;
+    out.problem = path() + " " + why;
     return out;
 }
 

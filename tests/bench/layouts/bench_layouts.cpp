@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -36,11 +37,43 @@ void makeCandle(const fs::path& root, int n)
     f.linkRelative("best", n);
 }
 
-// Name patterns as the frameworks write them (../shared/formats.md section 3).
+// A whole 96-byte HDF5 file as far as a scan looks: a version 0 superblock
+// (offsets and lengths of 8 bytes) whose end-of-file address is its size.
+std::string hdf5Head()
+{
+    std::string b("\x89HDF\r\n\x1a\n", 8);
+    b.append({0, 0, 0, 0, 0, 8, 8, 0, 4, 0, 16, 0, 0, 0, 0, 0}); // versions, sizes, K, flags
+    const auto address = [&](std::uint64_t v) {
+        for (int i = 0; i < 8; ++i)
+            b.push_back(static_cast<char>(v >> (8 * i)));
+    };
+    address(0);     // base address
+    address(~0ull); // no free-space info
+    address(96);    // end of file: the file's size
+    address(~0ull); // no driver information
+    b.resize(96, '\0');
+    return b;
+}
+
+// A finished zip as far as a scan looks: data, then an empty end-of-central-
+// directory record (what makes torch.save's archive whole), 64 bytes in all.
+std::string zipWhole()
+{
+    std::string b(42, 'x');
+    b.append("PK\x05\x06", 4);
+    b.append(18, '\0');
+    return b;
+}
+
+// Name patterns as the frameworks write them (../shared/formats.md section 3),
+// each file whole as its layout checks it: the scan's usual path, not its
+// problem messages.
 void makeFiles(const fs::path& dir, int n, const std::string& layout)
 {
     fs::create_directories(dir);
-    const std::string body(64, 'x');
+    const std::string body = layout == "keras"       ? hdf5Head()
+                             : layout == "lightning" ? zipWhole()
+                                                     : std::string(64, 'x');
     for (int e = 1; e <= n; ++e) {
         char name[128];
         if (layout == "lightning")
