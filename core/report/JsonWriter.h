@@ -34,22 +34,15 @@ public:
     // The member name of the value that follows.
     JsonWriter& key(std::string_view name);
     // A name written in the source ("epoch"): plain text, never checked, and
-    // copied with a size known when compiling (a few stores, no call).
-    template <std::size_t N> [[gnu::always_inline]] JsonWriter& key(const char (&name)[N])
+    // copied with a size known when compiling (plainKey is inlined: a few
+    // stores, no call).
+    template <std::size_t N> JsonWriter& key(const char (&name)[N])
     {
         static_assert(N > 1, "a member name");
-        separate();
-        char* p = room(N + 2);
-        *p = '"';
-        std::memcpy(p + 1, name, N - 1);
-        p[N] = '"';
-        p[N + 1] = ':';
-        m_cur = p + N + 2;
-        m_needComma = false;
-        return *this;
+        return plainKey(std::string_view(name, N - 1));
     }
     // A name known to be plain (see isPlain), written without the check.
-    JsonWriter& plainKey(std::string_view name)
+    [[gnu::always_inline]] JsonWriter& plainKey(std::string_view name)
     {
         separate();
         char* p = room(name.size() + 3);
