@@ -30,12 +30,13 @@ bool hasErrors(const Run& run)
     return false;
 }
 
-// One run as `scan --json` prints it, appended to `text`, liveness assessed once
-// more at print time (with the problems made to agree); true when it has problems.
+// One run as `scan --json` prints it, in place of what `text` held, liveness
+// assessed once more at print time (with the problems made to agree); true
+// when it has problems.
 bool renderJson(Run& run, std::string& text)
 {
     const LiveState live = Liveness::settle(run);
-    RunJson::append(run, text, {{"liveness", std::string(toString(live))}});
+    RunJson::assign(run, text, {{"liveness", std::string(toString(live))}});
     return hasErrors(run);
 }
 
@@ -62,10 +63,10 @@ public:
     // From a loader thread, concurrently with the others.
     void consume(Run&& loaded)
     {
-        // Text buffers kept from run to run: memory first touched is page
-        // faults, the largest cost of rendering on a VM.
+        // Text kept from run to run, written over (not cleared, so not
+        // zero-filled again): memory first touched is page faults, the largest
+        // cost of rendering on a VM.
         thread_local std::string text;
-        text.clear();
         std::string root;
         bool bad = false;
         {

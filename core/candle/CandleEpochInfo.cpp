@@ -9,31 +9,34 @@ namespace ckpt {
 
 namespace {
 
-void applyFields(const CkptInfo& info, Epoch& epoch)
+template <typename Info> void applyFields(const Info& info, Epoch& epoch)
 {
     epoch.recorded = true;
     epoch.elapsed = info.timeElapsed;
     epoch.firstSave = info.firstSave;
-    epoch.monitored = info.saveBestMetric.value_or("");
+    if (info.saveBestMetric)
+        epoch.monitored = *info.saveBestMetric;
+    else
+        epoch.monitored.clear();
     if (info.bestMetricLast)
         epoch.setMetric(kBestSoFar, *info.bestMetricLast);
+    if (info.timestamp)
+        epoch.savedAt = *info.timestamp;
+    else
+        epoch.savedAt.clear();
 }
 
 } // namespace
 
-void CandleEpochInfo::apply(CkptInfo& info, KeyValues record, Epoch& epoch)
+void CandleEpochInfo::apply(const CkptInfoView& info, KeyValues record, Epoch& epoch)
 {
     applyFields(info, epoch);
-    // Taken rather than copied (a timestamp is past the small-string size): a
-    // scan reads tens of thousands of these.
-    epoch.savedAt = std::move(info.timestamp).value_or("");
     epoch.metadata = std::move(record);
 }
 
 void CandleEpochInfo::apply(const CkptInfo& info, Epoch& epoch)
 {
     applyFields(info, epoch);
-    epoch.savedAt = info.timestamp.value_or("");
     epoch.metadata.clear();
     for (const auto& [key, value] : info.raw.items())
         epoch.metadata.set(key, jsonText(value));

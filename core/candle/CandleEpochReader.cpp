@@ -43,16 +43,17 @@ std::string guessModel(int epochsFd, const std::string& rel)
 
 // Stats the model and records it as the epoch's model file (present or not);
 // returns errno (0 on success).
-int statModel(int epochsFd, const std::string& rel, const std::string& model, Epoch& epoch,
+int statModel(int epochsFd, std::string_view rel, std::string_view model, Epoch& epoch,
               bool recordMissing)
 {
     struct stat st = {};
     // model_file is relative and stays inside the epoch (CkptInfoReader::modelFileProblem).
-    const std::string at = rel + "/" + model;
+    thread_local std::string at; // kept from epoch to epoch: no allocation
+    at.assign(rel).append("/").append(model);
     const int err = ::fstatat(epochsFd, at.c_str(), &st, 0) != 0 ? errno : 0;
     if (err != 0 && !recordMissing)
         return err;
-    EpochFile file;
+    EpochFile& file = epoch.files.emplace_back();
     file.name = model;
     file.model = true;
     file.present = err == 0;
@@ -62,20 +63,18 @@ int statModel(int epochsFd, const std::string& rel, const std::string& model, Ep
             static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
         file.inode = static_cast<std::uint64_t>(st.st_ino);
     }
-    epoch.files.push_back(std::move(file));
     return err;
 }
 
-void setChecksum(const CkptInfo& info, Epoch& epoch)
+void setChecksum(const CkptInfoView& info, Epoch& epoch)
 {
     if (!info.checksum)
         return;
     if (epoch.files.empty()) // checksummed but missing: verify says so
     {
-        EpochFile missing;
-        missing.name = std::string(kDefaultModel);
+        EpochFile& missing = epoch.files.emplace_back();
+        missing.name = kDefaultModel;
         missing.model = true;
-        epoch.files.push_back(std::move(missing));
     }
     EpochFile& f = epoch.files.front();
     f.algo = info.checksumDisabled() ? ChecksumAlgo::Disabled : ChecksumAlgo::Crc32;
@@ -87,12 +86,20 @@ void setChecksum(const CkptInfo& info, Epoch& epoch)
 std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& epochsPath,
                                              std::string_view name, int number)
 {
-    Epoch epoch;
+    std::optional<Epoch> epoch(std::in_place);
+    if (!read(epochsFd, epochsPath, name, number, *epoch))
+        epoch.reset();
+    return epoch;
+}
+
+bool CandleEpochReader::read(int epochsFd, const std::string& epochsPath, std::string_view name,
+                             int number, Epoch& epoch)
+{
     epoch.number = number;
-    const std::string rel(name);
-    epoch.dir = "epochs/" + rel;
+    const std::string_view rel = name;
+    epoch.dir.assign("epochs/").append(rel);
     // Whole paths are for the messages of problems, which most epochs lack.
-    const auto dirPath = [&] { return epochsPath + "/" + rel; };
+    const auto dirPath = [&] { return epochsPath + "/" + std::string(rel); };
     const auto infoPath = [&] { return dirPath() + "/" + std::string(kInfoName); };
     thread_local std::string infoRel; // kept from epoch to epoch: no allocation
     infoRel.assign(rel).append("/").append(kInfoName);
@@ -103,9 +110,10 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
     if (read.missing()) {
         // Either the directory is gone or it holds no ckpt-info.json.
         struct stat st = {};
-        if (::fstatat(epochsFd, rel.c_str(), &st, 0) != 0 || !S_ISDIR(st.st_mode))
-            return std::nullopt;
-        const std::string model = guessModel(epochsFd, rel);
+        const std::string relText(rel);
+        if (::fstatat(epochsFd, relText.c_str(), &st, 0) != 0 || !S_ISDIR(st.st_mode))
+            return false;
+        const std::string model = guessModel(epochsFd, relText);
         if (!model.empty() && statModel(epochsFd, rel, model, epoch, false) == 0) {
             epoch.problems.push_back(
                 problem(ProblemKind::ModelWithoutInfo,
@@ -122,14 +130,14 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
                             "delete it.",
                 dirPath(), number));
         }
-        return epoch;
+        return true;
     }
     if (read.err != 0) {
         epoch.problems.push_back(problem(ProblemKind::Unreadable,
                                          "cannot read " + read.message(infoPath()) +
                                              ": check the permissions of the epoch directory.",
                                          infoPath(), number));
-        return epoch;
+        return true;
     }
     if (!read.ok()) {
         epoch.problems.push_back(problem(ProblemKind::BadInfo,
@@ -137,16 +145,17 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
                                              ": this epoch cannot be restarted from; replace "
                                              "it with the real ckpt-info.json or delete the epoch.",
                                          infoPath(), number));
-        statModel(epochsFd, rel, std::string(kDefaultModel), epoch, false);
-        return epoch;
+        statModel(epochsFd, rel, kDefaultModel, epoch, false);
+        return true;
     }
 
     // Most files are flat objects of plain values: read without a JSON document.
-    CkptInfo flat;
+    CkptInfoView ci;
     KeyValues record;
-    const bool isFlat = CkptInfoReader::parseFlat(text, flat, record);
     std::optional<Result<CkptInfo>> parsed; // the others, through a document
-    if (!isFlat) {
+    if (CkptInfoReader::readFlat(text, ci, record)) {
+        CandleEpochInfo::apply(ci, std::move(record), epoch);
+    } else {
         parsed.emplace(CkptInfoReader::parse(text, infoPath()));
         if (!*parsed) {
             epoch.problems.push_back(problem(ProblemKind::BadInfo,
@@ -155,15 +164,12 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
                                                  "the file or delete the epoch.",
                                              infoPath(), number));
             // The model may still be there; show its size.
-            statModel(epochsFd, rel, std::string(kDefaultModel), epoch, false);
-            return epoch;
+            statModel(epochsFd, rel, kDefaultModel, epoch, false);
+            return true;
         }
+        CandleEpochInfo::apply(parsed->value(), epoch);
+        ci = CkptInfoView::of(parsed->value());
     }
-    CkptInfo& ci = isFlat ? flat : parsed->value();
-    if (isFlat)
-        CandleEpochInfo::apply(ci, std::move(record), epoch);
-    else
-        CandleEpochInfo::apply(ci, epoch);
 
     if (ci.epoch && *ci.epoch != number) {
         epoch.problems.push_back(problem(
@@ -181,21 +187,21 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
                 infoPath() + ": " + *why + ": this epoch cannot be verified or restarted from; " +
                     "fix the key (CANDLE writes \"model.h5\") or delete the epoch.",
                 infoPath(), number));
-            return epoch;
+            return true;
         }
     }
-    const std::string model = ci.modelFile.value_or(std::string(kDefaultModel));
+    const std::string_view model = ci.modelFile.value_or(kDefaultModel);
     const int modelErr = statModel(epochsFd, rel, model, epoch, ci.modelFile.has_value());
     setChecksum(ci, epoch);
     if (modelErr != 0 && ci.modelFile) {
-        const std::string modelPath = dirPath() + "/" + model;
+        const std::string modelPath = dirPath() + "/" + std::string(model);
         if (modelErr == ENOENT || modelErr == ENOTDIR) {
-            epoch.problems.push_back(
-                problem(ProblemKind::InfoWithoutModel,
-                        infoPath() + " names model file \"" + model + "\" but " + modelPath +
-                            " is missing (deleted by a clean-up?): this epoch cannot be restored; "
-                            "delete the epoch or put the model back.",
-                        modelPath, number));
+            epoch.problems.push_back(problem(
+                ProblemKind::InfoWithoutModel,
+                infoPath() + " names model file \"" + std::string(model) + "\" but " + modelPath +
+                    " is missing (deleted by a clean-up?): this epoch cannot be restored; "
+                    "delete the epoch or put the model back.",
+                modelPath, number));
         } else {
             epoch.problems.push_back(
                 problem(ProblemKind::Unreadable,
@@ -203,7 +209,7 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
                         modelPath, number));
         }
     }
-    return epoch;
+    return true;
 }
 
 } // namespace ckpt

@@ -20,6 +20,10 @@ public:
     // nullopt when the directory does not exist (any more).
     static std::optional<Epoch> read(int epochsFd, const std::string& epochsPath,
                                      std::string_view name, int number);
+    // The same into `epoch` (a new one), for a caller that keeps it in place:
+    // false when the directory does not exist.
+    static bool read(int epochsFd, const std::string& epochsPath, std::string_view name, int number,
+                     Epoch& epoch);
 };
 
 } // namespace ckpt

@@ -235,8 +235,10 @@ Run CandleLayout::loadRun(const fs::path& rootPath) const
         if (e->type == DirEntry::Type::Symlink &&
             DirReader::typeAt(epochsFd.get(), e->name.c_str()) != DirEntry::Type::Directory)
             continue;
-        if (auto epoch = CandleEpochReader::read(epochsFd.get(), epochsPath, e->name, number))
-            epochs.push_back(std::move(*epoch));
+        // Read in place: an Epoch is a dozen members to move.
+        if (!CandleEpochReader::read(epochsFd.get(), epochsPath, e->name, number,
+                                     epochs.emplace_back()))
+            epochs.pop_back();
     }
 
     CandleLinks::readInto(run);

@@ -90,14 +90,6 @@ public:
         }
     }
 
-    const FlatValue* find(std::string_view key) const
-    {
-        for (std::size_t k = 0; k < m_count; ++k)
-            if (m_keys[k] == key)
-                return &m_values[k];
-        return nullptr;
-    }
-
     std::size_t size() const { return m_count; }
     std::string_view key(std::size_t k) const { return m_keys[k]; }
     const FlatValue& value(std::size_t k) const { return m_values[k]; }
@@ -289,23 +281,75 @@ bool flatDouble(const FlatValue* v, std::optional<double>& out)
     return false;
 }
 
-bool flatString(const FlatValue* v, std::optional<std::string>& out)
+bool flatString(const FlatValue* v, std::optional<std::string_view>& out)
 {
     if (!v || v->kind == FK::Null)
         return true;
     if (v->kind != FK::String)
         return false;
-    out = std::string(v->text);
+    out = v->text;
     return true;
 }
 
-bool flatChecksum(const FlatValue* v, std::optional<std::string>& out)
+// A checksum written as a number is kept as its decimal text, in `room`.
+bool flatChecksum(const FlatValue* v, std::optional<std::string_view>& out, std::string& room)
 {
     if (v && ((v->kind == FK::Int && v->i >= 0) || v->kind == FK::UInt)) {
-        out = std::to_string(v->kind == FK::Int ? static_cast<std::uint64_t>(v->i) : v->u);
+        room = std::to_string(v->kind == FK::Int ? static_cast<std::uint64_t>(v->i) : v->u);
+        out = room;
         return true;
     }
     return flatString(v, out);
+}
+
+// The members readFlat looks at, found in one pass over the object's keys.
+enum Known : std::uint8_t
+{
+    kEpoch,
+    kSaveBestMetric,
+    kSaveBestStat,
+    kSaveBestOnly,
+    kBestMetricLast,
+    kBestStatLast,
+    kModelFile,
+    kChecksum,
+    kChecksumModel,
+    kTimestamp,
+    kTimeElapsed,
+    kMetadata,
+    kKnownCount,
+    kUnknown = kKnownCount
+};
+
+Known knownKey(std::string_view key)
+{
+    const auto is = [&](std::string_view name) {
+        return std::memcmp(key.data(), name.data(), name.size()) == 0;
+    };
+    switch (key.size()) {
+    case 5:
+        return is("epoch") ? kEpoch : kUnknown;
+    case 8:
+        return is("checksum") ? kChecksum : is("metadata") ? kMetadata : kUnknown;
+    case 9:
+        return is("timestamp") ? kTimestamp : kUnknown;
+    case 10:
+        return is("model_file") ? kModelFile : kUnknown;
+    case 12:
+        return is("time_elapsed") ? kTimeElapsed : kUnknown;
+    case 14:
+        return is("save_best_stat")   ? kSaveBestStat
+               : is("save_best_only") ? kSaveBestOnly
+               : is("best_stat_last") ? kBestStatLast
+               : is("checksum_model") ? kChecksumModel
+                                      : kUnknown;
+    case 16:
+        return is("save_best_metric")   ? kSaveBestMetric
+               : is("best_metric_last") ? kBestMetricLast
+                                        : kUnknown;
+    default:
+        return kUnknown;
+    }
 }
 
 // A value as nlohmann's dump() writes it (Json::dump for metadata that is not text).
@@ -350,7 +394,7 @@ void appendDump(std::string& out, const FlatValue& v, bool pythonNonFinite)
 
 } // namespace
 
-bool CkptInfoReader::parseFlat(std::string_view text, CkptInfo& info, KeyValues& record)
+bool CkptInfoReader::readFlat(std::string_view text, CkptInfoView& info, KeyValues& record)
 {
     // Kept from file to file (constant-initialised, no guard): its 32 members'
     // room is not cleared for each file, only the members read are written.
@@ -358,49 +402,56 @@ bool CkptInfoReader::parseFlat(std::string_view text, CkptInfo& info, KeyValues&
     FlatObject& f = object;
     if (!f.parse(text))
         return false;
-    if (!flatInt(f.find("epoch"), info.epoch))
+    const FlatValue* known[kKnownCount] = {};
+    for (std::size_t k = 0; k < f.size(); ++k)
+        if (const Known which = knownKey(f.key(k)); which != kUnknown)
+            known[which] = &f.value(k);
+
+    if (!flatInt(known[kEpoch], info.epoch))
         return false;
-    if (const FlatValue* metric = f.find("save_best_metric")) {
+    if (const FlatValue* metric = known[kSaveBestMetric]) {
         if (!flatString(metric, info.saveBestMetric))
             return false;
-    } else if (const FlatValue* stat = f.find("save_best_stat")) {
+    } else if (const FlatValue* stat = known[kSaveBestStat]) {
         if (!flatString(stat, info.saveBestMetric))
             return false;
     }
-    if (const FlatValue* only = f.find("save_best_only"); only && !f.find("save_best_metric")) {
+    if (const FlatValue* only = known[kSaveBestOnly]; only && !known[kSaveBestMetric]) {
         if (only->kind == FK::Bool && !only->b)
             info.saveBestMetric.reset();
         else if (only->kind == FK::String)
             return false;
     }
-    if (const FlatValue* last = f.find("best_metric_last")) {
+    if (const FlatValue* last = known[kBestMetricLast]) {
         if (!flatDouble(last, info.bestMetricLast))
             return false;
-    } else if (!flatDouble(f.find("best_stat_last"), info.bestMetricLast)) {
+    } else if (!flatDouble(known[kBestStatLast], info.bestMetricLast)) {
         return false;
     }
-    if (!flatString(f.find("model_file"), info.modelFile))
+    if (!flatString(known[kModelFile], info.modelFile))
         return false;
-    if (const FlatValue* sum = f.find("checksum")) {
-        if (!flatChecksum(sum, info.checksum))
+    thread_local std::string checksumText;
+    if (const FlatValue* sum = known[kChecksum]) {
+        if (!flatChecksum(sum, info.checksum, checksumText))
             return false;
-    } else if (!flatChecksum(f.find("checksum_model"), info.checksum)) {
+    } else if (!flatChecksum(known[kChecksumModel], info.checksum, checksumText)) {
         return false;
     }
-    if (!flatString(f.find("timestamp"), info.timestamp))
+    if (!flatString(known[kTimestamp], info.timestamp))
         return false;
-    const FlatValue* elapsed = f.find("time_elapsed");
+    const FlatValue* elapsed = known[kTimeElapsed];
     if (elapsed && elapsed->kind == FK::String && elapsed->text == "__FIRST__")
         info.firstSave = true;
     else if (!flatDouble(elapsed, info.timeElapsed))
         return false;
-    if (const FlatValue* meta = f.find("metadata"); meta && meta->kind != FK::Null) {
+    if (const FlatValue* meta = known[kMetadata]; meta && meta->kind != FK::Null) {
         if (meta->kind == FK::String) {
-            info.metadata = std::string(meta->text);
+            info.metadata = meta->text;
         } else {
-            std::string dumped;
-            appendDump(dumped, *meta, false);
-            info.metadata = std::move(dumped);
+            thread_local std::string metadataText;
+            metadataText.clear();
+            appendDump(metadataText, *meta, false);
+            info.metadata = metadataText;
         }
     }
     // A value's text as dump() writes it: the file's own where they agree (a
@@ -428,6 +479,21 @@ bool CkptInfoReader::parseFlat(std::string_view text, CkptInfo& info, KeyValues&
                                  std::string_view(values).substr(from, dumped[d][1] - from)};
     record.assignDistinct(entries, f.size(), /*canonical=*/true);
     return true;
+}
+
+CkptInfoView CkptInfoView::of(const CkptInfo& info)
+{
+    CkptInfoView view;
+    view.epoch = info.epoch;
+    view.saveBestMetric = info.saveBestMetric;
+    view.bestMetricLast = info.bestMetricLast;
+    view.modelFile = info.modelFile;
+    view.checksum = info.checksum;
+    view.timestamp = info.timestamp;
+    view.timeElapsed = info.timeElapsed;
+    view.firstSave = info.firstSave;
+    view.metadata = info.metadata;
+    return view;
 }
 
 } // namespace ckpt

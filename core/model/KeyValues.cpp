@@ -80,24 +80,56 @@ bool KeyValues::canonical() const
     return m_block && m_block->canonical;
 }
 
+namespace {
+
+std::size_t sizeBytes(std::size_t n)
+{
+    std::size_t bytes = 1;
+    for (; n >= 0x80; n >>= 7)
+        ++bytes;
+    return bytes;
+}
+
+char* putSize(char* out, std::size_t n)
+{
+    for (; n >= 0x80; n >>= 7)
+        *out++ = static_cast<char>((n & 0x7f) | 0x80);
+    *out++ = static_cast<char>(n);
+    return out;
+}
+
+char* putText(char* out, std::string_view text)
+{
+    out = putSize(out, text.size());
+    if (!text.empty()) // memcpy from the null data() of an empty view is undefined
+        std::memcpy(out, text.data(), text.size());
+    return out + text.size();
+}
+
+} // namespace
+
+std::size_t KeyValues::entryBytes(std::string_view key, std::string_view value)
+{
+    return sizeBytes(key.size()) + key.size() + sizeBytes(value.size()) + value.size();
+}
+
+char* KeyValues::putEntry(char* out, std::string_view key, std::string_view value)
+{
+    return putText(putText(out, key), value);
+}
+
 void KeyValues::assignDistinct(const Entry* entries, std::size_t count, bool canonical)
 {
     m_block.reset();
     std::size_t bytes = 0;
     for (std::size_t i = 0; i < count; ++i)
-        bytes += entries[i].first.size() + entries[i].second.size() + 2;
+        bytes += entryBytes(entries[i].first, entries[i].second);
     if (bytes == 0)
         return;
     m_block.reset(Block::make(bytes));
     char* out = m_block->chars();
-    for (std::size_t i = 0; i < count; ++i) {
-        for (const std::string_view part : {entries[i].first, entries[i].second}) {
-            if (!part.empty())
-                std::memcpy(out, part.data(), part.size());
-            out[part.size()] = '\0';
-            out += part.size() + 1;
-        }
-    }
+    for (std::size_t i = 0; i < count; ++i)
+        out = putEntry(out, entries[i].first, entries[i].second);
     m_block->size = static_cast<std::uint32_t>(bytes);
     m_block->canonical = canonical;
 }
@@ -143,27 +175,20 @@ void KeyValues::set(std::string_view key, std::string_view value)
         return;
     }
     if (contains(key)) {
-        std::string rebuilt;
-        rebuilt.reserve(packed().size() + value.size());
-        for (const auto& [k, v] : *this) {
-            rebuilt.append(k).push_back('\0');
-            rebuilt.append(k == key ? value : v).push_back('\0');
-        }
+        std::string rebuilt(packed().size() + entryBytes(key, value), '\0');
+        char* out = rebuilt.data();
+        for (const auto& [k, v] : *this)
+            out = putEntry(out, k, k == key ? value : v);
+        rebuilt.resize(static_cast<std::size_t>(out - rebuilt.data()));
         assign(rebuilt);
         return;
     }
     const std::size_t at = packed().size();
+    const std::size_t bytes = entryBytes(key, value);
     // The old buffer lives until the end: key or value may point into it.
-    const SharedBlock<Block> previous = writable(at + key.size() + value.size() + 2);
-    char* out = m_block->chars() + at;
-    if (!key.empty())
-        std::memcpy(out, key.data(), key.size());
-    out[key.size()] = '\0';
-    out += key.size() + 1;
-    if (!value.empty()) // a default string_view's data() is null
-        std::memcpy(out, value.data(), value.size());
-    out[value.size()] = '\0';
-    m_block->size = static_cast<std::uint32_t>(at + key.size() + value.size() + 2);
+    const SharedBlock<Block> previous = writable(at + bytes);
+    putEntry(m_block->chars() + at, key, value);
+    m_block->size = static_cast<std::uint32_t>(at + bytes);
     m_block->canonical = false;
 }
 

@@ -13,13 +13,13 @@
 
 namespace ckpt {
 
-// A small ordered key/value list packed into one buffer ("k\0v\0k\0v\0"): an
-// epoch's metadata costs one allocation instead of a JSON tree or a vector of
-// string pairs. Keys keep their insertion order; values are JSON text as the
-// format wrote them (`12`, `"val_loss"`, `Infinity`).
-// Copies share the buffer (copy-on-write, thread-safe reference count): the
-// window's run registry and the watcher thread each hold every epoch of every
-// run, and an epoch's record rarely changes once read.
+// A small ordered key/value list packed into one buffer, each key and value
+// after its size (one byte below 128, LEB128 above): an epoch's metadata costs
+// one allocation instead of a JSON tree or a vector of string pairs, and a walk
+// over it reads sizes instead of searching for ends. Keys keep their insertion order; values are
+// JSON text as the format wrote them (`12`, `"val_loss"`, `Infinity`). Copies share the buffer
+// (copy-on-write, thread-safe reference count): the window's run registry and the watcher thread
+// each hold every epoch of every run, and an epoch's record rarely changes once read.
 class KeyValues
 {
 public:
@@ -65,26 +65,32 @@ public:
                 m_pos = size;
                 return;
             }
-            // set() keeps NULs out of keys and values; should the buffer still
-            // end early, iteration stops at its end instead of wrapping around.
-            const char* base = m_packed.data();
-            const char* end = base + size;
-            const char* key = base + m_pos;
-            const auto* keyEnd = static_cast<const char*>(std::memchr(key, '\0', end - key));
-            if (!keyEnd) {
-                m_entry = {std::string_view(key, end - key), std::string_view()};
-                m_next = size;
-                return;
+            // A buffer that ends early (never made by this class) ends the walk
+            // at its end instead of reading past it.
+            const char* p = m_packed.data() + m_pos;
+            const char* end = m_packed.data() + size;
+            const std::string_view key = take(p, end);
+            const std::string_view value = take(p, end);
+            m_entry = {key, value};
+            m_next = static_cast<std::size_t>(p - m_packed.data());
+        }
+        static std::string_view take(const char*& p, const char* end)
+        {
+            std::size_t n = 0;
+            if (p < end && static_cast<unsigned char>(*p) < 0x80) [[likely]] {
+                n = static_cast<unsigned char>(*p++);
+            } else {
+                for (int shift = 0; p < end && shift <= 28; shift += 7) {
+                    const auto byte = static_cast<unsigned char>(*p++);
+                    n |= static_cast<std::size_t>(byte & 0x7f) << shift;
+                    if (byte < 0x80)
+                        break;
+                }
             }
-            const char* value = keyEnd + 1;
-            const auto* valueEnd =
-                value < end ? static_cast<const char*>(std::memchr(value, '\0', end - value))
-                            : nullptr;
-            if (!valueEnd)
-                valueEnd = end;
-            m_entry = {std::string_view(key, keyEnd - key),
-                       std::string_view(value, valueEnd - value)};
-            m_next = std::min(static_cast<std::size_t>(valueEnd - base) + 1, size);
+            n = std::min(n, static_cast<std::size_t>(end - p));
+            const std::string_view text(p, n);
+            p += n;
+            return text;
         }
         std::string_view m_packed;
         std::size_t m_pos = 0;
@@ -94,7 +100,7 @@ public:
 
     // Appends, or replaces the value of an existing key in place of order. A NUL
     // in the key or value (a JSON "\u0000", a NUL byte in a YAML file) is stored
-    // as U+2400 (the packed buffer separates entries with NULs).
+    // as U+2400 (NUL-terminated readers of a record see all of it).
     void set(std::string_view key, std::string_view value);
     // Replaces the whole list in one allocation, from `count` entries whose keys
     // are distinct and which hold no NUL (what set() would build, faster).
@@ -132,6 +138,9 @@ private:
     // for the caller to hold while it may still read from it.
     SharedBlock<Block> writable(std::size_t bytes);
     void assign(std::string_view text);
+    // Bytes an entry takes, and writes one at `out`, returning its end.
+    static std::size_t entryBytes(std::string_view key, std::string_view value);
+    static char* putEntry(char* out, std::string_view key, std::string_view value);
 
     SharedBlock<Block> m_block;
 };

@@ -89,6 +89,13 @@ JsonWriter::JsonWriter(std::string& out) : m_out(out)
     m_end = m_cur;
 }
 
+JsonWriter::JsonWriter(std::string& out, Overwrite) : m_out(out)
+{
+    m_begin = m_out.data();
+    m_cur = m_begin;
+    m_end = m_begin + m_out.size();
+}
+
 JsonWriter::~JsonWriter()
 {
     m_out.resize(size());

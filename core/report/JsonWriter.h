@@ -23,6 +23,12 @@ class JsonWriter
 {
 public:
     explicit JsonWriter(std::string& out);
+    // Writes over `out` from its start instead: the bytes it holds are room,
+    // taken before any is added, so that a buffer kept from one text to the
+    // next is not zero-filled again.
+    struct Overwrite
+    {};
+    JsonWriter(std::string& out, Overwrite);
     ~JsonWriter();
     JsonWriter(const JsonWriter&) = delete;
     JsonWriter& operator=(const JsonWriter&) = delete;

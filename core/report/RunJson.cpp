@@ -5,6 +5,7 @@
 #include "layout/Layout.h"
 #include "report/JsonWriter.h"
 
+#include <bit>
 #include <charconv>
 #include <cmath>
 
@@ -271,10 +272,49 @@ void writeRecordValue(JsonWriter& w, std::string_view value)
               .dump(-1, ' ', false, kReplace));
 }
 
+// The doubles of a canonical record, as it holds them: the text DoubleText
+// writes for each (the record's promise), so a number of the epoch equal to
+// one of them is written by copying its text rather than formatting it again
+// (an epoch's metrics and elapsed time are its record's numbers).
+struct RecordDoubles
+{
+    static constexpr std::size_t kMax = 4;
+    std::string_view text[kMax];
+    std::size_t count = 0;
+
+    void note(std::string_view value)
+    {
+        // A number with a fraction or an exponent (an integer has neither).
+        const bool number = !value.empty() && (value.front() == '-' ||
+                                               (value.front() >= '0' && value.front() <= '9'));
+        if (count < kMax && number && value.find_first_of(".eE") != value.npos)
+            text[count++] = value;
+    }
+};
+
+void writeNumber(JsonWriter& w, double value, const RecordDoubles& known)
+{
+    if (std::isfinite(value)) {
+        for (std::size_t i = 0; i < known.count; ++i) {
+            const std::string_view t = known.text[i];
+            double d = 0.0;
+            if ((t.front() == '-') == std::signbit(value) &&
+                std::from_chars(t.data(), t.data() + t.size(), d).ec == std::errc() &&
+                std::bit_cast<std::uint64_t>(d) == std::bit_cast<std::uint64_t>(value)) {
+                w.raw(t); // the same value: DoubleText's text for it
+                return;
+            }
+        }
+    }
+    w.number(value);
+}
+
 // `raw` gets what metadataToJson(metadata, &raw) puts there: the text as
 // written of each value the output does not give back.
 // (made only when there is something to put: most records give every value back).
-void writeRecord(JsonWriter& w, const KeyValues& metadata, std::optional<Json>& raw)
+// `doubles` (when given) gets the doubles of a canonical record.
+void writeRecord(JsonWriter& w, const KeyValues& metadata, std::optional<Json>& raw,
+                 RecordDoubles* doubles = nullptr)
 {
     if (metadata.canonical()) {
         // Already as the document writes it: copied out, but for non-finite numbers.
@@ -289,6 +329,8 @@ void writeRecord(JsonWriter& w, const KeyValues& metadata, std::optional<Json>& 
                 (*raw)[std::string(key)] = std::string(value);
             } else {
                 w.raw(value);
+                if (doubles && value.front() != '"')
+                    doubles->note(value);
             }
         }
         w.endObject();
@@ -359,7 +401,7 @@ void writeChecksum(JsonWriter& w, const Run& run, const Epoch& epoch)
     w.endObject();
 }
 
-void writeMetrics(JsonWriter& w, const Epoch& epoch)
+void writeMetrics(JsonWriter& w, const Epoch& epoch, const RecordDoubles& known)
 {
     for (const auto& m : epoch.metrics) {
         if (!isAscii(m.name)) {
@@ -372,7 +414,7 @@ void writeMetrics(JsonWriter& w, const Epoch& epoch)
     }
     w.beginObject();
     for (const auto& m : epoch.metrics)
-        w.key(m.name).number(m.value);
+        writeNumber(w.key(m.name), m.value, known);
     w.endObject();
 }
 
@@ -440,20 +482,21 @@ void RunJson::writeEpoch(JsonWriter& w, const Run& run, const Epoch& epoch)
     }
     w.key("model_bytes").optionalUnsigned(epoch.modelBytes());
     std::optional<Json> infoRaw;
+    RecordDoubles known;
     w.key("info");
     if (epoch.hasRecord())
-        writeRecord(w, epoch.metadata, infoRaw);
+        writeRecord(w, epoch.metadata, infoRaw, &known);
     else
         w.null();
     w.key("checksum");
     writeChecksum(w, run, epoch);
     w.key("metrics");
-    writeMetrics(w, epoch);
+    writeMetrics(w, epoch, known);
     w.key("problems");
     writeProblems(w, epoch.problems);
     // The members toJson(run, epoch) adds for remote clients, in its order.
     w.key("first_save").boolean(epoch.firstSave);
-    w.key("elapsed").number(epoch.elapsed ? *epoch.elapsed : std::nan(""));
+    writeNumber(w.key("elapsed"), epoch.elapsed ? *epoch.elapsed : std::nan(""), known);
     w.key("saved_at").pathOrNull(epoch.savedAt);
     w.key("monitored").pathOrNull(epoch.monitored);
     w.key("files").beginArray();
@@ -499,10 +542,9 @@ namespace {
 
 // The body of write() and append(): `sink` (when set) takes the text each time
 // it passes `chunk` bytes and at the end.
-void writeRun(const Run& run, std::string& text, const Json& extra,
+void writeRun(JsonWriter& w, const Run& run, const Json& extra,
               const std::function<void(std::string_view)>* sink, std::size_t chunk)
 {
-    JsonWriter w(text);
     w.beginObject();
     writeRunHead(w, run);
     for (const auto& [key, value] : extra.items())
@@ -533,12 +575,20 @@ void RunJson::write(const Run& run, const std::function<void(std::string_view)>&
     constexpr std::size_t kChunk = 64 * 1024;
     std::string text;
     text.reserve(kChunk + 4096);
-    writeRun(run, text, extra, &sink, kChunk);
+    JsonWriter w(text);
+    writeRun(w, run, extra, &sink, kChunk);
 }
 
 void RunJson::append(const Run& run, std::string& out, const nlohmann::ordered_json& extra)
 {
-    writeRun(run, out, extra, nullptr, 0);
+    JsonWriter w(out);
+    writeRun(w, run, extra, nullptr, 0);
+}
+
+void RunJson::assign(const Run& run, std::string& out, const nlohmann::ordered_json& extra)
+{
+    JsonWriter w(out, JsonWriter::Overwrite{});
+    writeRun(w, run, extra, nullptr, 0);
 }
 
 Json RunJson::toJson(const Run& run)

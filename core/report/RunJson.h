@@ -50,6 +50,10 @@ public:
     // a sink): for a caller that holds the whole run's text anyway.
     static void append(const Run& run, std::string& out,
                        const nlohmann::ordered_json& extra = nlohmann::ordered_json::object());
+    // The same text in place of what `out` holds, its bytes reused as room: for
+    // a buffer kept from run to run.
+    static void assign(const Run& run, std::string& out,
+                       const nlohmann::ordered_json& extra = nlohmann::ordered_json::object());
     static nlohmann::ordered_json toJson(const Run& run, const Epoch& epoch);
     // The same object as toJson(run, epoch), appended by `writer`.
     static void writeEpoch(JsonWriter& writer, const Run& run, const Epoch& epoch);

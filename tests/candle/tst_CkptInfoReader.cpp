@@ -262,22 +262,25 @@ void tst_CkptInfoReader::flatReadMatchesParse()
     QFETCH(QString, text);
     QFETCH(bool, flat);
     const std::string bytes = text.toStdString();
-    CkptInfo info;
+    CkptInfoView info;
     KeyValues record;
-    QCOMPARE(CkptInfoReader::parseFlat(bytes, info, record), flat);
+    QCOMPARE(CkptInfoReader::readFlat(bytes, info, record), flat);
     if (!flat)
         return;
     auto full = CkptInfoReader::parse(bytes, "ckpt-info.json");
     QVERIFY2(full.ok(), full ? "" : full.error().message.c_str());
+    const auto owned = [](const std::optional<std::string_view>& v) {
+        return v ? std::optional<std::string>(std::in_place, *v) : std::nullopt;
+    };
     QCOMPARE(info.epoch, full->epoch);
-    QCOMPARE(info.saveBestMetric, full->saveBestMetric);
+    QCOMPARE(owned(info.saveBestMetric), full->saveBestMetric);
     QVERIFY(same(info.bestMetricLast, full->bestMetricLast));
-    QCOMPARE(info.modelFile, full->modelFile);
-    QCOMPARE(info.checksum, full->checksum);
-    QCOMPARE(info.timestamp, full->timestamp);
+    QCOMPARE(owned(info.modelFile), full->modelFile);
+    QCOMPARE(owned(info.checksum), full->checksum);
+    QCOMPARE(owned(info.timestamp), full->timestamp);
     QVERIFY(same(info.timeElapsed, full->timeElapsed));
     QCOMPARE(info.firstSave, full->firstSave);
-    QCOMPARE(info.metadata, full->metadata);
+    QCOMPARE(owned(info.metadata), full->metadata);
 
     Epoch viaParse;
     CandleEpochInfo::apply(*full, viaParse);

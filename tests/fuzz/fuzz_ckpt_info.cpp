@@ -23,9 +23,9 @@ bool same(const std::optional<double>& a, const std::optional<double>& b)
 
 void checkFlatAgainstParse(std::string_view text)
 {
-    ckpt::CkptInfo flat;
+    ckpt::CkptInfoView flat;
     ckpt::KeyValues record;
-    if (!ckpt::CkptInfoReader::parseFlat(text, flat, record))
+    if (!ckpt::CkptInfoReader::readFlat(text, flat, record))
         return;
     auto full = ckpt::CkptInfoReader::parse(text, "fuzz/ckpt-info.json");
     if (!full || flat.epoch != full->epoch || flat.saveBestMetric != full->saveBestMetric ||

@@ -25,7 +25,7 @@ private slots:
     void growsPastWhatWasReservedAndCutsTheRest();
     void verbatimTextTakesNoComma();
     void writtenAndDiscardWhileWriting();
-    void doublesEqualTheDocumentWhateverIsRemembered();
+    void doublesEqualTheDocument();
 };
 
 void tst_JsonWriter::plainTextIsFoundAtEveryPosition_data()
@@ -184,10 +184,9 @@ void tst_JsonWriter::writtenAndDiscardWhileWriting()
     QCOMPARE(w.written(0), std::string_view("]"));
 }
 
-// DoubleText remembers what it wrote: the second writing of a value, and of a
-// value whose slot another took meanwhile (twice as many values as slots),
-// must still be nlohmann's text for it.
-void tst_JsonWriter::doublesEqualTheDocumentWhateverIsRemembered()
+// DoubleText writes a double without the document: the same text as the
+// document, for every magnitude, sign and edge, in any order.
+void tst_JsonWriter::doublesEqualTheDocument()
 {
     std::mt19937_64 random(42);
     std::vector<double> values{0.0,

@@ -197,6 +197,15 @@ void buildLayout(const QString& layout, const fs::path& root)
                            "zeros": 0.1000, "big": 18446744073709551615, "neg": -0.0, "m0": -0,
                            "int19": 1234567890123456789, "nan": NaN, "inf": Infinity, "t": true,
                            "nul": null, "s": "plain", "huge": 1e400})");
+        // Flat records whose numbers are the epoch's too (its best so far, its
+        // elapsed time): written from the record's text, they must be what the
+        // document writes for each number, whatever the record spells alike.
+        a.writeInfo(11, R"({"epoch": 11, "best_metric_last": 0.25, "time_elapsed": 0.25,
+                            "x": 1e16, "timestamp": "2026-11-22 13:00:11"})");
+        a.writeInfo(12, R"({"epoch": 12, "best_metric_last": -0.0, "time_elapsed": 7, "y": 7.0,
+                            "z": 0.0})");
+        a.writeInfo(13, R"({"epoch": 13, "best_metric_last": 1e-05, "t": true,
+                            "time_elapsed": 12345678901234567890.5, "w": 0.30000000000000004})");
         a.linkAbsolute("last", 2);
         a.linkRelative("best", 9);
         fs::create_directories(root / "A" / "ckpts" / "work");
@@ -271,6 +280,11 @@ void tst_RunJson::streamedEqualsDocument()
                     std::string::npos);
             QVERIFY(streamed.find(R"("info_raw":{"best_metric_last":"-Infinity","nan":"NaN",)"
                                   R"("inf":"Infinity","huge":"Infinity"})") != std::string::npos);
+            QVERIFY(run.findEpoch(12) && run.findEpoch(12)->metadata.canonical());
+            QVERIFY(streamed.find(R"("metrics":{"best_so_far":-0.0},"problems")") !=
+                    std::string::npos);
+            QVERIFY(streamed.find(R"("elapsed":7.0,)") != std::string::npos);
+            QVERIFY(streamed.find(R"("elapsed":1.2345678901234567e+19,)") != std::string::npos);
         }
         QVERIFY(pieces >= 1);
         QVERIFY(nlohmann::json::accept(streamed));
@@ -279,6 +293,13 @@ void tst_RunJson::streamedEqualsDocument()
         std::string appended = ",\n";
         RunJson::append(run, appended, extra);
         QCOMPARE(appended, std::string(",\n").append(streamed));
+        // assign() (a buffer kept from run to run) writes over what it held,
+        // longer or shorter than the run's text.
+        for (std::size_t held : {std::size_t(3), streamed.size() + 100}) {
+            std::string reused(held, 'x');
+            RunJson::assign(run, reused, extra);
+            QCOMPARE(reused, streamed);
+        }
     }
     // QTemporaryDir cannot name a Latin-1 folder through QString.
     fs::remove_all(root / "caf\xe9");
