@@ -4,6 +4,7 @@
 #include "json/DoubleText.h"
 #include "json/JsonText.h"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -46,55 +47,13 @@ struct FlatValue
     }
 };
 
-class FlatObject
+// The cursor over one file's text. A local of FlatObject::parse, so that the
+// compiler keeps the position in a register rather than in the thread's object.
+class FlatReader
 {
 public:
-    static constexpr std::size_t kMaxMembers = 32;
+    explicit FlatReader(std::string_view text) : m_text(text) {}
 
-    bool parse(std::string_view text)
-    {
-        m_text = text;
-        m_pos = 0;
-        m_count = 0;
-        skipSpace();
-        if (!take('{'))
-            return false;
-        skipSpace();
-        if (take('}'))
-            return atEndAfterSpace();
-        for (;;) {
-            skipSpace();
-            std::string_view key;
-            if (m_count == kMaxMembers || !plainString(key))
-                return false;
-            for (std::size_t k = 0; k < m_count; ++k)
-                if (m_keys[k] == key)
-                    return false; // Python keeps the last one in the first one's place
-            skipSpace();
-            if (!take(':'))
-                return false;
-            skipSpace();
-            FlatValue& v = m_values[m_count];
-            const std::size_t start = m_pos;
-            if (!value(v))
-                return false;
-            if (v.kind != FlatValue::Kind::String)
-                v.text = m_text.substr(start, m_pos - start);
-            m_keys[m_count++] = key;
-            skipSpace();
-            if (take(','))
-                continue;
-            if (take('}'))
-                return atEndAfterSpace();
-            return false;
-        }
-    }
-
-    std::size_t size() const { return m_count; }
-    std::string_view key(std::size_t k) const { return m_keys[k]; }
-    const FlatValue& value(std::size_t k) const { return m_values[k]; }
-
-private:
     bool take(char c)
     {
         if (m_pos < m_text.size() && m_text[m_pos] == c) {
@@ -243,8 +202,62 @@ private:
         return true;
     }
 
+    std::size_t position() const { return m_pos; }
+    std::string_view text() const { return m_text; }
+
+private:
     std::string_view m_text;
     std::size_t m_pos = 0;
+};
+
+class FlatObject
+{
+public:
+    static constexpr std::size_t kMaxMembers = 32;
+
+    bool parse(std::string_view text)
+    {
+        FlatReader r(text);
+        m_count = 0;
+        r.skipSpace();
+        if (!r.take('{'))
+            return false;
+        r.skipSpace();
+        if (r.take('}'))
+            return r.atEndAfterSpace();
+        for (;;) {
+            r.skipSpace();
+            std::string_view key;
+            if (m_count == kMaxMembers || !r.plainString(key))
+                return false;
+            for (std::size_t k = 0; k < m_count; ++k)
+                if (m_keys[k] == key)
+                    return false; // Python keeps the last one in the first one's place
+            r.skipSpace();
+            if (!r.take(':'))
+                return false;
+            r.skipSpace();
+            FlatValue& v = m_values[m_count];
+            const std::size_t start = r.position();
+            if (!r.value(v))
+                return false;
+            if (v.kind != FlatValue::Kind::String)
+                v.text = text.substr(start, r.position() - start);
+            m_keys[m_count++] = key;
+            r.skipSpace();
+            if (r.take(','))
+                continue;
+            if (r.take('}'))
+                return r.atEndAfterSpace();
+            return false;
+        }
+    }
+
+    std::size_t size() const { return m_count; }
+    std::string_view key(std::size_t k) const { return m_keys[k]; }
+    const FlatValue& value(std::size_t k) const { return m_values[k]; }
+
+private:
     std::size_t m_count = 0;
     std::string_view m_keys[kMaxMembers];
     FlatValue m_values[kMaxMembers];
@@ -402,49 +415,55 @@ bool CkptInfoReader::readFlat(std::string_view text, CkptInfoView& info, KeyValu
     FlatObject& f = object;
     if (!f.parse(text))
         return false;
-    const FlatValue* known[kKnownCount] = {};
+    // Each known member's place in the object (kMaxMembers: absent); bytes, so
+    // that clearing them is two stores.
+    std::array<std::uint8_t, kKnownCount> at;
+    at.fill(FlatObject::kMaxMembers);
     for (std::size_t k = 0; k < f.size(); ++k)
         if (const Known which = knownKey(f.key(k)); which != kUnknown)
-            known[which] = &f.value(k);
+            at[which] = static_cast<std::uint8_t>(k);
+    const auto known = [&](Known which) {
+        return at[which] < f.size() ? &f.value(at[which]) : nullptr;
+    };
 
-    if (!flatInt(known[kEpoch], info.epoch))
+    if (!flatInt(known(kEpoch), info.epoch))
         return false;
-    if (const FlatValue* metric = known[kSaveBestMetric]) {
+    if (const FlatValue* metric = known(kSaveBestMetric)) {
         if (!flatString(metric, info.saveBestMetric))
             return false;
-    } else if (const FlatValue* stat = known[kSaveBestStat]) {
+    } else if (const FlatValue* stat = known(kSaveBestStat)) {
         if (!flatString(stat, info.saveBestMetric))
             return false;
     }
-    if (const FlatValue* only = known[kSaveBestOnly]; only && !known[kSaveBestMetric]) {
+    if (const FlatValue* only = known(kSaveBestOnly); only && !known(kSaveBestMetric)) {
         if (only->kind == FK::Bool && !only->b)
             info.saveBestMetric.reset();
         else if (only->kind == FK::String)
             return false;
     }
-    if (const FlatValue* last = known[kBestMetricLast]) {
+    if (const FlatValue* last = known(kBestMetricLast)) {
         if (!flatDouble(last, info.bestMetricLast))
             return false;
-    } else if (!flatDouble(known[kBestStatLast], info.bestMetricLast)) {
+    } else if (!flatDouble(known(kBestStatLast), info.bestMetricLast)) {
         return false;
     }
-    if (!flatString(known[kModelFile], info.modelFile))
+    if (!flatString(known(kModelFile), info.modelFile))
         return false;
     thread_local std::string checksumText;
-    if (const FlatValue* sum = known[kChecksum]) {
+    if (const FlatValue* sum = known(kChecksum)) {
         if (!flatChecksum(sum, info.checksum, checksumText))
             return false;
-    } else if (!flatChecksum(known[kChecksumModel], info.checksum, checksumText)) {
+    } else if (!flatChecksum(known(kChecksumModel), info.checksum, checksumText)) {
         return false;
     }
-    if (!flatString(known[kTimestamp], info.timestamp))
+    if (!flatString(known(kTimestamp), info.timestamp))
         return false;
-    const FlatValue* elapsed = known[kTimeElapsed];
+    const FlatValue* elapsed = known(kTimeElapsed);
     if (elapsed && elapsed->kind == FK::String && elapsed->text == "__FIRST__")
         info.firstSave = true;
     else if (!flatDouble(elapsed, info.timeElapsed))
         return false;
-    if (const FlatValue* meta = known[kMetadata]; meta && meta->kind != FK::Null) {
+    if (const FlatValue* meta = known(kMetadata); meta && meta->kind != FK::Null) {
         if (meta->kind == FK::String) {
             info.metadata = meta->text;
         } else {

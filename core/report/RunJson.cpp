@@ -276,6 +276,17 @@ void writeRecordValue(JsonWriter& w, std::string_view value)
 // writes for each (the record's promise), so a number of the epoch equal to
 // one of them is written by copying its text rather than formatting it again
 // (an epoch's metrics and elapsed time are its record's numbers).
+// True when `text` holds one of `chars` (a loop: find_first_of calls memchr
+// on the set for every character).
+template <std::size_t N> bool holdsAny(std::string_view text, const char (&chars)[N])
+{
+    for (const char c : text)
+        for (std::size_t i = 0; i + 1 < N; ++i)
+            if (c == chars[i])
+                return true;
+    return false;
+}
+
 struct RecordDoubles
 {
     static constexpr std::size_t kMax = 4;
@@ -287,10 +298,26 @@ struct RecordDoubles
         // A number with a fraction or an exponent (an integer has neither).
         const bool number = !value.empty() && (value.front() == '-' ||
                                                (value.front() >= '0' && value.front() <= '9'));
-        if (count < kMax && number && value.find_first_of(".eE") != value.npos)
+        if (count < kMax && number && holdsAny(value, ".eE"))
             text[count++] = value;
     }
 };
+
+// False when `text` (a double's text) cannot be `value`: told by the integer
+// part alone where it is cheap to read (no exponent, below 2^53); true when it
+// may be, for from_chars to decide.
+bool mayBe(std::string_view text, double value)
+{
+    if ((text.front() == '-') != std::signbit(value))
+        return false;
+    const double magnitude = std::fabs(value);
+    if (magnitude >= 9007199254740992.0 || holdsAny(text, "eE"))
+        return true;
+    std::uint64_t whole = 0;
+    for (std::size_t i = text.front() == '-' ? 1 : 0; i < text.size() && text[i] != '.'; ++i)
+        whole = whole * 10 + static_cast<std::uint64_t>(text[i] - '0');
+    return whole == static_cast<std::uint64_t>(magnitude);
+}
 
 void writeNumber(JsonWriter& w, double value, const RecordDoubles& known)
 {
@@ -298,7 +325,7 @@ void writeNumber(JsonWriter& w, double value, const RecordDoubles& known)
         for (std::size_t i = 0; i < known.count; ++i) {
             const std::string_view t = known.text[i];
             double d = 0.0;
-            if ((t.front() == '-') == std::signbit(value) &&
+            if (mayBe(t, value) &&
                 std::from_chars(t.data(), t.data() + t.size(), d).ec == std::errc() &&
                 std::bit_cast<std::uint64_t>(d) == std::bit_cast<std::uint64_t>(value)) {
                 w.raw(t); // the same value: DoubleText's text for it
