@@ -1,5 +1,7 @@
 #include "model/KeyValues.h"
 
+#include "common/CopyShort.h"
+
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -101,8 +103,7 @@ char* putSize(char* out, std::size_t n)
 char* putText(char* out, std::string_view text)
 {
     out = putSize(out, text.size());
-    if (!text.empty()) // memcpy from the null data() of an empty view is undefined
-        std::memcpy(out, text.data(), text.size());
+    copyShort(out, text.data(), text.size()); // nothing for an empty (maybe null) view
     return out + text.size();
 }
 

@@ -120,7 +120,7 @@ void JsonWriter::quoted(std::string_view text)
     if (isPlain(text)) [[likely]] {
         char* p = room(text.size() + 2);
         *p++ = '"';
-        std::memcpy(p, text.data(), text.size());
+        copyShort(p, text.data(), text.size());
         p[text.size()] = '"';
         m_cur = p + text.size() + 1;
         return;

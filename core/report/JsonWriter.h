@@ -1,5 +1,7 @@
 #pragma once
 
+#include "common/CopyShort.h"
+
 #include <cstdint>
 #include <cstring>
 #include <optional>
@@ -68,7 +70,7 @@ public:
         separate();
         char* p = room(text.size() + 2);
         *p = '"';
-        std::memcpy(p + 1, text.data(), text.size());
+        copyShort(p + 1, text.data(), text.size());
         p[text.size() + 1] = '"';
         m_cur = p + text.size() + 2;
         return *this;
@@ -121,7 +123,7 @@ private:
     void put(char c) { *room(1) = c, ++m_cur; }
     void put(std::string_view text)
     {
-        std::memcpy(room(text.size()), text.data(), text.size());
+        copyShort(room(text.size()), text.data(), text.size());
         m_cur += text.size();
     }
     void separate()

@@ -1,3 +1,4 @@
+#include "common/CopyShort.h"
 #include "json/DoubleText.h"
 #include "report/JsonWriter.h"
 
@@ -5,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <nlohmann/json.hpp>
 #include <random>
@@ -26,6 +28,7 @@ private slots:
     void verbatimTextTakesNoComma();
     void writtenAndDiscardWhileWriting();
     void doublesEqualTheDocument();
+    void copyShortCopiesEveryLength();
 };
 
 void tst_JsonWriter::plainTextIsFoundAtEveryPosition_data()
@@ -215,6 +218,24 @@ void tst_JsonWriter::doublesEqualTheDocument()
             QCOMPARE(std::string(text, static_cast<std::size_t>(end - text)), Json(v).dump());
         }
         std::shuffle(values.begin(), values.end(), random);
+    }
+}
+
+// The writer's copies of short texts: every length up to past memcpy's turn,
+// at every alignment, exactly the bytes and none beside them.
+void tst_JsonWriter::copyShortCopiesEveryLength()
+{
+    std::string source(80, '\0');
+    for (std::size_t i = 0; i < source.size(); ++i)
+        source[i] = static_cast<char>('A' + i % 50);
+    for (std::size_t offset = 0; offset < 8; ++offset) {
+        for (std::size_t n = 0; n <= 40; ++n) {
+            std::string target(64, '.');
+            copyShort(target.data() + offset, source.data() + offset + 1, n);
+            std::string expected(64, '.');
+            std::memcpy(expected.data() + offset, source.data() + offset + 1, n);
+            QCOMPARE(target, expected);
+        }
     }
 }
 
