@@ -1,6 +1,7 @@
 // The fast path of CkptInfoReader: flat ckpt-info.json files read without a
 // JSON document (what trainers write); anything else goes to parse().
 #include "candle/CkptInfoReader.h"
+#include "json/DecimalText.h"
 #include "json/DoubleText.h"
 #include "json/JsonText.h"
 
@@ -194,7 +195,7 @@ public:
             }
         }
         v.kind = K::Double;
-        const auto [ptr, ec] = std::from_chars(first, last, v.d);
+        const auto [ptr, ec] = decimalFromChars(first, last, v.d);
         (void)ptr;
         if (ec == std::errc::result_out_of_range)
             v.d = *first == '-' ? -std::numeric_limits<double>::infinity()

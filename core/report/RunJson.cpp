@@ -1,6 +1,7 @@
 #include "report/RunJson.h"
 
 #include "checksum/Verifier.h"
+#include "json/DecimalText.h"
 #include "json/LenientJson.h"
 #include "layout/Layout.h"
 #include "report/JsonWriter.h"
@@ -326,7 +327,7 @@ void writeNumber(JsonWriter& w, double value, const RecordDoubles& known)
             const std::string_view t = known.text[i];
             double d = 0.0;
             if (mayBe(t, value) &&
-                std::from_chars(t.data(), t.data() + t.size(), d).ec == std::errc() &&
+                decimalFromChars(t.data(), t.data() + t.size(), d).ec == std::errc() &&
                 std::bit_cast<std::uint64_t>(d) == std::bit_cast<std::uint64_t>(value)) {
                 w.raw(t); // the same value: DoubleText's text for it
                 return;
