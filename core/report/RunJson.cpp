@@ -1,12 +1,11 @@
 #include "report/RunJson.h"
 
 #include "checksum/Verifier.h"
-#include "json/DecimalText.h"
 #include "json/LenientJson.h"
 #include "layout/Layout.h"
 #include "report/JsonWriter.h"
+#include "report/RecordJson.h"
 
-#include <bit>
 #include <charconv>
 #include <cmath>
 
@@ -33,23 +32,6 @@ Json pathOrNull(const std::string& path)
     return path.empty() ? Json(nullptr) : text(path);
 }
 
-Json finiteOnly(const Json& v)
-{
-    if (v.is_number_float() && !std::isfinite(v.get<double>()))
-        return Json(nullptr);
-    if (v.is_structured()) {
-        Json out = v.is_object() ? Json::object() : Json::array();
-        if (v.is_object())
-            for (const auto& [k, item] : v.items())
-                out[k] = finiteOnly(item);
-        else
-            for (const auto& item : v)
-                out.push_back(finiteOnly(item));
-        return out;
-    }
-    return v;
-}
-
 } // namespace
 
 Json RunJson::metadataToJson(const KeyValues& metadata, Json* raw)
@@ -58,7 +40,7 @@ Json RunJson::metadataToJson(const KeyValues& metadata, Json* raw)
     for (const auto& [key, value] : metadata) {
         auto parsed = LenientJson::parse(value, {});
         const std::string name = LenientJson::validUtf8(key);
-        j[name] = parsed ? finiteOnly(*parsed) : Json(LenientJson::validUtf8(value));
+        j[name] = parsed ? RecordJson::finiteOnly(*parsed) : Json(LenientJson::validUtf8(value));
         // The text as written when the value above does not give it back
         // (Infinity, text that is not JSON, other spacing or escapes).
         if (raw &&
@@ -187,206 +169,6 @@ namespace {
 
 constexpr auto kReplace = Json::error_handler_t::replace;
 
-bool isAscii(std::string_view text)
-{
-    for (const char c : text)
-        if (static_cast<unsigned char>(c) >= 0x80)
-            return false;
-    return true;
-}
-
-// A number exactly as LenientJson accepts one: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-bool isJsonNumber(std::string_view s, bool& integral)
-{
-    std::size_t i = 0;
-    const auto digits = [&] {
-        const std::size_t from = i;
-        while (i < s.size() && s[i] >= '0' && s[i] <= '9')
-            ++i;
-        return i > from;
-    };
-    if (i < s.size() && s[i] == '-')
-        ++i;
-    if (i < s.size() && s[i] == '0')
-        ++i;
-    else if (!digits())
-        return false;
-    integral = true;
-    if (i < s.size() && s[i] == '.') {
-        ++i;
-        integral = false;
-        if (!digits())
-            return false;
-    }
-    if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-        ++i;
-        integral = false;
-        if (i < s.size() && (s[i] == '+' || s[i] == '-'))
-            ++i;
-        if (!digits())
-            return false;
-    }
-    return i == s.size();
-}
-
-// One value of an epoch's record as metadataToJson(...).dump() writes it, without
-// the document for the values records hold (plain strings, numbers, words);
-// anything else goes through the document.
-void writeRecordValue(JsonWriter& w, std::string_view value)
-{
-    if (value.size() >= 2 && value.front() == '"' && value.back() == '"') {
-        if (JsonWriter::isPlain(value.substr(1, value.size() - 2))) {
-            w.raw(value);
-            return;
-        }
-    } else if (value == "true" || value == "false" || value == "null") {
-        w.raw(value);
-        return;
-    } else if (value == "NaN" || value == "Infinity" || value == "-Infinity") {
-        w.null();
-        return;
-    } else if (bool integral = true; isJsonNumber(value, integral)) {
-        const char* first = value.data();
-        const char* last = value.data() + value.size();
-        // An integer of up to 18 digits is written back as it is (isJsonNumber
-        // let no leading zero through), but for "-0", which the document writes "0".
-        if (integral && value.size() <= 18 && value != "-0") {
-            w.raw(value);
-            return;
-        }
-        if (integral) {
-            std::int64_t i = 0;
-            if (std::from_chars(first, last, i).ec == std::errc()) {
-                w.integer(i);
-                return;
-            }
-        } else {
-            double d = 0.0;
-            if (std::from_chars(first, last, d).ec == std::errc() && std::isfinite(d)) {
-                w.number(d);
-                return;
-            }
-        }
-    }
-    auto parsed = LenientJson::parse(value, {});
-    w.raw((parsed ? finiteOnly(*parsed) : Json(LenientJson::validUtf8(value)))
-              .dump(-1, ' ', false, kReplace));
-}
-
-// The doubles of a canonical record, as it holds them: the text DoubleText
-// writes for each (the record's promise), so a number of the epoch equal to
-// one of them is written by copying its text rather than formatting it again
-// (an epoch's metrics and elapsed time are its record's numbers).
-// True when `text` holds one of `chars` (a loop: find_first_of calls memchr
-// on the set for every character).
-template <std::size_t N> bool holdsAny(std::string_view text, const char (&chars)[N])
-{
-    for (const char c : text)
-        for (std::size_t i = 0; i + 1 < N; ++i)
-            if (c == chars[i])
-                return true;
-    return false;
-}
-
-struct RecordDoubles
-{
-    static constexpr std::size_t kMax = 4;
-    std::string_view text[kMax];
-    std::size_t count = 0;
-
-    void note(std::string_view value)
-    {
-        // A number with a fraction or an exponent (an integer has neither).
-        const bool number = !value.empty() && (value.front() == '-' ||
-                                               (value.front() >= '0' && value.front() <= '9'));
-        if (count < kMax && number && holdsAny(value, ".eE"))
-            text[count++] = value;
-    }
-};
-
-// False when `text` (a double's text) cannot be `value`: told by the integer
-// part alone where it is cheap to read (no exponent, below 2^53); true when it
-// may be, for from_chars to decide.
-bool mayBe(std::string_view text, double value)
-{
-    if ((text.front() == '-') != std::signbit(value))
-        return false;
-    const double magnitude = std::fabs(value);
-    if (magnitude >= 9007199254740992.0 || holdsAny(text, "eE"))
-        return true;
-    std::uint64_t whole = 0;
-    for (std::size_t i = text.front() == '-' ? 1 : 0; i < text.size() && text[i] != '.'; ++i)
-        whole = whole * 10 + static_cast<std::uint64_t>(text[i] - '0');
-    return whole == static_cast<std::uint64_t>(magnitude);
-}
-
-void writeNumber(JsonWriter& w, double value, const RecordDoubles& known)
-{
-    if (std::isfinite(value)) {
-        for (std::size_t i = 0; i < known.count; ++i) {
-            const std::string_view t = known.text[i];
-            double d = 0.0;
-            if (mayBe(t, value) &&
-                decimalFromChars(t.data(), t.data() + t.size(), d).ec == std::errc() &&
-                std::bit_cast<std::uint64_t>(d) == std::bit_cast<std::uint64_t>(value)) {
-                w.raw(t); // the same value: DoubleText's text for it
-                return;
-            }
-        }
-    }
-    w.number(value);
-}
-
-// `raw` gets what metadataToJson(metadata, &raw) puts there: the text as
-// written of each value the output does not give back.
-// (made only when there is something to put: most records give every value back).
-// `doubles` (when given) gets the doubles of a canonical record.
-void writeRecord(JsonWriter& w, const KeyValues& metadata, std::optional<Json>& raw,
-                 RecordDoubles* doubles = nullptr)
-{
-    if (metadata.canonical()) {
-        // Already as the document writes it: copied out, but for non-finite numbers.
-        w.beginObject();
-        for (const auto& [key, value] : metadata) {
-            w.plainKey(key);
-            if (value.front() == 'N' || value.front() == 'I' ||
-                (value.front() == '-' && value.size() > 1 && value[1] == 'I')) {
-                w.null();
-                if (!raw)
-                    raw = Json::object();
-                (*raw)[std::string(key)] = std::string(value);
-            } else {
-                w.raw(value);
-                if (doubles && value.front() != '"')
-                    doubles->note(value);
-            }
-        }
-        w.endObject();
-        return;
-    }
-    for (const auto& [key, value] : metadata) {
-        if (!isAscii(key)) {
-            // Two keys made valid UTF-8 may become one: the document decides.
-            if (!raw)
-                raw = Json::object();
-            w.raw(RunJson::metadataToJson(metadata, &*raw).dump(-1, ' ', false, kReplace));
-            return;
-        }
-    }
-    w.beginObject();
-    for (const auto& [key, value] : metadata) {
-        w.key(key);
-        const std::size_t from = w.size();
-        writeRecordValue(w, value);
-        if (w.written(from) != value) {
-            if (!raw)
-                raw = Json::object();
-            (*raw)[std::string(key)] = LenientJson::validUtf8(value);
-        }
-    }
-    w.endObject();
-}
-
 void writeProblem(JsonWriter& w, const Problem& problem)
 {
     w.beginObject();
@@ -429,10 +211,10 @@ void writeChecksum(JsonWriter& w, const Run& run, const Epoch& epoch)
     w.endObject();
 }
 
-void writeMetrics(JsonWriter& w, const Epoch& epoch, const RecordDoubles& known)
+void writeMetrics(JsonWriter& w, const Epoch& epoch, const RecordJson::Doubles& known)
 {
     for (const auto& m : epoch.metrics) {
-        if (!isAscii(m.name)) {
+        if (!RecordJson::isAscii(m.name)) {
             Json metrics = Json::object();
             for (const auto& each : epoch.metrics)
                 metrics[LenientJson::validUtf8(each.name)] = finiteOrNull(each.value);
@@ -442,7 +224,7 @@ void writeMetrics(JsonWriter& w, const Epoch& epoch, const RecordDoubles& known)
     }
     w.beginObject();
     for (const auto& m : epoch.metrics)
-        writeNumber(w.key(m.name), m.value, known);
+        RecordJson::writeNumber(w.key(m.name), m.value, known);
     w.endObject();
 }
 
@@ -510,10 +292,10 @@ void RunJson::writeEpoch(JsonWriter& w, const Run& run, const Epoch& epoch)
     }
     w.key("model_bytes").optionalUnsigned(epoch.modelBytes());
     std::optional<Json> infoRaw;
-    RecordDoubles known;
+    RecordJson::Doubles known;
     w.key("info");
     if (epoch.hasRecord())
-        writeRecord(w, epoch.metadata, infoRaw, &known);
+        RecordJson::write(w, epoch.metadata, infoRaw, &known);
     else
         w.null();
     w.key("checksum");
@@ -524,7 +306,7 @@ void RunJson::writeEpoch(JsonWriter& w, const Run& run, const Epoch& epoch)
     writeProblems(w, epoch.problems);
     // The members toJson(run, epoch) adds for remote clients, in its order.
     w.key("first_save").boolean(epoch.firstSave);
-    writeNumber(w.key("elapsed"), epoch.elapsed ? *epoch.elapsed : std::nan(""), known);
+    RecordJson::writeNumber(w.key("elapsed"), epoch.elapsed ? *epoch.elapsed : std::nan(""), known);
     w.key("saved_at").pathOrNull(epoch.savedAt);
     w.key("monitored").pathOrNull(epoch.monitored);
     w.key("files").beginArray();
@@ -547,7 +329,7 @@ void RunJson::writeEpoch(JsonWriter& w, const Run& run, const Epoch& epoch)
     w.endArray();
     if (!epoch.hasRecord() && !epoch.metadata.empty()) {
         w.key("metadata");
-        writeRecord(w, epoch.metadata, infoRaw);
+        RecordJson::write(w, epoch.metadata, infoRaw);
     }
     std::optional<Json> nonFinite;
     for (const auto& m : epoch.metrics) {
