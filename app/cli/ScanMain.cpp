@@ -73,6 +73,7 @@ public:
             Run run = std::move(loaded);
             bad = renderJson(run, text);
             root = std::move(run.root);
+            EpochList::recycle(std::move(run.epochs)); // for the next run this thread loads
         }
         std::lock_guard lock(m_mutex);
         m_problems = m_problems || bad;

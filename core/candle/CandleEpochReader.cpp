@@ -151,10 +151,11 @@ bool CandleEpochReader::read(int epochsFd, const std::string& epochsPath, std::s
 
     // Most files are flat objects of plain values: read without a JSON document.
     CkptInfoView ci;
-    KeyValues record;
     std::optional<Result<CkptInfo>> parsed; // the others, through a document
-    if (CkptInfoReader::readFlat(text, ci, record)) {
-        CandleEpochInfo::apply(ci, std::move(record), epoch);
+    // The record is read straight into the epoch's: the buffer of a recycled
+    // epoch (Epoch::clear) is written over. readFlat leaves it alone when it fails.
+    if (CkptInfoReader::readFlat(text, ci, epoch.metadata)) {
+        CandleEpochInfo::apply(ci, std::move(epoch.metadata), epoch); // moved back, no copy
     } else {
         parsed.emplace(CkptInfoReader::parse(text, infoPath()));
         if (!*parsed) {

@@ -229,17 +229,23 @@ Run CandleLayout::loadRun(const fs::path& rootPath) const
     std::sort(numbered.begin(), numbered.end(), [](const auto& a, const auto& b) {
         return a.first != b.first ? a.first < b.first : a.second->name < b.second->name;
     });
-    auto& epochs = run.epochs.edit();
+    // Read in place: an Epoch is a dozen members to move. Into the epochs of
+    // a run this thread rendered and dropped before, when there is one
+    // (EpochList::recycle): their room is reused.
+    EpochList::Vector epochs = EpochList::takeRecycled();
     epochs.reserve(numbered.size());
+    std::size_t count = 0;
     for (const auto& [number, e] : numbered) {
         if (e->type == DirEntry::Type::Symlink &&
             DirReader::typeAt(epochsFd.get(), e->name.c_str()) != DirEntry::Type::Directory)
             continue;
-        // Read in place: an Epoch is a dozen members to move.
-        if (!CandleEpochReader::read(epochsFd.get(), epochsPath, e->name, number,
-                                     epochs.emplace_back()))
-            epochs.pop_back();
+        Epoch& epoch = count < epochs.size() ? epochs[count] : epochs.emplace_back();
+        epoch.clear();
+        if (CandleEpochReader::read(epochsFd.get(), epochsPath, e->name, number, epoch))
+            ++count;
     }
+    epochs.erase(epochs.begin() + static_cast<std::ptrdiff_t>(count), epochs.end());
+    run.epochs = std::move(epochs);
 
     CandleLinks::readInto(run);
     checkBest(run);

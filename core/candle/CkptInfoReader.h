@@ -29,7 +29,8 @@ public:
     // written as a number, metadata that is not text; valid until the thread's
     // next readFlat) and `record` with every key and its value as
     // jsonText(raw[key]) writes it. False for any other text, or one parse()
-    // would refuse: parse() reads and explains those.
+    // would refuse: parse() reads and explains those. `record` is written only
+    // on success (its buffer reused when it is its own and large enough).
     static bool readFlat(std::string_view text, CkptInfoView& info, KeyValues& record);
     // A number as writers spell it, bare or quoted: Python's Infinity/inf/NaN too.
     static std::optional<double> numberFromText(std::string_view text);

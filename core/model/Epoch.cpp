@@ -55,4 +55,22 @@ const EpochFile* Epoch::checksummedFile() const
     return nullptr;
 }
 
+void Epoch::clear()
+{
+    // Every member: a member added to Epoch is added here (tst_Epoch checks a
+    // cleared epoch against a new one member by member).
+    number = 0;
+    firstSave = false;
+    recorded = false;
+    step.reset();
+    elapsed.reset();
+    dir.clear();
+    savedAt.clear();
+    monitored.clear();
+    files.clear();
+    metrics.clear();
+    metadata.clearKeepingRoom();
+    problems.clear();
+}
+
 } // namespace ckpt

@@ -77,6 +77,11 @@ struct Epoch
     bool hasRecord() const { return recorded; }
     // The first file with an expected checksum (or a disabled one).
     const EpochFile* checksummedFile() const;
+
+    // Back to a default-constructed Epoch's state, keeping the room its
+    // strings, vectors and record hold: an epoch read into after clear()
+    // allocates nothing it already had room for (EpochList::recycle).
+    void clear();
 };
 
 } // namespace ckpt

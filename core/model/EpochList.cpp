@@ -1,5 +1,7 @@
 #include "model/EpochList.h"
 
+#include <utility>
+
 namespace ckpt {
 
 struct EpochList::Block : SharedCount
@@ -11,7 +13,28 @@ struct EpochList::Block : SharedCount
 
 namespace {
 const EpochList::Vector kNoEpochs;
+
+EpochList::Vector& recycled()
+{
+    thread_local EpochList::Vector epochs;
+    return epochs;
+}
 } // namespace
+
+void EpochList::recycle(EpochList&& list)
+{
+    if (!list.m_block.unique())
+        return;
+    Vector& kept = recycled();
+    if (list.m_block->epochs.size() > kept.size())
+        kept = std::move(list.m_block->epochs);
+    list.m_block.reset();
+}
+
+EpochList::Vector EpochList::takeRecycled()
+{
+    return std::exchange(recycled(), Vector());
+}
 
 EpochList::EpochList() noexcept = default;
 EpochList::EpochList(const EpochList& other) noexcept = default;

@@ -84,6 +84,16 @@ public:
     iterator erase(const_iterator first, const_iterator last);
     template <typename Pred> size_type eraseIf(Pred pred) { return std::erase_if(edit(), pred); }
 
+    // A list its owner is done with, kept for the next list this thread
+    // builds (takeRecycled): read into again after Epoch::clear(), its epochs'
+    // strings, vectors and records need no new memory, so loading run after
+    // run (`ckpt scan --json` renders each run and drops it) allocates and
+    // frees almost nothing per epoch. Kept only when no copy shares it, and
+    // only the largest one given; freed with the thread.
+    static void recycle(EpochList&& list);
+    // The epochs recycle() kept on this thread (empty when none), taken.
+    static Vector takeRecycled();
+
     // Both lists read the same buffer (tests, diagnostics).
     bool sharesWith(const EpochList& other) const { return m_block.sameBlock(other.m_block); }
 

@@ -48,6 +48,16 @@ void KeyValues::clear()
     m_block.reset();
 }
 
+void KeyValues::clearKeepingRoom()
+{
+    if (!m_block.unique()) {
+        m_block.reset();
+        return;
+    }
+    m_block->size = 0;
+    m_block->canonical = false;
+}
+
 std::string_view KeyValues::packed() const
 {
     return m_block ? std::string_view(m_block->chars(), m_block->size) : std::string_view();
@@ -121,13 +131,17 @@ char* KeyValues::putEntry(char* out, std::string_view key, std::string_view valu
 
 void KeyValues::assignDistinct(const Entry* entries, std::size_t count, bool canonical)
 {
-    m_block.reset();
     std::size_t bytes = 0;
     for (std::size_t i = 0; i < count; ++i)
         bytes += entryBytes(entries[i].first, entries[i].second);
-    if (bytes == 0)
+    if (bytes == 0) {
+        m_block.reset();
         return;
-    m_block.reset(Block::make(bytes));
+    }
+    // The buffer is written over when it is this record's alone and large
+    // enough (a recycled epoch's, see clearKeepingRoom).
+    if (!m_block.unique() || m_block->capacity < bytes)
+        m_block.reset(Block::make(bytes));
     char* out = m_block->chars();
     for (std::size_t i = 0; i < count; ++i)
         out = putEntry(out, entries[i].first, entries[i].second);
@@ -137,6 +151,10 @@ void KeyValues::assignDistinct(const Entry* entries, std::size_t count, bool can
 
 void KeyValues::shrinkToFit()
 {
+    if (m_block && m_block->size == 0) {
+        m_block.reset(); // emptied keeping its room
+        return;
+    }
     if (m_block && m_block->capacity > m_block->size) {
         const bool wasCanonical = m_block->canonical;
         const std::string copy(packed());

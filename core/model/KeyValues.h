@@ -118,6 +118,9 @@ public:
     bool empty() const { return packed().empty(); }
     std::size_t size() const;
     void clear();
+    // Empty, keeping the buffer for the next assignDistinct() when no other
+    // copy reads it (a recycled epoch's record).
+    void clearKeepingRoom();
     void shrinkToFit();
 
     // Decoded helpers for values written as JSON: the string value without quotes

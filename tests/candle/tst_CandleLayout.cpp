@@ -2,6 +2,7 @@
 #include "UnprivilegedScope.h"
 #include "candle/CandleLayout.h"
 #include "layout/DirReader.h"
+#include "report/RunJson.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -341,6 +342,7 @@ private slots:
     void epochDirNames();
     void epochsInOrderWhateverTheListing();
     void loadEpochAndReloadLinks();
+    void recycledEpochsReadLikeNewOnes();
 };
 
 void tst_CandleLayout::loadRun_data()
@@ -625,6 +627,54 @@ void tst_CandleLayout::loadEpochAndReloadLinks()
     layout.reloadLinks(run);
     QCOMPARE(linkEpoch(run.link("last")), QString("2"));
     QCOMPARE(problemSummary(run), QString("best_not_at_best@2"));
+}
+
+// `ckpt scan --json` reads each run into the epochs of the run it printed
+// before (EpochList::recycle): whatever that run held, every scenario must
+// read exactly as into new epochs.
+void tst_CandleLayout::recycledEpochsReadLikeNewOnes()
+{
+    QTemporaryDir tmp;
+    const fs::path base(tmp.path().toStdString());
+    std::vector<std::pair<QString, fs::path>> roots;
+    for (const auto& [name, build] : scenarios())
+        if (!name.startsWith("unreadable")) // those need another user (loadRun)
+            roots.emplace_back(name, build(base / name.toStdString()));
+    // Epochs of every kind to read into: a rich run (long paths, metrics,
+    // problems, records through the document) as well as the scenarios.
+    CandleFixture rich(base / "rich" / "a folder name long enough not to fit in a short string");
+    for (int e = 1; e <= 12; ++e)
+        rich.addEpoch(e, e % 3 ? 0.5 / e : kInf, 64 + e, e == 1);
+    rich.writeInfo(4, "{\"epoch\": 4, \"metadata\": {\"nested\": [1, 2.50, \"\\u00e9\"]}, "
+                      "\"time_elapsed\": 1e400, \"best_metric_last\": \"0.125\"}");
+    rich.writeInfo(6, "{");
+    fs::remove(rich.epochDir(8) / "model.h5");
+    roots.emplace_back("rich", rich.root());
+
+    const CandleLayout& layout = CandleLayout::instance();
+    const auto json = [](const Run& run) {
+        std::string text;
+        RunJson::append(run, text);
+        return text;
+    };
+    (void)EpochList::takeRecycled();
+    std::map<QString, std::string> fresh;
+    for (const auto& [name, root] : roots) {
+        fresh[name] = json(layout.loadRun(root)); // never recycled: new epochs
+        QVERIFY(EpochList::takeRecycled().empty());
+    }
+    for (const auto& [before, beforeRoot] : roots) {
+        for (const auto& [name, root] : roots) {
+            Run previous = layout.loadRun(beforeRoot);
+            EpochList::recycle(std::move(previous.epochs));
+            const Run run = layout.loadRun(root);
+            const std::string text = json(run);
+            QVERIFY2(text == fresh[name],
+                     qPrintable(name + " read into the epochs of " + before + ":\n" +
+                                QString::fromStdString(text) + "\nnew:\n" +
+                                QString::fromStdString(fresh[name])));
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_CandleLayout)

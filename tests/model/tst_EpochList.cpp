@@ -19,6 +19,8 @@ private slots:
     void positionsFromBeforeTheCopy();
     void emptyAndClear();
     void copiesAcrossThreads();
+    void recycleKeepsTheLargestUnsharedList();
+    void clearedEpochEqualsANewOne();
 };
 
 namespace {
@@ -148,6 +150,77 @@ void tst_EpochList::copiesAcrossThreads()
     for (auto& t : threads)
         t.join();
     QCOMPARE(numbers(source), (std::vector<int>{1, 2, 3}));
+}
+
+void tst_EpochList::recycleKeepsTheLargestUnsharedList()
+{
+    QVERIFY(EpochList::takeRecycled().empty());
+    EpochList a = list({1, 2, 3});
+    const Epoch* storage = &a.items()[0];
+    EpochList::recycle(std::move(a));
+    QVERIFY(a.empty()); // NOLINT(bugprone-use-after-move): taken, as the comment says
+    EpochList small = list({7});
+    EpochList::recycle(std::move(small)); // smaller than what is kept: dropped
+    EpochList shared = list({4, 5, 6, 7});
+    const EpochList reader = shared;
+    EpochList::recycle(std::move(shared)); // another list reads it: not taken
+    QCOMPARE(numbers(reader), (std::vector<int>{4, 5, 6, 7}));
+
+    // Kept per thread: another thread has none.
+    bool otherHadNone = false;
+    std::thread([&] { otherHadNone = EpochList::takeRecycled().empty(); }).join();
+    QVERIFY(otherHadNone);
+
+    EpochList::Vector kept = EpochList::takeRecycled();
+    QCOMPARE(kept.size(), std::size_t(3));
+    QCOMPARE(&kept[0], storage); // the same epochs, not copies
+    QCOMPARE(kept[2].number, 3);
+    QVERIFY(EpochList::takeRecycled().empty());
+}
+
+// Epoch::clear() must reset every member: the binding below stops compiling
+// when a member is added, to be added to clear() and to this test.
+void tst_EpochList::clearedEpochEqualsANewOne()
+{
+    Epoch e;
+    auto& [number, firstSave, recorded, step, elapsed, dir, savedAt, monitored, files, metrics,
+           metadata, problems] = e;
+    number = 12;
+    firstSave = true;
+    recorded = true;
+    step = 1200;
+    elapsed = 55.5;
+    dir = "epochs/012 with a name longer than a short string";
+    savedAt = "2026-11-22 13:00:01";
+    monitored = "val_loss of a long metric name";
+    files.push_back(EpochFile{"model.h5", 100, true, true, ChecksumAlgo::Crc32, "123", 0, 1, 2});
+    metrics.push_back(EpochMetric{"best_so_far", 0.5});
+    const KeyValues::Entry entries[] = {{"epoch", "12"}};
+    metadata.assignDistinct(entries, 1, true);
+    problems.push_back(Problem{ProblemKind::BadInfo, "bad", "/x", 12});
+    const std::size_t dirRoom = dir.capacity();
+
+    e.clear();
+    const Epoch fresh;
+    QCOMPARE(number, fresh.number);
+    QCOMPARE(firstSave, fresh.firstSave);
+    QCOMPARE(recorded, fresh.recorded);
+    QCOMPARE(step, fresh.step);
+    QCOMPARE(elapsed, fresh.elapsed);
+    QCOMPARE(dir, fresh.dir);
+    QCOMPARE(savedAt, fresh.savedAt);
+    QCOMPARE(monitored, fresh.monitored);
+    QVERIFY(files.empty());
+    QVERIFY(metrics.empty());
+    QVERIFY(metadata == fresh.metadata);
+    QVERIFY(!metadata.canonical());
+    QVERIFY(problems.empty());
+    QVERIFY(!e.hasRecord());
+    QVERIFY(!e.modelFile());
+    // The room stays for the next read.
+    QCOMPARE(dir.capacity(), dirRoom);
+    QVERIFY(files.capacity() >= 1);
+    QVERIFY(metrics.capacity() >= 1);
 }
 
 QTEST_GUILESS_MAIN(tst_EpochList)

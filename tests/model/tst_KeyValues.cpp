@@ -21,6 +21,7 @@ private slots:
     void nulInKeyOrValue();
     void copiesAcrossThreads();
     void canonicalUntilSet();
+    void clearKeepingRoom();
 };
 
 namespace {
@@ -155,6 +156,43 @@ void tst_KeyValues::canonicalUntilSet()
     QVERIFY(!kv.canonical());
     QCOMPARE(joined(kv), std::string("epoch=3;loss=0.50;"));
     QVERIFY(!KeyValues().canonical());
+}
+
+// A recycled epoch's record: emptied, then written over in its own buffer;
+// a copy taken before keeps what it read.
+void tst_KeyValues::clearKeepingRoom()
+{
+    const KeyValues::Entry long3[] = {{"epoch", "3"}, {"loss", "0.5"}, {"note", "\"a\""}};
+    const KeyValues::Entry short1[] = {{"x", "1"}};
+    KeyValues kv;
+    kv.assignDistinct(long3, 3, true);
+    const KeyValues before = kv;
+    kv.clearKeepingRoom(); // shared: let go of, not written over
+    QVERIFY(kv.empty());
+    QVERIFY(!kv.canonical());
+    QCOMPARE(kv.size(), std::size_t(0));
+    QVERIFY(kv.begin() == kv.end());
+    QVERIFY(kv == KeyValues());
+    QCOMPARE(joined(before), std::string("epoch=3;loss=0.5;note=\"a\";"));
+    QVERIFY(before.canonical());
+
+    kv.assignDistinct(long3, 3, true);
+    kv.clearKeepingRoom(); // its own: emptied in place
+    QVERIFY(kv.empty());
+    QVERIFY(!kv.canonical());
+    QVERIFY(!kv.get("epoch"));
+    kv.assignDistinct(short1, 1);
+    QCOMPARE(joined(kv), std::string("x=1;"));
+    QVERIFY(!kv.canonical());
+    kv.clearKeepingRoom();
+    kv.assignDistinct(long3, 3, true); // larger than the room: a new buffer
+    QCOMPARE(joined(kv), std::string("epoch=3;loss=0.5;note=\"a\";"));
+    QVERIFY(kv.canonical());
+    kv.clearKeepingRoom();
+    kv.shrinkToFit(); // an emptied buffer is let go of
+    QVERIFY(kv.empty());
+    kv.set("y", "2");
+    QCOMPARE(joined(kv), std::string("y=2;"));
 }
 
 void tst_KeyValues::copiesAcrossThreads()
