@@ -20,6 +20,7 @@ class tst_DecimalText : public QObject
 private slots:
     void sameAsFromCharsAtTheEdges();
     void sameAsFromCharsForWrittenDoubles();
+    void sameAsFromCharsForLongDigitStrings();
 };
 
 namespace {
@@ -80,7 +81,23 @@ void tst_DecimalText::sameAsFromCharsAtTheEdges()
                              "1e400",
                              "0.000001",
                              "123.456",
-                             "99999999999999999999"})
+                             "99999999999999999999",
+                             // Midpoints between two doubles, and around them:
+                             // the extended path must leave them to from_chars.
+                             "9007199254740995",
+                             "9007199254740994.9",
+                             "9007199254740995.1",
+                             "18014398509481986",
+                             "18014398509481990",
+                             "4503599627370496.5",
+                             "4503599627370497.5",
+                             "0.1000000000000000055511151231257827",
+                             "9999999999999999999",
+                             "1844674407370955161.5",
+                             "0.000000000000000000000000001",
+                             "0.0000000000000000000000000001",
+                             "1.000000000000000000000000001",
+                             "-56.587797992440475"})
         expectSame(text);
 }
 
@@ -103,6 +120,37 @@ void tst_DecimalText::sameAsFromCharsForWrittenDoubles()
         expectSame(std::string(text, end));
     }
 }
+
+// Integers of 17 to 19 digits with the point anywhere in 27 places: the
+// numbers the extended-precision path takes, midpoints among them (an odd
+// integer of 54 bits, and the same with 1 to 3 more digits after it).
+void tst_DecimalText::sameAsFromCharsForLongDigitStrings()
+{
+    std::mt19937_64 random(11);
+    std::uniform_int_distribution<std::uint64_t> mantissa(10'000'000'000'000'000ULL,
+                                                          9'999'999'999'999'999'999ULL);
+    std::uniform_int_distribution<int> digits(17, 19);
+    std::uniform_int_distribution<int> point(0, 27);
+    std::uniform_int_distribution<std::uint64_t> odd54((1ULL << 53) / 2, (1ULL << 53) - 1);
+    for (int i = 0; i < 300000; ++i) {
+        std::string text = std::to_string(mantissa(random));
+        text.resize(static_cast<std::size_t>(digits(random)));
+        const int after = point(random);
+        if (after >= static_cast<int>(text.size()))
+            text = "0." + std::string(static_cast<std::size_t>(after) - text.size(), '0') + text;
+        else if (after > 0)
+            text.insert(text.size() - static_cast<std::size_t>(after), ".");
+        expectSame(i % 2 ? text : "-" + text);
+        // 2^53 + 2n + 1: halfway between two doubles, as an integer and with
+        // the point moved so that it stays an exact binary fraction.
+        const std::uint64_t half = (1ULL << 53) + 2 * odd54(random) % (1ULL << 53) + 1;
+        expectSame(std::to_string(half));
+        expectSame(std::to_string(half) + ".5");
+        expectSame(std::to_string(half / 2) + ".5");
+        expectSame(std::to_string(half / 4) + (half % 4 == 1 ? ".25" : ".75"));
+    }
+}
+
 
 QTEST_GUILESS_MAIN(tst_DecimalText)
 #include "tst_DecimalText.moc"
