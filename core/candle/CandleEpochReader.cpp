@@ -44,13 +44,19 @@ std::string guessModel(int epochsFd, const std::string& rel)
 // Stats the model and records it as the epoch's model file (present or not);
 // returns errno (0 on success).
 int statModel(int epochsFd, std::string_view rel, std::string_view model, Epoch& epoch,
-              bool recordMissing)
+              bool recordMissing, const CandleEpochReader::Ahead* ahead = nullptr)
 {
     struct stat st = {};
-    // model_file is relative and stays inside the epoch (CkptInfoReader::modelFileProblem).
-    thread_local std::string at; // kept from epoch to epoch: no allocation
-    at.assign(rel).append("/").append(model);
-    const int err = ::fstatat(epochsFd, at.c_str(), &st, 0) != 0 ? errno : 0;
+    int err = 0;
+    if (ahead && model == kDefaultModel) {
+        st = ahead->model; // asked ahead (readAhead)
+        err = ahead->modelErr;
+    } else {
+        // model_file is relative and stays inside the epoch (CkptInfoReader::modelFileProblem).
+        thread_local std::string at; // kept from epoch to epoch: no allocation
+        at.assign(rel).append("/").append(model);
+        err = ::fstatat(epochsFd, at.c_str(), &st, 0) != 0 ? errno : 0;
+    }
     if (err != 0 && !recordMissing)
         return err;
     EpochFile& file = epoch.files.emplace_back();
@@ -92,8 +98,22 @@ std::optional<Epoch> CandleEpochReader::read(int epochsFd, const std::string& ep
     return epoch;
 }
 
+void CandleEpochReader::readAhead(int epochsFd, std::string_view name, Ahead& ahead,
+                                  std::string& text)
+{
+    // A batch keeps every text it read ahead: a file over this (not what
+    // trainers write) is refused here and read by read() alone.
+    constexpr std::uint64_t kAheadLimit = 64 * 1024;
+    thread_local std::string at; // kept from epoch to epoch: no allocation
+    at.assign(name).append("/").append(kInfoName);
+    ahead.info = RegularFile::readAt(epochsFd, at.c_str(), kAheadLimit, text);
+    ahead.text = text;
+    at.assign(name).append("/").append(kDefaultModel);
+    ahead.modelErr = ::fstatat(epochsFd, at.c_str(), &ahead.model, 0) != 0 ? errno : 0;
+}
+
 bool CandleEpochReader::read(int epochsFd, const std::string& epochsPath, std::string_view name,
-                             int number, Epoch& epoch)
+                             int number, Epoch& epoch, const Ahead* ahead)
 {
     epoch.number = number;
     const std::string_view rel = name;
@@ -104,9 +124,16 @@ bool CandleEpochReader::read(int epochsFd, const std::string& epochsPath, std::s
     thread_local std::string infoRel; // kept from epoch to epoch: no allocation
     infoRel.assign(rel).append("/").append(kInfoName);
 
-    thread_local std::string text;
-    const RegularFile::Outcome read =
-        RegularFile::readAt(epochsFd, infoRel.c_str(), RegularFile::kMetadataLimit, text);
+    thread_local std::string own;
+    // What readAhead() refused (too large for it, or not a regular file) is
+    // read again here, to be refused or read under the real limit.
+    if (ahead && !ahead->info.refusal.empty())
+        ahead = nullptr;
+    RegularFile::Outcome readHere;
+    if (!ahead)
+        readHere = RegularFile::readAt(epochsFd, infoRel.c_str(), RegularFile::kMetadataLimit, own);
+    const RegularFile::Outcome& read = ahead ? ahead->info : readHere;
+    const std::string_view text = ahead ? ahead->text : std::string_view(own);
     if (read.missing()) {
         // Either the directory is gone or it holds no ckpt-info.json.
         struct stat st = {};
@@ -114,7 +141,7 @@ bool CandleEpochReader::read(int epochsFd, const std::string& epochsPath, std::s
         if (::fstatat(epochsFd, relText.c_str(), &st, 0) != 0 || !S_ISDIR(st.st_mode))
             return false;
         const std::string model = guessModel(epochsFd, relText);
-        if (!model.empty() && statModel(epochsFd, rel, model, epoch, false) == 0) {
+        if (!model.empty() && statModel(epochsFd, rel, model, epoch, false, ahead) == 0) {
             epoch.problems.push_back(
                 problem(ProblemKind::ModelWithoutInfo,
                         dirPath() + "/" + model +
@@ -145,7 +172,7 @@ bool CandleEpochReader::read(int epochsFd, const std::string& epochsPath, std::s
                                              ": this epoch cannot be restarted from; replace "
                                              "it with the real ckpt-info.json or delete the epoch.",
                                          infoPath(), number));
-        statModel(epochsFd, rel, kDefaultModel, epoch, false);
+        statModel(epochsFd, rel, kDefaultModel, epoch, false, ahead);
         return true;
     }
 
@@ -165,7 +192,7 @@ bool CandleEpochReader::read(int epochsFd, const std::string& epochsPath, std::s
                                                  "the file or delete the epoch.",
                                              infoPath(), number));
             // The model may still be there; show its size.
-            statModel(epochsFd, rel, kDefaultModel, epoch, false);
+            statModel(epochsFd, rel, kDefaultModel, epoch, false, ahead);
             return true;
         }
         CandleEpochInfo::apply(parsed->value(), epoch);
@@ -192,7 +219,7 @@ bool CandleEpochReader::read(int epochsFd, const std::string& epochsPath, std::s
         }
     }
     const std::string_view model = ci.modelFile.value_or(kDefaultModel);
-    const int modelErr = statModel(epochsFd, rel, model, epoch, ci.modelFile.has_value());
+    const int modelErr = statModel(epochsFd, rel, model, epoch, ci.modelFile.has_value(), ahead);
     setChecksum(ci, epoch);
     if (modelErr != 0 && ci.modelFile) {
         const std::string modelPath = dirPath() + "/" + std::string(model);

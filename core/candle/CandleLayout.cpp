@@ -12,6 +12,7 @@
 #include "liveness/Liveness.h"
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <cstdio>
 #include <fcntl.h>
@@ -235,14 +236,31 @@ Run CandleLayout::loadRun(const fs::path& rootPath) const
     EpochList::Vector epochs = EpochList::takeRecycled();
     epochs.reserve(numbered.size());
     std::size_t count = 0;
-    for (const auto& [number, e] : numbered) {
-        if (e->type == DirEntry::Type::Symlink &&
-            DirReader::typeAt(epochsFd.get(), e->name.c_str()) != DirEntry::Type::Directory)
-            continue;
-        Epoch& epoch = count < epochs.size() ? epochs[count] : epochs.emplace_back();
-        epoch.clear();
-        if (CandleEpochReader::read(epochsFd.get(), epochsPath, e->name, number, epoch))
-            ++count;
+    // A batch at a time: the file system asked for every epoch of the batch
+    // (CandleEpochReader::readAhead), then each read from what it said.
+    constexpr std::size_t kBatch = 32;
+    thread_local std::array<CandleEpochReader::Ahead, kBatch> ahead;
+    thread_local std::array<std::string, kBatch> texts;
+    for (std::size_t from = 0; from < numbered.size(); from += kBatch) {
+        const std::size_t to = std::min(numbered.size(), from + kBatch);
+        for (std::size_t i = from; i < to; ++i) {
+            const DirEntry& e = *numbered[i].second;
+            if (e.type == DirEntry::Type::Symlink &&
+                DirReader::typeAt(epochsFd.get(), e.name.c_str()) != DirEntry::Type::Directory) {
+                numbered[i].second = nullptr; // not an epoch directory: skipped
+                continue;
+            }
+            CandleEpochReader::readAhead(epochsFd.get(), e.name, ahead[i - from], texts[i - from]);
+        }
+        for (std::size_t i = from; i < to; ++i) {
+            if (!numbered[i].second)
+                continue;
+            Epoch& epoch = count < epochs.size() ? epochs[count] : epochs.emplace_back();
+            epoch.clear();
+            if (CandleEpochReader::read(epochsFd.get(), epochsPath, numbered[i].second->name,
+                                        numbered[i].first, epoch, &ahead[i - from]))
+                ++count;
+        }
     }
     epochs.erase(epochs.begin() + static_cast<std::ptrdiff_t>(count), epochs.end());
     run.epochs = std::move(epochs);

@@ -55,10 +55,10 @@ inline std::from_chars_result decimalFromChars(const char* first, const char* la
         return {last, std::errc()};
     }
 #if defined(__x86_64__) && LDBL_MANT_DIG == 64
-    static constexpr long double kPow10L[] = {
-        1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,  1e7L,  1e8L,  1e9L,
-        1e10L, 1e11L, 1e12L, 1e13L, 1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L,
-        1e20L, 1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
+    static constexpr long double kPow10L[] = {1e0L,  1e1L,  1e2L,  1e3L,  1e4L,  1e5L,  1e6L,
+                                              1e7L,  1e8L,  1e9L,  1e10L, 1e11L, 1e12L, 1e13L,
+                                              1e14L, 1e15L, 1e16L, 1e17L, 1e18L, 1e19L, 1e20L,
+                                              1e21L, 1e22L, 1e23L, 1e24L, 1e25L, 1e26L, 1e27L};
     if (plain && p == last && count <= 19 && fraction <= 27) {
         const long double quotient = static_cast<long double>(digits) / kPow10L[fraction];
         std::uint64_t significand = 0; // x87: the explicit 64-bit significand first

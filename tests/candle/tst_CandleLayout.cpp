@@ -343,6 +343,7 @@ private slots:
     void epochsInOrderWhateverTheListing();
     void loadEpochAndReloadLinks();
     void recycledEpochsReadLikeNewOnes();
+    void largeInfoPastTheReadAheadLimit();
 };
 
 void tst_CandleLayout::loadRun_data()
@@ -675,6 +676,33 @@ void tst_CandleLayout::recycledEpochsReadLikeNewOnes()
                                 QString::fromStdString(fresh[name])));
         }
     }
+}
+
+// loadRun reads the epochs' files ahead in batches, each text up to 64 KiB:
+// a larger one is read on its own, under the 4 MiB a ckpt-info.json may have.
+void tst_CandleLayout::largeInfoPastTheReadAheadLimit()
+{
+    QTemporaryDir tmp;
+    CandleFixture f(fs::path(tmp.path().toStdString()) / "run");
+    f.addEpoch(1, 0.5);
+    const std::string note(200 * 1024, 'x');
+    f.writeInfo(2, "{\"epoch\": 2, \"best_metric_last\": 0.25, \"model_file\": \"model.h5\", "
+                   "\"metadata\": \"" +
+                       note + "\"}");
+    f.writeModel(2, "weights");
+    f.addEpoch(3, 0.2);
+    f.writeInfo(4, "{\"epoch\": 4, \"metadata\": \"" + std::string(5 << 20, 'y') + "\"}");
+    const Run run = CandleLayout::instance().loadRun(f.root());
+    QCOMPARE(epochList(run), QString("1,2,3,4"));
+    const Epoch& e2 = run.epochs[1];
+    QVERIFY(e2.problems.empty());
+    QCOMPARE(e2.metadata.get("metadata")->size(), note.size() + 2);
+    QCOMPARE(e2.metric(kBestSoFar), std::optional<double>(0.25));
+    QCOMPARE(e2.modelBytes(), std::optional<std::uint64_t>(7));
+    QCOMPARE(run.epochs[2].metric(kBestSoFar), std::optional<double>(0.2));
+    QCOMPARE(problemSummary(run), QString("bad_info@4"));
+    QVERIFY2(run.epochs[3].problems[0].message.find("4.0 MiB") != std::string::npos,
+             run.epochs[3].problems[0].message.c_str());
 }
 
 QTEST_GUILESS_MAIN(tst_CandleLayout)
