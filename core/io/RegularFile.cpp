@@ -61,7 +61,7 @@ std::string RegularFile::sizeText(std::uint64_t bytes)
 }
 
 RegularFile::Outcome RegularFile::openAt(int dirFd, const char* name, UniqueFd& fd,
-                                         std::uint64_t* size)
+                                         std::uint64_t* size, struct stat* status)
 {
     Outcome out;
     // O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
@@ -87,6 +87,8 @@ RegularFile::Outcome RegularFile::openAt(int dirFd, const char* name, UniqueFd& 
     }
     if (size)
         *size = static_cast<std::uint64_t>(st.st_size);
+    if (status)
+        *status = st;
     fd = std::move(opened);
     return out;
 }

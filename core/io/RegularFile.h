@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <sys/stat.h>
 
 namespace ckpt {
 
@@ -35,8 +36,10 @@ public:
     };
 
     // Opens `name` relative to `dirFd` (AT_FDCWD for an ordinary path) read-only;
-    // `fd` is set only when the file is regular. `size` receives its size.
-    static Outcome openAt(int dirFd, const char* name, UniqueFd& fd, std::uint64_t* size = nullptr);
+    // `fd` is set only when the file is regular. `size` receives its size and
+    // `status` (when given) all of fstat's answer, when the file was opened.
+    static Outcome openAt(int dirFd, const char* name, UniqueFd& fd, std::uint64_t* size = nullptr,
+                          struct stat* status = nullptr);
     // Reads the whole regular file into `out`, refusing one larger than `limit`.
     static Outcome readAt(int dirFd, const char* name, std::uint64_t limit, std::string& out);
 

@@ -141,19 +141,14 @@ KerasFileCheck::Outcome KerasFileCheck::checkAt(int dirFd, const std::string& di
     const auto path = [&] { return dir + "/" + name; };
     UniqueFd fd;
     std::uint64_t size = 0;
-    const RegularFile::Outcome opened = dirFd == AT_FDCWD
-                                            ? RegularFile::openAt(dirFd, path().c_str(), fd, &size)
-                                            : RegularFile::openAt(dirFd, name.c_str(), fd, &size);
+    struct stat st = {}; // what opening found: no second fstat
+    const RegularFile::Outcome opened =
+        dirFd == AT_FDCWD ? RegularFile::openAt(dirFd, path().c_str(), fd, &size, &st)
+                          : RegularFile::openAt(dirFd, name.c_str(), fd, &size, &st);
     if (!opened.ok()) {
         out.missing = opened.missing();
         out.unreadable = !out.missing;
         out.problem = opened.message(path());
-        return out;
-    }
-    struct stat st = {};
-    if (::fstat(fd.get(), &st) != 0) {
-        out.unreadable = true;
-        out.problem = path() + ": " + std::strerror(errno);
         return out;
     }
     out.file.present = true;

@@ -72,7 +72,8 @@ std::optional<Epoch> LightningEpochReader::read(const std::string& root, const s
     const std::string path = dirPath + "/" + std::string(name);
     UniqueFd fd;
     std::uint64_t size = 0;
-    const RegularFile::Outcome opened = RegularFile::openAt(AT_FDCWD, path.c_str(), fd, &size);
+    struct stat st = {}; // what opening found: no second fstat
+    const RegularFile::Outcome opened = RegularFile::openAt(AT_FDCWD, path.c_str(), fd, &size, &st);
     if (opened.missing() || (opened.err == 0 && !opened.refusal.empty()))
         return std::nullopt;
 
@@ -102,8 +103,6 @@ std::optional<Epoch> LightningEpochReader::read(const std::string& root, const s
                                          path, epoch.number});
         return epoch;
     }
-    struct stat st = {};
-    ::fstat(fd.get(), &st);
     file.present = true;
     file.bytes = size;
     file.inode = st.st_ino;

@@ -113,19 +113,28 @@ EpochFile fileOf(const std::string& root, const std::string& name, bool model, P
     f.model = model;
     const std::string path = root + "/" + name;
     struct stat st = {};
-    if (::stat(path.c_str(), &st) != 0) {
-        return f; // gone since the listing: not present
-    }
-    f.present = S_ISREG(st.st_mode);
-    f.bytes = static_cast<std::uint64_t>(st.st_size);
-    f.mtimeNs = std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-    f.inode = st.st_ino;
-    if (!model || !f.present)
-        return f;
-    // The one open per epoch: the CRC trailer is the format's recorded checksum.
+    const auto describe = [&] {
+        f.present = S_ISREG(st.st_mode);
+        f.bytes = static_cast<std::uint64_t>(st.st_size);
+        f.mtimeNs = std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
+        f.inode = st.st_ino;
+    };
+    // The model is opened straight away (the one open per epoch: its CRC
+    // trailer is the format's recorded checksum), and fstat describes it; a
+    // file that cannot be opened, and the others, are described by stat.
     UniqueFd fd;
     std::uint64_t size = 0;
-    const auto opened = RegularFile::openAt(AT_FDCWD, path.c_str(), fd, &size);
+    const auto opened = model ? RegularFile::openAt(AT_FDCWD, path.c_str(), fd, &size, &st)
+                              : RegularFile::Outcome{ENOENT, {}};
+    if (opened.ok()) {
+        describe();
+    } else {
+        if (::stat(path.c_str(), &st) != 0)
+            return f; // gone since the listing: not present
+        describe();
+        if (!model || !f.present)
+            return f;
+    }
     if (!opened.ok()) {
         problems.push_back(Problem{ProblemKind::Unreadable,
                                    opened.message(path) +
