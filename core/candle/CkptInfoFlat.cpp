@@ -366,6 +366,9 @@ Known knownKey(std::string_view key)
     }
 }
 
+// The longest double text the reader remembers (readFlat's memo).
+constexpr std::size_t kMemoChars = 32;
+
 // A value as nlohmann's dump() writes it (Json::dump for metadata that is not text).
 void appendDump(std::string& out, const FlatValue& v, bool pythonNonFinite)
 {
@@ -479,6 +482,16 @@ bool CkptInfoReader::readFlat(std::string_view text, CkptInfoView& info, KeyValu
     thread_local std::string values;
     values.clear();
     thread_local KeyValues::Entry entries[FlatObject::kMaxMembers];
+    // The last double read at each place of the object and its text as
+    // written again: the files of a run share one layout.
+    struct DoubleMemo
+    {
+        std::uint8_t size = 0; // 0: none yet (a number has a digit)
+        std::uint8_t canonicalSize = 0;
+        char text[kMemoChars];
+        char canonical[DoubleText::kMaxChars];
+    };
+    thread_local DoubleMemo memos[FlatObject::kMaxMembers];
     std::size_t dumped[FlatObject::kMaxMembers][2]; // member, end in `values`
     std::size_t dumps = 0;
     for (std::size_t k = 0; k < f.size(); ++k) {
@@ -488,6 +501,23 @@ bool CkptInfoReader::readFlat(std::string_view text, CkptInfoView& info, KeyValu
         } else if (v.kind == FK::Bool || v.kind == FK::Null || v.kind == FK::UInt ||
                    (v.kind == FK::Int && v.text != "-0")) {
             entries[k] = {f.key(k), v.text};
+        } else if (v.kind == FK::Double && std::isfinite(v.d) && v.text.size() <= kMemoChars) {
+            // A double written as the file before wrote it at the same place
+            // (best_metric_last stays until the metric improves): its text
+            // again, without formatting it again.
+            DoubleMemo& memo = memos[k];
+            if (memo.size != v.text.size() ||
+                std::memcmp(memo.text, v.text.data(), v.text.size()) != 0) {
+                char buffer[DoubleText::kMaxChars];
+                const char* end = DoubleText::write(buffer, v.d);
+                memo.size = static_cast<std::uint8_t>(v.text.size());
+                std::memcpy(memo.text, v.text.data(), v.text.size());
+                memo.canonicalSize = static_cast<std::uint8_t>(end - buffer);
+                std::memcpy(memo.canonical, buffer, memo.canonicalSize);
+            }
+            values.append(memo.canonical, memo.canonicalSize);
+            dumped[dumps][0] = k;
+            dumped[dumps++][1] = values.size();
         } else {
             appendDump(values, v, true);
             dumped[dumps][0] = k;

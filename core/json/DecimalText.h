@@ -1,5 +1,6 @@
 #pragma once
 
+#include <bit>
 #include <cfloat>
 #include <charconv>
 #include <cstdint>
@@ -7,6 +8,36 @@
 #include <system_error>
 
 namespace ckpt {
+
+namespace detail {
+
+// The digits at `p` (up to `last`) appended to `digits` (wrapping past 19
+// of them, which callers refuse by `count`), eight at a time where eight are
+// there: one test tells that eight bytes are all digits, three multiplications
+// combine them (pairs, fours, the eight).
+inline void addDigits(const char*& p, const char* last, std::uint64_t& digits, int& count)
+{
+    static_assert(std::endian::native == std::endian::little);
+    while (last - p >= 8) {
+        std::uint64_t eight = 0;
+        std::memcpy(&eight, p, 8);
+        // A byte is a digit when its high nibble is 3 and adding 6 keeps it 3.
+        if ((((eight & 0xF0F0F0F0F0F0F0F0) |
+              (((eight + 0x0606060606060606) & 0xF0F0F0F0F0F0F0F0) >> 4)) != 0x3333333333333333))
+            break;
+        eight -= 0x3030303030303030;                              // eight values 0-9, first lowest
+        eight = (eight * 10 + (eight >> 8)) & 0x00FF00FF00FF00FF; // four pairs 0-99
+        eight = (eight * 100 + (eight >> 16)) & 0x0000FFFF0000FFFF; // two fours 0-9999
+        eight = (eight * 10000 + (eight >> 32)) & 0xFFFFFFFF;       // the eight
+        digits = digits * 100000000 + eight;
+        p += 8;
+        count += 8;
+    }
+    for (; p != last && *p >= '0' && *p <= '9'; ++p, ++count)
+        digits = digits * 10 + static_cast<std::uint64_t>(*p - '0');
+}
+
+} // namespace detail
 
 // std::from_chars for a double, with the same result and the same contract,
 // answered without the general algorithm for the numbers a trainer writes
@@ -38,13 +69,11 @@ inline std::from_chars_result decimalFromChars(const char* first, const char* la
     int count = 0;
     int fraction = 0;
     const char* whole = p;
-    for (; p != last && *p >= '0' && *p <= '9'; ++p, ++count)
-        digits = digits * 10 + static_cast<std::uint64_t>(*p - '0');
+    detail::addDigits(p, last, digits, count);
     bool plain = p != whole;
     if (plain && p != last && *p == '.') {
         const char* point = ++p;
-        for (; p != last && *p >= '0' && *p <= '9'; ++p, ++count)
-            digits = digits * 10 + static_cast<std::uint64_t>(*p - '0');
+        detail::addDigits(p, last, digits, count);
         fraction = static_cast<int>(p - point);
         plain = fraction > 0;
     }

@@ -116,6 +116,9 @@ public:
     std::optional<std::string_view> get(std::string_view key) const;
     bool contains(std::string_view key) const { return get(key).has_value(); }
     bool empty() const { return packed().empty(); }
+    // Bytes of the packed list: each entry's key and value plus at least two
+    // of sizes (a writer's bound on what it will write).
+    std::size_t packedBytes() const { return packed().size(); }
     std::size_t size() const;
     void clear();
     // Empty, keeping the buffer for the next assignDistinct() when no other

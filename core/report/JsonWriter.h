@@ -98,6 +98,16 @@ public:
     // The path, or null when it is empty.
     JsonWriter& pathOrNull(std::string_view path) { return path.empty() ? null() : string(path); }
 
+    // For a caller writing one value itself: room for at most `bytes` after
+    // the separator, written through the pointer returned; endValue(end)
+    // takes the cursor to the end of what it wrote.
+    char* beginValue(std::size_t bytes)
+    {
+        separate();
+        return room(bytes);
+    }
+    void endValue(char* end) { m_cur = end; }
+
     // Bytes in the string so far, and those written since `from` of them.
     std::size_t size() const { return static_cast<std::size_t>(m_cur - m_begin); }
     std::string_view written(std::size_t from) const { return {m_begin + from, size() - from}; }

@@ -8,6 +8,8 @@
 #include <bit>
 #include <charconv>
 #include <cmath>
+#include <cstring>
+#include <utility>
 
 namespace ckpt {
 
@@ -179,23 +181,38 @@ void RecordJson::write(JsonWriter& w, const KeyValues& metadata, std::optional<J
                        Doubles* doubles)
 {
     if (metadata.canonical()) {
-        // Already as the document writes it: copied out, but for non-finite numbers.
-        w.beginObject();
+        // Already as the document writes it: copied out, but for non-finite
+        // numbers. In one piece of room: an entry takes its key and value and
+        // at least two bytes of sizes in the record, and `"key":value,` here
+        // (null, in place of NaN, by one byte more), so twice the record's
+        // bytes always suffice.
+        char* out = w.beginValue(2 * metadata.packedBytes() + 2);
+        char separator = '{';
         for (const auto& [key, value] : metadata) {
-            w.plainKey(key);
+            *out++ = std::exchange(separator, ',');
+            *out++ = '"';
+            copyShort(out, key.data(), key.size());
+            out += key.size();
+            *out++ = '"';
+            *out++ = ':';
             if (value.front() == 'N' || value.front() == 'I' ||
                 (value.front() == '-' && value.size() > 1 && value[1] == 'I')) {
-                w.null();
+                std::memcpy(out, "null", 4);
+                out += 4;
                 if (!raw)
                     raw = Json::object();
                 (*raw)[std::string(key)] = std::string(value);
             } else {
-                w.raw(value);
+                copyShort(out, value.data(), value.size());
+                out += value.size();
                 if (doubles && value.front() != '"')
                     doubles->note(value);
             }
         }
-        w.endObject();
+        if (separator == '{')
+            *out++ = '{'; // no entry: {}
+        *out++ = '}';
+        w.endValue(out);
         return;
     }
     for (const auto& [key, value] : metadata) {

@@ -29,6 +29,7 @@ private slots:
     void unknownKeysKept();
     void flatReadMatchesParse_data();
     void flatReadMatchesParse();
+    void flatReadsInARowMatchParse();
 };
 
 void tst_CkptInfoReader::currentWriter()
@@ -299,6 +300,45 @@ void tst_CkptInfoReader::flatReadMatchesParse()
     QVERIFY(same(viaFlat.elapsed, viaParse.elapsed));
     QVERIFY(same(viaFlat.metric(kBestSoFar), viaParse.metric(kBestSoFar)));
     QCOMPARE(viaFlat.hasRecord(), viaParse.hasRecord());
+}
+
+// readFlat remembers the last double read at each place of the object (a
+// run's files share one layout): whatever came before, each record is what
+// parse() gives for its own text.
+void tst_CkptInfoReader::flatReadsInARowMatchParse()
+{
+    const char* values[] = {"0.5",
+                            "0.5",
+                            "0.6",
+                            "0.50",
+                            "5e-1",
+                            "1e-05",
+                            "0.00001",
+                            "NaN",
+                            "0.5",
+                            "12",
+                            "0.125",
+                            "-0.5",
+                            "0.125",
+                            "Infinity",
+                            "0.125",
+                            "56.58779799244047",
+                            "56.58779799244048",
+                            "5.0E-1"};
+    for (const char* v : values) {
+        for (const char* elapsed : {"52.123456789012345", "0.5", "52.123456789012346"}) {
+            const std::string text = std::string("{\"epoch\": 3, \"best_metric_last\": ") + v +
+                                     ", \"time_elapsed\": " + elapsed + "}";
+            CkptInfoView info;
+            KeyValues record;
+            QVERIFY2(CkptInfoReader::readFlat(text, info, record), text.c_str());
+            auto full = CkptInfoReader::parse(text, "ckpt-info.json");
+            QVERIFY(full.ok());
+            Epoch viaParse;
+            CandleEpochInfo::apply(*full, viaParse);
+            QVERIFY2(record == viaParse.metadata, text.c_str());
+        }
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_CkptInfoReader)
