@@ -3,6 +3,7 @@
 #include "candle/CkptInfoReader.h"
 #include "json/DecimalText.h"
 #include "json/DoubleText.h"
+#include "json/JsonNumber.h"
 #include "json/JsonText.h"
 
 #include <array>
@@ -107,14 +108,6 @@ public:
         return true;
     }
 
-    bool digits()
-    {
-        const std::size_t from = m_pos;
-        while (m_pos < m_text.size() && m_text[m_pos] >= '0' && m_text[m_pos] <= '9')
-            ++m_pos;
-        return m_pos > from;
-    }
-
     bool value(FlatValue& v)
     {
         using K = FlatValue::Kind;
@@ -158,48 +151,18 @@ public:
             v.d = -std::numeric_limits<double>::infinity();
             return true;
         }
-        if (take('0')) {
-        } else if (!digits()) {
+        const JsonNumberSpan span = scanJsonNumber(m_text, start);
+        if (!span.ok())
             return false;
-        }
-        bool integral = true;
-        if (take('.')) {
-            integral = false;
-            if (!digits())
-                return false;
-        }
-        if (m_pos < m_text.size() && (m_text[m_pos] == 'e' || m_text[m_pos] == 'E')) {
-            ++m_pos;
-            integral = false;
-            if (m_pos < m_text.size() && (m_text[m_pos] == '+' || m_text[m_pos] == '-'))
-                ++m_pos;
-            if (!digits())
-                return false;
-        }
-        const char* first = m_text.data() + start;
-        const char* last = m_text.data() + m_pos;
-        if (integral) {
-            if (*first == '-') {
-                if (std::from_chars(first, last, v.i).ec == std::errc()) {
-                    v.kind = K::Int;
-                    return true;
-                }
-            } else if (std::from_chars(first, last, v.u).ec == std::errc()) {
-                if (v.u <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-                    v.kind = K::Int;
-                    v.i = static_cast<std::int64_t>(v.u);
-                } else {
-                    v.kind = K::UInt;
-                }
-                return true;
-            }
-        }
-        v.kind = K::Double;
-        const auto [ptr, ec] = decimalFromChars(first, last, v.d);
-        (void)ptr;
-        if (ec == std::errc::result_out_of_range)
-            v.d = *first == '-' ? -std::numeric_limits<double>::infinity()
-                                : std::numeric_limits<double>::infinity();
+        m_pos = span.end;
+        const JsonNumber n =
+            jsonNumberValue(m_text.data() + start, m_text.data() + m_pos, span.integral);
+        v.kind = n.kind == JsonNumber::Kind::Int    ? K::Int
+                 : n.kind == JsonNumber::Kind::UInt ? K::UInt
+                                                    : K::Double;
+        v.i = n.i;
+        v.u = n.u;
+        v.d = n.d;
         return true;
     }
 

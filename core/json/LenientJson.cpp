@@ -1,5 +1,6 @@
 #include "json/LenientJson.h"
 
+#include "json/JsonNumber.h"
 #include "json/Utf8.h"
 
 #include <algorithm>
@@ -352,58 +353,29 @@ private:
             if (atEnd() || remainderIsPrefixOfWord())
                 throw ParseFailure{m_text.size(), "unexpected end of file", true};
         }
-        if (atEnd() || peek() < '0' || peek() > '9')
+        const JsonNumberSpan span = scanJsonNumber(m_text, start);
+        m_pos = span.end;
+        switch (span.missing) {
+        case JsonNumberSpan::Missing::Nothing:
+            break;
+        case JsonNumberSpan::Missing::Digit:
             fail("a digit");
-        bool integral = true;
-        if (peek() == '0')
-            ++m_pos;
-        else
-            skipDigits();
-        if (!atEnd() && peek() == '.') {
-            integral = false;
-            ++m_pos;
-            if (atEnd() || peek() < '0' || peek() > '9')
-                fail("a digit after '.'");
-            skipDigits();
+        case JsonNumberSpan::Missing::FractionDigit:
+            fail("a digit after '.'");
+        case JsonNumberSpan::Missing::ExponentDigit:
+            fail("a digit in the exponent");
         }
-        if (!atEnd() && (peek() == 'e' || peek() == 'E')) {
-            integral = false;
-            ++m_pos;
-            if (!atEnd() && (peek() == '+' || peek() == '-'))
-                ++m_pos;
-            if (atEnd() || peek() < '0' || peek() > '9')
-                fail("a digit in the exponent");
-            skipDigits();
+        const JsonNumber n =
+            jsonNumberValue(m_text.data() + start, m_text.data() + m_pos, span.integral);
+        switch (n.kind) {
+        case JsonNumber::Kind::Int:
+            return Json(n.i);
+        case JsonNumber::Kind::UInt:
+            return Json(n.u);
+        case JsonNumber::Kind::Double:
+            break;
         }
-        const char* first = m_text.data() + start;
-        const char* last = m_text.data() + m_pos;
-        if (integral) {
-            if (*first == '-') {
-                std::int64_t v = 0;
-                if (std::from_chars(first, last, v).ec == std::errc())
-                    return Json(v);
-            } else {
-                std::uint64_t v = 0;
-                if (std::from_chars(first, last, v).ec == std::errc())
-                    return v <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())
-                               ? Json(static_cast<std::int64_t>(v))
-                               : Json(v);
-            }
-            // Larger than 64 bits: Python's int has no limit; a double is the closest we hold.
-        }
-        double d = 0.0;
-        const auto [ptr, ec] = std::from_chars(first, last, d);
-        if (ec == std::errc::result_out_of_range)
-            d = (*first == '-') ? -std::numeric_limits<double>::infinity()
-                                : std::numeric_limits<double>::infinity();
-        (void)ptr;
-        return Json(d);
-    }
-
-    void skipDigits()
-    {
-        while (m_pos < m_text.size() && m_text[m_pos] >= '0' && m_text[m_pos] <= '9')
-            ++m_pos;
+        return Json(n.d);
     }
 };
 

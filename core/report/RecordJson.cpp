@@ -1,6 +1,7 @@
 #include "report/RecordJson.h"
 
 #include "json/DecimalText.h"
+#include "json/JsonNumber.h"
 #include "json/LenientJson.h"
 #include "report/JsonWriter.h"
 #include "report/RunJson.h"
@@ -19,40 +20,6 @@ namespace {
 
 constexpr auto kReplace = Json::error_handler_t::replace;
 
-// A number exactly as LenientJson accepts one: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?
-bool isJsonNumber(std::string_view s, bool& integral)
-{
-    std::size_t i = 0;
-    const auto digits = [&] {
-        const std::size_t from = i;
-        while (i < s.size() && s[i] >= '0' && s[i] <= '9')
-            ++i;
-        return i > from;
-    };
-    if (i < s.size() && s[i] == '-')
-        ++i;
-    if (i < s.size() && s[i] == '0')
-        ++i;
-    else if (!digits())
-        return false;
-    integral = true;
-    if (i < s.size() && s[i] == '.') {
-        ++i;
-        integral = false;
-        if (!digits())
-            return false;
-    }
-    if (i < s.size() && (s[i] == 'e' || s[i] == 'E')) {
-        ++i;
-        integral = false;
-        if (i < s.size() && (s[i] == '+' || s[i] == '-'))
-            ++i;
-        if (!digits())
-            return false;
-    }
-    return i == s.size();
-}
-
 // One value of an epoch's record as metadataToJson(...).dump() writes it, without
 // the document for the values records hold (plain strings, numbers, words);
 // anything else goes through the document.
@@ -69,11 +36,13 @@ void writeRecordValue(JsonWriter& w, std::string_view value)
     } else if (value == "NaN" || value == "Infinity" || value == "-Infinity") {
         w.null();
         return;
-    } else if (bool integral = true; isJsonNumber(value, integral)) {
+    } else if (const JsonNumberSpan span = scanJsonNumber(value, 0);
+               span.ok() && span.end == value.size()) {
+        const bool integral = span.integral;
         const char* first = value.data();
         const char* last = value.data() + value.size();
-        // An integer of up to 18 digits is written back as it is (isJsonNumber
-        // let no leading zero through), but for "-0", which the document writes "0".
+        // An integer of up to 18 digits is written back as it is (the JSON
+        // grammar lets no leading zero through), but for "-0", which the document writes "0".
         if (integral && value.size() <= 18 && value != "-0") {
             w.raw(value);
             return;

@@ -223,6 +223,8 @@ void tst_CkptInfoReader::flatReadMatchesParse_data()
         << R"({"a": 9223372036854775807, "b": 9223372036854775808, "c": 18446744073709551616,
               "d": -9223372036854775809, "e": 1e400, "f": -1e400, "g": 1E5, "h": 1.5e-7})"
         << true;
+    QTest::newRow("below double's range")
+        << R"({"best_metric_last": 1e-400, "a": -1e-400, "b": 2.5e-324, "c": 0.0e-999})" << true;
     QTest::newRow("null values")
         << R"({"epoch": null, "model_file": null, "metadata": null, "timestamp": null})" << true;
     QTest::newRow("bool metadata") << R"({"metadata": true, "k": false})" << true;

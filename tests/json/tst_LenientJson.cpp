@@ -40,6 +40,20 @@ void tst_LenientJson::parsesValues_data()
                                   << "18446744073709551615";
     QTest::newRow("bigger than 64 bits") << "123456789012345678901234"
                                          << "1.2345678901234569e+23";
+    // Below double's range Python's float() gives a zero of the number's sign,
+    // not an infinity; a denormal stays a denormal.
+    QTest::newRow("underflow") << "1e-400"
+                               << "0.0";
+    QTest::newRow("negative underflow") << "-1e-400"
+                                        << "-0.0";
+    QTest::newRow("underflow written long") << "0.000000000000000000001e-310"
+                                            << "0.0";
+    QTest::newRow("underflow, many digits first") << "123456789e-340"
+                                                  << "0.0";
+    QTest::newRow("smallest denormal") << "2.5e-324"
+                                       << "5e-324";
+    QTest::newRow("huge exponent of a zero") << "0.0e99999"
+                                             << "0.0";
     QTest::newRow("string escapes") << R"("a\"b\\c\/d\n\t")"
                                     << R"("a\"b\\c/d\n\t")";
     QTest::newRow("unicode escape") << R"("\u00e9")"
@@ -90,6 +104,9 @@ void tst_LenientJson::nonFinite_data()
     QTest::newRow("NaN") << "NaN" << std::nan("");
     QTest::newRow("in object") << R"({"best_metric_last": Infinity})" << HUGE_VAL;
     QTest::newRow("overflowing literal") << "1e999" << HUGE_VAL;
+    QTest::newRow("negative overflow") << "-12.5e400" << -HUGE_VAL;
+    QTest::newRow("overflow, digits before the point") << "1234567890e300" << HUGE_VAL;
+    QTest::newRow("overflow, point first") << "0.00001e315" << HUGE_VAL;
 }
 
 void tst_LenientJson::nonFinite()

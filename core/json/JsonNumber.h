@@ -1,0 +1,115 @@
+#pragma once
+
+#include "json/DecimalText.h"
+
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string_view>
+
+namespace ckpt {
+
+// The span of one JSON number, as Python's json and LenientJson accept one:
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?  One grammar for every reader
+// of the project (LenientJson, the flat ckpt-info.json reader, RecordJson).
+struct JsonNumberSpan
+{
+    enum class Missing : std::uint8_t
+    {
+        Nothing,
+        Digit,         // no digit where the number starts (after a '-')
+        FractionDigit, // a '.' with no digit after it
+        ExponentDigit  // an 'e' or 'E' (and sign) with no digit after it
+    };
+    std::size_t end = 0;  // one past the number; where a digit is missing otherwise
+    bool integral = true; // neither fraction nor exponent
+    Missing missing = Missing::Nothing;
+
+    bool ok() const { return missing == Missing::Nothing; }
+};
+
+// The number that starts at text[pos]; a leading '-' is its own. Inline: the
+// fast ckpt-info.json reader asks it of every number of every epoch.
+inline JsonNumberSpan scanJsonNumber(std::string_view text, std::size_t pos)
+{
+    using Missing = JsonNumberSpan::Missing;
+    const auto isDigit = [&](std::size_t at) {
+        return at < text.size() && text[at] >= '0' && text[at] <= '9';
+    };
+    const auto digits = [&](std::size_t at) {
+        while (isDigit(at))
+            ++at;
+        return at;
+    };
+    JsonNumberSpan span;
+    std::size_t at = pos;
+    if (at < text.size() && text[at] == '-')
+        ++at;
+    if (!isDigit(at))
+        return {at, true, Missing::Digit};
+    at = text[at] == '0' ? at + 1 : digits(at);
+    if (at < text.size() && text[at] == '.') {
+        span.integral = false;
+        if (!isDigit(++at))
+            return {at, false, Missing::FractionDigit};
+        at = digits(at);
+    }
+    if (at < text.size() && (text[at] == 'e' || text[at] == 'E')) {
+        span.integral = false;
+        ++at;
+        if (at < text.size() && (text[at] == '+' || text[at] == '-'))
+            ++at;
+        if (!isDigit(at))
+            return {at, false, Missing::ExponentDigit};
+        at = digits(at);
+    }
+    span.end = at;
+    return span;
+}
+
+// The value of a number scanJsonNumber accepted, as LenientJson holds it: an
+// int64 when it fits, else a uint64, else the nearest double.
+struct JsonNumber
+{
+    enum class Kind : std::uint8_t
+    {
+        Int,
+        UInt,
+        Double
+    };
+    Kind kind = Kind::Int;
+    std::int64_t i = 0;
+    std::uint64_t u = 0;
+    double d = 0.0;
+};
+
+namespace detail {
+// A decimal number outside double's range, as Python's float() reads it:
+// +-infinity when its magnitude is too large, +-0.0 when too small.
+double outOfRangeDouble(const char* first, const char* last);
+} // namespace detail
+
+inline JsonNumber jsonNumberValue(const char* first, const char* last, bool integral)
+{
+    JsonNumber n;
+    if (integral) {
+        if (*first == '-') {
+            if (std::from_chars(first, last, n.i).ec == std::errc())
+                return n;
+        } else if (std::from_chars(first, last, n.u).ec == std::errc()) {
+            if (n.u <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))
+                n.i = static_cast<std::int64_t>(n.u);
+            else
+                n.kind = JsonNumber::Kind::UInt;
+            return n;
+        }
+        // Larger than 64 bits: Python's int has no limit; a double is the closest we hold.
+    }
+    n.kind = JsonNumber::Kind::Double;
+    if (decimalFromChars(first, last, n.d).ec == std::errc::result_out_of_range)
+        n.d = detail::outOfRangeDouble(first, last);
+    return n;
+}
+
+} // namespace ckpt
