@@ -31,41 +31,44 @@ struct JsonNumberSpan
 
 // The number that starts at text[pos]; a leading '-' is its own. Inline: the
 // fast ckpt-info.json reader asks it of every number of every epoch.
-inline JsonNumberSpan scanJsonNumber(std::string_view text, std::size_t pos)
+[[gnu::always_inline]] inline JsonNumberSpan scanJsonNumber(std::string_view text, std::size_t pos)
 {
     using Missing = JsonNumberSpan::Missing;
-    const auto isDigit = [&](std::size_t at) {
-        return at < text.size() && text[at] >= '0' && text[at] <= '9';
+    const char* const begin = text.data();
+    const char* const end = begin + text.size();
+    const char* p = begin + pos;
+    const auto isDigit = [&] { return p != end && static_cast<unsigned char>(*p - '0') < 10; };
+    const auto skipDigits = [&] {
+        while (isDigit())
+            ++p;
     };
-    const auto digits = [&](std::size_t at) {
-        while (isDigit(at))
-            ++at;
-        return at;
+    const auto stop = [&](bool integral, Missing missing) {
+        return JsonNumberSpan{static_cast<std::size_t>(p - begin), integral, missing};
     };
-    JsonNumberSpan span;
-    std::size_t at = pos;
-    if (at < text.size() && text[at] == '-')
-        ++at;
-    if (!isDigit(at))
-        return {at, true, Missing::Digit};
-    at = text[at] == '0' ? at + 1 : digits(at);
-    if (at < text.size() && text[at] == '.') {
-        span.integral = false;
-        if (!isDigit(++at))
-            return {at, false, Missing::FractionDigit};
-        at = digits(at);
+    if (p != end && *p == '-')
+        ++p;
+    if (!isDigit())
+        return stop(true, Missing::Digit);
+    if (*p++ != '0')
+        skipDigits();
+    bool integral = true;
+    if (p != end && *p == '.') {
+        integral = false;
+        ++p;
+        if (!isDigit())
+            return stop(false, Missing::FractionDigit);
+        skipDigits();
     }
-    if (at < text.size() && (text[at] == 'e' || text[at] == 'E')) {
-        span.integral = false;
-        ++at;
-        if (at < text.size() && (text[at] == '+' || text[at] == '-'))
-            ++at;
-        if (!isDigit(at))
-            return {at, false, Missing::ExponentDigit};
-        at = digits(at);
+    if (p != end && (*p == 'e' || *p == 'E')) {
+        integral = false;
+        ++p;
+        if (p != end && (*p == '+' || *p == '-'))
+            ++p;
+        if (!isDigit())
+            return stop(false, Missing::ExponentDigit);
+        skipDigits();
     }
-    span.end = at;
-    return span;
+    return stop(integral, Missing::Nothing);
 }
 
 // The value of a number scanJsonNumber accepted, as LenientJson holds it: an
