@@ -1,6 +1,7 @@
 // The fast path of CkptInfoReader: flat ckpt-info.json files read without a
 // JSON document (what trainers write); anything else goes to parse().
 #include "candle/CkptInfoReader.h"
+#include "common/CopyShort.h"
 #include "json/DecimalText.h"
 #include "json/DoubleText.h"
 #include "json/JsonNumber.h"
@@ -174,6 +175,56 @@ private:
     std::size_t m_pos = 0;
 };
 
+// The members readFlat looks at, found in one pass over the object's keys.
+enum Known : std::uint8_t
+{
+    kEpoch,
+    kSaveBestMetric,
+    kSaveBestStat,
+    kSaveBestOnly,
+    kBestMetricLast,
+    kBestStatLast,
+    kModelFile,
+    kChecksum,
+    kChecksumModel,
+    kTimestamp,
+    kTimeElapsed,
+    kMetadata,
+    kKnownCount,
+    kUnknown = kKnownCount
+};
+
+Known knownKey(std::string_view key)
+{
+    const auto is = [&](std::string_view name) {
+        return std::memcmp(key.data(), name.data(), name.size()) == 0;
+    };
+    switch (key.size()) {
+    case 5:
+        return is("epoch") ? kEpoch : kUnknown;
+    case 8:
+        return is("checksum") ? kChecksum : is("metadata") ? kMetadata : kUnknown;
+    case 9:
+        return is("timestamp") ? kTimestamp : kUnknown;
+    case 10:
+        return is("model_file") ? kModelFile : kUnknown;
+    case 12:
+        return is("time_elapsed") ? kTimeElapsed : kUnknown;
+    case 14:
+        return is("save_best_stat")   ? kSaveBestStat
+               : is("save_best_only") ? kSaveBestOnly
+               : is("best_stat_last") ? kBestStatLast
+               : is("checksum_model") ? kChecksumModel
+                                      : kUnknown;
+    case 16:
+        return is("save_best_metric")   ? kSaveBestMetric
+               : is("best_metric_last") ? kBestMetricLast
+                                        : kUnknown;
+    default:
+        return kUnknown;
+    }
+}
+
 class FlatObject
 {
 public:
@@ -183,6 +234,8 @@ public:
     {
         FlatReader r(text);
         m_count = 0;
+        m_unknownCount = 0;
+        m_at.fill(static_cast<std::uint8_t>(kMaxMembers));
         r.skipSpace();
         if (!r.take('{'))
             return false;
@@ -194,9 +247,20 @@ public:
             std::string_view key;
             if (m_count == kMaxMembers || !r.plainString(key))
                 return false;
-            for (std::size_t k = 0; k < m_count; ++k)
-                if (m_keys[k] == key)
-                    return false; // Python keeps the last one in the first one's place
+            // A repeated key: Python keeps the last one in the first one's
+            // place, which parse() does. Known keys are told by their place,
+            // the others compared with the unknown ones before them.
+            const Known which = knownKey(key);
+            if (which != kUnknown) {
+                if (m_at[which] != kMaxMembers)
+                    return false;
+                m_at[which] = static_cast<std::uint8_t>(m_count);
+            } else {
+                for (std::size_t u = 0; u < m_unknownCount; ++u)
+                    if (m_keys[m_unknown[u]] == key)
+                        return false;
+                m_unknown[m_unknownCount++] = static_cast<std::uint8_t>(m_count);
+            }
             r.skipSpace();
             if (!r.take(':'))
                 return false;
@@ -219,11 +283,19 @@ public:
 
     std::size_t size() const { return m_count; }
     std::string_view key(std::size_t k) const { return m_keys[k]; }
+    // The known member `which`, nullptr when the object has none.
+    const FlatValue* known(Known which) const
+    {
+        return m_at[which] < m_count ? &m_values[m_at[which]] : nullptr;
+    }
     const FlatValue& value(std::size_t k) const { return m_values[k]; }
 
 private:
     std::size_t m_count = 0;
     std::string_view m_keys[kMaxMembers];
+    std::array<std::uint8_t, kKnownCount> m_at{}; // each known member's place; kMaxMembers: none
+    std::uint8_t m_unknown[kMaxMembers] = {};     // the places of the other members
+    std::size_t m_unknownCount = 0;
     FlatValue m_values[kMaxMembers];
 };
 
@@ -279,56 +351,6 @@ bool flatChecksum(const FlatValue* v, std::optional<std::string_view>& out, std:
     return flatString(v, out);
 }
 
-// The members readFlat looks at, found in one pass over the object's keys.
-enum Known : std::uint8_t
-{
-    kEpoch,
-    kSaveBestMetric,
-    kSaveBestStat,
-    kSaveBestOnly,
-    kBestMetricLast,
-    kBestStatLast,
-    kModelFile,
-    kChecksum,
-    kChecksumModel,
-    kTimestamp,
-    kTimeElapsed,
-    kMetadata,
-    kKnownCount,
-    kUnknown = kKnownCount
-};
-
-Known knownKey(std::string_view key)
-{
-    const auto is = [&](std::string_view name) {
-        return std::memcmp(key.data(), name.data(), name.size()) == 0;
-    };
-    switch (key.size()) {
-    case 5:
-        return is("epoch") ? kEpoch : kUnknown;
-    case 8:
-        return is("checksum") ? kChecksum : is("metadata") ? kMetadata : kUnknown;
-    case 9:
-        return is("timestamp") ? kTimestamp : kUnknown;
-    case 10:
-        return is("model_file") ? kModelFile : kUnknown;
-    case 12:
-        return is("time_elapsed") ? kTimeElapsed : kUnknown;
-    case 14:
-        return is("save_best_stat")   ? kSaveBestStat
-               : is("save_best_only") ? kSaveBestOnly
-               : is("best_stat_last") ? kBestStatLast
-               : is("checksum_model") ? kChecksumModel
-                                      : kUnknown;
-    case 16:
-        return is("save_best_metric")   ? kSaveBestMetric
-               : is("best_metric_last") ? kBestMetricLast
-                                        : kUnknown;
-    default:
-        return kUnknown;
-    }
-}
-
 // The longest double text the reader remembers (readFlat's memo).
 constexpr std::size_t kMemoChars = 32;
 
@@ -382,16 +404,7 @@ bool CkptInfoReader::readFlat(std::string_view text, CkptInfoView& info, KeyValu
     FlatObject& f = object;
     if (!f.parse(text))
         return false;
-    // Each known member's place in the object (kMaxMembers: absent); bytes, so
-    // that clearing them is two stores.
-    std::array<std::uint8_t, kKnownCount> at;
-    at.fill(FlatObject::kMaxMembers);
-    for (std::size_t k = 0; k < f.size(); ++k)
-        if (const Known which = knownKey(f.key(k)); which != kUnknown)
-            at[which] = static_cast<std::uint8_t>(k);
-    const auto known = [&](Known which) {
-        return at[which] < f.size() ? &f.value(at[which]) : nullptr;
-    };
+    const auto known = [&](Known which) { return f.known(which); };
 
     if (!flatInt(known(kEpoch), info.epoch))
         return false;
@@ -468,19 +481,18 @@ bool CkptInfoReader::readFlat(std::string_view text, CkptInfoView& info, KeyValu
             // A double written as the file before wrote it at the same place
             // (best_metric_last stays until the metric improves): its text
             // again, without formatting it again.
+            // The entry is the memo's text: assignDistinct copies it before
+            // the next file is read. Short copies by copyShort: GCC expands
+            // memcpy of a size it knows is small into `rep movsq`, slow to start.
             DoubleMemo& memo = memos[k];
             if (memo.size != v.text.size() ||
                 std::memcmp(memo.text, v.text.data(), v.text.size()) != 0) {
-                char buffer[DoubleText::kMaxChars];
-                const char* end = DoubleText::write(buffer, v.d);
                 memo.size = static_cast<std::uint8_t>(v.text.size());
-                std::memcpy(memo.text, v.text.data(), v.text.size());
-                memo.canonicalSize = static_cast<std::uint8_t>(end - buffer);
-                std::memcpy(memo.canonical, buffer, memo.canonicalSize);
+                copyShort(memo.text, v.text.data(), v.text.size());
+                memo.canonicalSize = static_cast<std::uint8_t>(
+                    DoubleText::write(memo.canonical, v.d) - memo.canonical);
             }
-            values.append(memo.canonical, memo.canonicalSize);
-            dumped[dumps][0] = k;
-            dumped[dumps++][1] = values.size();
+            entries[k] = {f.key(k), std::string_view(memo.canonical, memo.canonicalSize)};
         } else {
             appendDump(values, v, true);
             dumped[dumps][0] = k;

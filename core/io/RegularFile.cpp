@@ -2,7 +2,9 @@
 
 #include "io/AtomicFile.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
@@ -96,12 +98,13 @@ RegularFile::Outcome RegularFile::openAt(int dirFd, const char* name, UniqueFd& 
 RegularFile::Outcome RegularFile::readAt(int dirFd, const char* name, std::uint64_t limit,
                                          std::string& out)
 {
-    out.clear();
     UniqueFd fd;
     std::uint64_t size = 0;
     Outcome result = openAt(dirFd, name, fd, &size);
-    if (!result.ok())
+    if (!result.ok()) {
+        out.clear();
         return result;
+    }
     const auto tooLarge = [&](std::uint64_t bytes) {
         result.refusal = "is " + sizeText(bytes) + ", over the " + sizeText(limit) +
                          " such a file may have: not read";
@@ -110,11 +113,17 @@ RegularFile::Outcome RegularFile::readAt(int dirFd, const char* name, std::uint6
     };
     if (size > limit)
         return tooLarge(size);
-    out.reserve(static_cast<std::size_t>(size));
-    // The file may grow while we read (a trainer appending): stop at the limit all the same.
-    char buf[65536];
+    // Read straight into `out`, with room for one byte more than fstat said
+    // (a read that fills it means the file grew: more room, up to the limit).
+    // The string is written over, not cleared first: a string kept from file
+    // to file (the scan's) has its room zero-filled once, not once per file.
+    // A file whose size fstat does not know (/proc, /sys) says 0.
+    std::size_t got = 0;
+    const std::size_t room = size > 0 ? static_cast<std::size_t>(size) + 1 : 4096;
+    if (out.size() < room)
+        out.resize(room);
     for (;;) {
-        const ssize_t n = ::read(fd.get(), buf, sizeof buf);
+        const ssize_t n = ::read(fd.get(), out.data() + got, out.size() - got);
         if (n < 0) {
             if (errno == EINTR)
                 continue;
@@ -124,10 +133,17 @@ RegularFile::Outcome RegularFile::readAt(int dirFd, const char* name, std::uint6
         }
         if (n == 0)
             break;
-        if (out.size() + static_cast<std::size_t>(n) > limit)
-            return tooLarge(out.size() + static_cast<std::size_t>(n));
-        out.append(buf, static_cast<std::size_t>(n));
+        got += static_cast<std::size_t>(n);
+        // The file may grow while we read (a trainer appending): stop at the limit all the same.
+        if (got > limit)
+            return tooLarge(got);
+        if (got == out.size()) {
+            const std::uint64_t most = limit < UINT64_MAX ? limit + 1 : limit;
+            out.resize(static_cast<std::size_t>(std::max<std::uint64_t>(
+                got + 1, std::min<std::uint64_t>(most, 2 * std::uint64_t{got}))));
+        }
     }
+    out.resize(got);
     return result;
 }
 

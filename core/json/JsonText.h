@@ -68,10 +68,23 @@ inline std::size_t plainJsonPrefix(const char* data, std::size_t size)
     return size;
 }
 
-// True when `text` can stand between JSON quotes as it is.
+// True when `text` can stand between JSON quotes as it is. Only a yes or no:
+// the last piece is read overlapping the one before (no byte loop), and a
+// text under eight bytes is padded with plain ones.
 inline bool isPlainJsonText(std::string_view text)
 {
-    return plainJsonPrefix(text.data(), text.size()) == text.size();
+    const char* data = text.data();
+    const std::size_t size = text.size();
+    if (size >= 16) {
+        const std::size_t whole = size & ~std::size_t{7}; // words only: no byte loop
+        return plainJsonPrefix(data, whole) == whole && !detail::notPlainJsonBytes(data + size - 8);
+    }
+    if (size >= 8)
+        return !(detail::notPlainJsonBytes(data) | detail::notPlainJsonBytes(data + size - 8));
+    char padded[8] = {'a', 'a', 'a', 'a', 'a', 'a', 'a', 'a'};
+    if (size != 0) // an empty view may have no data at all
+        std::memcpy(padded, data, size);
+    return !detail::notPlainJsonBytes(padded);
 }
 
 } // namespace ckpt

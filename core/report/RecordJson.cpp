@@ -85,7 +85,12 @@ bool mayBe(std::string_view text, double value)
     if ((text.front() == '-') != std::signbit(value))
         return false;
     const double magnitude = std::fabs(value);
-    if (magnitude >= 9007199254740992.0 || holdsAny(text, "eE"))
+    // A known text is a double as DoubleText writes it, its exponent (if any)
+    // "e+NN", "e-NN" or three digits at its end. Only a filter: any other
+    // text is told apart by from_chars.
+    const std::size_t n = text.size();
+    if (magnitude >= 9007199254740992.0 || (n >= 4 && (text[n - 4] == 'e' || text[n - 4] == 'E')) ||
+        (n >= 5 && (text[n - 5] == 'e' || text[n - 5] == 'E')))
         return true;
     std::uint64_t whole = 0;
     for (std::size_t i = text.front() == '-' ? 1 : 0; i < text.size() && text[i] != '.'; ++i)

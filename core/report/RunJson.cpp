@@ -262,16 +262,18 @@ void writeRunHead(JsonWriter& w, const Run& run)
     w.key("model_bytes_total").unsignedInteger(run.totalModelBytes());
 }
 
-} // namespace
-
-void RunJson::writeEpoch(JsonWriter& w, const Run& run, const Epoch& epoch)
+// `directoryPlain`: JsonWriter::isPlain(run.directory()), asked once per run.
+void writeEpochIn(JsonWriter& w, const Run& run, const Epoch& epoch, bool directoryPlain)
 {
     w.beginObject();
     w.key("epoch").integer(epoch.number);
     w.key("step").optionalInteger(epoch.step);
     thread_local std::string path; // kept from epoch to epoch: no allocation
     run.pathOf(epoch, path);
-    const bool dirPlain = JsonWriter::isPlain(path);
+    // The path is the run's directory and the epoch's, when that is relative.
+    const bool dirPlain = !epoch.dir.empty() && epoch.dir.front() != '/'
+                              ? directoryPlain && JsonWriter::isPlain(epoch.dir)
+                              : JsonWriter::isPlain(path);
     w.key("dir");
     if (dirPlain)
         w.plainString(path);
@@ -348,6 +350,13 @@ void RunJson::writeEpoch(JsonWriter& w, const Run& run, const Epoch& epoch)
     w.endObject();
 }
 
+} // namespace
+
+void RunJson::writeEpoch(JsonWriter& w, const Run& run, const Epoch& epoch)
+{
+    writeEpochIn(w, run, epoch, JsonWriter::isPlain(run.directory()));
+}
+
 namespace {
 
 // The body of write() and append(): `sink` (when set) takes the text each time
@@ -360,9 +369,10 @@ void writeRun(JsonWriter& w, const Run& run, const Json& extra,
     for (const auto& [key, value] : extra.items())
         w.key(key).raw(value.dump(-1, ' ', false, kReplace));
     w.verbatim(",\n\"epochs\": [");
+    const bool directoryPlain = JsonWriter::isPlain(run.directory());
     for (std::size_t i = 0; i < run.epochs.size(); ++i) {
         w.verbatim(i == 0 ? "\n" : ",\n");
-        RunJson::writeEpoch(w, run, run.epochs[i]);
+        writeEpochIn(w, run, run.epochs[i], directoryPlain);
         if (sink && w.size() >= chunk) {
             (*sink)(w.written(0));
             w.discard();

@@ -31,6 +31,7 @@ private slots:
     void readAt_data();
     void readAt();
     void limitHoldsWhileReading();
+    void stringKeptFromFileToFile();
     void openGivesTheDescriptor();
     void sizeText();
 };
@@ -121,6 +122,34 @@ void tst_RegularFile::limitHoldsWhileReading()
     QVERIFY(out.empty());
     QVERIFY(RegularFile::readAt(AT_FDCWD, "/proc/self/maps", 1 << 20, out).ok());
     QVERIFY(!out.empty());
+}
+
+// The scan reads every ckpt-info.json into one string, written over rather
+// than cleared: what a longer file left in it must never show in a shorter one.
+void tst_RegularFile::stringKeptFromFileToFile()
+{
+    QTemporaryDir tmp;
+    const fs::path dir(tmp.path().toStdString());
+    const std::string longer(70000, 'L');
+    const std::string shorter = R"({"epoch": 7})";
+    CandleFixture::writeText(dir / "a", longer);
+    CandleFixture::writeText(dir / "b", shorter);
+    CandleFixture::writeText(dir / "c", "");
+    std::string out;
+    QVERIFY(RegularFile::readAt(AT_FDCWD, (dir / "a").c_str(), 1 << 20, out).ok());
+    QCOMPARE(out, longer);
+    QVERIFY(RegularFile::readAt(AT_FDCWD, (dir / "b").c_str(), 1 << 20, out).ok());
+    QCOMPARE(out, shorter);
+    QVERIFY(RegularFile::readAt(AT_FDCWD, (dir / "c").c_str(), 1 << 20, out).ok());
+    QCOMPARE(out, std::string());
+    QVERIFY(RegularFile::readAt(AT_FDCWD, (dir / "a").c_str(), 1 << 20, out).ok());
+    QCOMPARE(out, longer);
+    // A refusal or a missing file leaves nothing of the last file behind.
+    QVERIFY(!RegularFile::readAt(AT_FDCWD, (dir / "a").c_str(), 100, out).ok());
+    QVERIFY(out.empty());
+    out = longer;
+    QVERIFY(RegularFile::readAt(AT_FDCWD, (dir / "missing").c_str(), 1 << 20, out).missing());
+    QVERIFY(out.empty());
 }
 
 void tst_RegularFile::openGivesTheDescriptor()
