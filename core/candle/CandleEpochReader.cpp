@@ -2,10 +2,12 @@
 
 #include "candle/CandleEpochInfo.h"
 #include "candle/CkptInfoReader.h"
+#include "common/CopyShort.h"
 #include "io/AtomicFile.h"
 #include "io/RegularFile.h"
 #include "layout/DirReader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <fcntl.h>
 #include <optional>
@@ -17,6 +19,31 @@ namespace {
 
 constexpr std::string_view kInfoName = "ckpt-info.json";
 constexpr std::string_view kDefaultModel = "model.h5";
+
+// "dir/name", NUL-terminated, for the *at() calls: written into a buffer on
+// the stack, without string operations (twice per epoch in a scan). A path
+// longer than the buffer (a model_file of many components) is built as a string.
+class RelativePath
+{
+public:
+    [[gnu::always_inline]] const char* join(std::string_view dir, std::string_view name)
+    {
+        if (dir.size() + name.size() + 2 > kRoom) {
+            m_long.assign(dir).append("/").append(name);
+            return m_long.c_str();
+        }
+        copyShort(m_text, dir.data(), dir.size());
+        m_text[dir.size()] = '/';
+        copyShort(m_text + dir.size() + 1, name.data(), name.size());
+        m_text[dir.size() + 1 + name.size()] = '\0';
+        return m_text;
+    }
+
+private:
+    static constexpr std::size_t kRoom = 1024;
+    char m_text[kRoom];
+    std::string m_long;
+};
 
 Problem problem(ProblemKind kind, std::string message, std::string path, int epoch)
 {
@@ -53,9 +80,8 @@ int statModel(int epochsFd, std::string_view rel, std::string_view model, Epoch&
         err = ahead->modelErr;
     } else {
         // model_file is relative and stays inside the epoch (CkptInfoReader::modelFileProblem).
-        thread_local std::string at; // kept from epoch to epoch: no allocation
-        at.assign(rel).append("/").append(model);
-        err = ::fstatat(epochsFd, at.c_str(), &st, 0) != 0 ? errno : 0;
+        RelativePath at;
+        err = ::fstatat(epochsFd, at.join(rel, model), &st, 0) != 0 ? errno : 0;
     }
     if (err != 0 && !recordMissing)
         return err;
@@ -104,12 +130,11 @@ void CandleEpochReader::readAhead(int epochsFd, std::string_view name, Ahead& ah
     // A batch keeps every text it read ahead: a file over this (not what
     // trainers write) is refused here and read by read() alone.
     constexpr std::uint64_t kAheadLimit = 64 * 1024;
-    thread_local std::string at; // kept from epoch to epoch: no allocation
-    at.assign(name).append("/").append(kInfoName);
-    ahead.info = RegularFile::readAt(epochsFd, at.c_str(), kAheadLimit, text);
+    RelativePath at;
+    ahead.info = RegularFile::readAt(epochsFd, at.join(name, kInfoName), kAheadLimit, text);
     ahead.text = text;
-    at.assign(name).append("/").append(kDefaultModel);
-    ahead.modelErr = ::fstatat(epochsFd, at.c_str(), &ahead.model, 0) != 0 ? errno : 0;
+    ahead.modelErr =
+        ::fstatat(epochsFd, at.join(name, kDefaultModel), &ahead.model, 0) != 0 ? errno : 0;
 }
 
 bool CandleEpochReader::read(int epochsFd, const std::string& epochsPath, std::string_view name,
@@ -121,17 +146,17 @@ bool CandleEpochReader::read(int epochsFd, const std::string& epochsPath, std::s
     // Whole paths are for the messages of problems, which most epochs lack.
     const auto dirPath = [&] { return epochsPath + "/" + std::string(rel); };
     const auto infoPath = [&] { return dirPath() + "/" + std::string(kInfoName); };
-    thread_local std::string infoRel; // kept from epoch to epoch: no allocation
-    infoRel.assign(rel).append("/").append(kInfoName);
-
     thread_local std::string own;
     // What readAhead() refused (too large for it, or not a regular file) is
     // read again here, to be refused or read under the real limit.
     if (ahead && !ahead->info.refusal.empty())
         ahead = nullptr;
     RegularFile::Outcome readHere;
-    if (!ahead)
-        readHere = RegularFile::readAt(epochsFd, infoRel.c_str(), RegularFile::kMetadataLimit, own);
+    if (!ahead) {
+        RelativePath infoRel;
+        readHere = RegularFile::readAt(epochsFd, infoRel.join(rel, kInfoName),
+                                       RegularFile::kMetadataLimit, own);
+    }
     const RegularFile::Outcome& read = ahead ? ahead->info : readHere;
     const std::string_view text = ahead ? ahead->text : std::string_view(own);
     if (read.missing()) {

@@ -22,7 +22,7 @@ namespace detail {
 // needs care in a JSON string: >= 0x80, < 0x20, '"' or '\\' (the classic "has
 // a byte less than n" test, exact for the lowest such byte; bytes after a
 // borrow may show as false positives).
-inline std::uint64_t notPlainJsonBytes(const char* at)
+[[gnu::always_inline]] inline std::uint64_t notPlainJsonBytes(const char* at)
 {
     constexpr std::uint64_t kOnes = 0x0101010101010101ULL;
     constexpr std::uint64_t kHigh = 0x8080808080808080ULL;
@@ -39,7 +39,7 @@ inline std::uint64_t notPlainJsonBytes(const char* at)
 // cannot, `size` when all can. Sixteen bytes at a time (SSE2), then eight, then
 // one; inline, as the fast ckpt-info.json reader asks it of every key and
 // string and `scan --json` of every path it prints.
-inline std::size_t plainJsonPrefix(const char* data, std::size_t size)
+[[gnu::always_inline]] inline std::size_t plainJsonPrefix(const char* data, std::size_t size)
 {
     static_assert(std::endian::native == std::endian::little);
     std::size_t at = 0;
@@ -71,7 +71,7 @@ inline std::size_t plainJsonPrefix(const char* data, std::size_t size)
 // True when `text` can stand between JSON quotes as it is. Only a yes or no:
 // the last piece is read overlapping the one before (no byte loop), and a
 // text under eight bytes is padded with plain ones.
-inline bool isPlainJsonText(std::string_view text)
+[[gnu::always_inline]] inline bool isPlainJsonText(std::string_view text)
 {
     const char* data = text.data();
     const std::size_t size = text.size();

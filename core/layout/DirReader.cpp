@@ -24,7 +24,8 @@ DirEntry::Type fromMode(mode_t mode)
     return DirEntry::Type::Other;
 }
 
-DirEntry::Type typeOf(DIR* d, const dirent* e)
+// The type getdents64 gave, or lstat's where the file system gives none.
+DirEntry::Type typeOf(int dirFd, const dirent64* e)
 {
     switch (e->d_type) {
     case DT_DIR:
@@ -35,7 +36,7 @@ DirEntry::Type typeOf(DIR* d, const dirent* e)
         return DirEntry::Type::Symlink;
     case DT_UNKNOWN: {
         struct stat st = {};
-        if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+        if (::fstatat(dirFd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
             return fromMode(st.st_mode);
         return DirEntry::Type::Other;
     }
@@ -44,29 +45,40 @@ DirEntry::Type typeOf(DIR* d, const dirent* e)
     }
 }
 
+bool isDotOrDotDot(const char* n)
+{
+    return n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0'));
+}
+
 // Takes ownership of `fd` (a directory descriptor).
 int visitEntries(int fd, const DirReader::Visitor& visit)
 {
-    DIR* d = ::fdopendir(fd);
-    if (!d) {
-        const int err = errno;
-        ::close(fd);
-        return err;
-    }
-    errno = 0;
-    while (const dirent* e = ::readdir(d)) {
-        const char* n = e->d_name;
-        if (n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0')))
-            continue;
-        DirEntry entry;
-        entry.name = n;
-        entry.type = typeOf(d, e);
-        if (!visit(entry, e->d_ino))
+    // getdents64 into a buffer on the stack, as large as readdir's: no DIR to
+    // allocate, and none of the two fcntl calls fdopendir makes (a scan lists
+    // hundreds of folders).
+    alignas(dirent64) char buffer[32768];
+    int err = 0;
+    for (bool more = true; more;) {
+        const ssize_t n = ::getdents64(fd, buffer, sizeof buffer);
+        if (n <= 0) {
+            err = n < 0 ? errno : 0;
             break;
-        errno = 0;
+        }
+        for (ssize_t at = 0; at < n;) {
+            const auto* e = reinterpret_cast<const dirent64*>(buffer + at);
+            at += e->d_reclen;
+            if (isDotOrDotDot(e->d_name))
+                continue;
+            DirEntry entry;
+            entry.name = e->d_name;
+            entry.type = typeOf(fd, e);
+            if (!visit(entry, e->d_ino)) {
+                more = false;
+                break;
+            }
+        }
     }
-    const int err = errno;
-    ::closedir(d);
+    ::close(fd);
     return err;
 }
 
@@ -138,31 +150,10 @@ int DirReader::containsEntry(const char* dir, const std::function<bool(const Dir
         for (ssize_t at = 0; at < n && !found;) {
             const auto* e = reinterpret_cast<const dirent64*>(buffer + at);
             at += e->d_reclen;
-            const char* name = e->d_name;
-            if (name[0] == '.' && (name[1] == '\0' || (name[1] == '.' && name[2] == '\0')))
+            if (isDotOrDotDot(e->d_name))
                 continue;
-            entry.name = name;
-            switch (e->d_type) {
-            case DT_DIR:
-                entry.type = DirEntry::Type::Directory;
-                break;
-            case DT_REG:
-                entry.type = DirEntry::Type::File;
-                break;
-            case DT_LNK:
-                entry.type = DirEntry::Type::Symlink;
-                break;
-            case DT_UNKNOWN: {
-                struct stat st = {};
-                entry.type = ::fstatat(fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0
-                                 ? fromMode(st.st_mode)
-                                 : DirEntry::Type::Other;
-                break;
-            }
-            default:
-                entry.type = DirEntry::Type::Other;
-                break;
-            }
+            entry.name = e->d_name;
+            entry.type = typeOf(fd, e);
             found = match(entry);
         }
     }

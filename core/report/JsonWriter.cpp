@@ -63,11 +63,6 @@ void appendEscaped(std::string& out, std::string_view valid)
 
 } // namespace
 
-bool JsonWriter::isPlain(std::string_view text)
-{
-    return isPlainJsonText(text);
-}
-
 void JsonWriter::appendString(std::string& out, std::string_view text)
 {
     out += '"';
@@ -115,65 +110,11 @@ void JsonWriter::grow(std::size_t bytes)
     m_end = m_begin + m_out.size();
 }
 
-void JsonWriter::quoted(std::string_view text)
+void JsonWriter::quotedEscaped(std::string_view text)
 {
-    if (isPlain(text)) [[likely]] {
-        char* p = room(text.size() + 2);
-        *p++ = '"';
-        copyShort(p, text.data(), text.size());
-        p[text.size()] = '"';
-        m_cur = p + text.size() + 1;
-        return;
-    }
     std::string escaped;
     appendString(escaped, text);
     put(escaped);
-}
-
-JsonWriter& JsonWriter::beginObject()
-{
-    separate();
-    put('{');
-    m_needComma = false;
-    return *this;
-}
-
-JsonWriter& JsonWriter::endObject()
-{
-    put('}');
-    m_needComma = true;
-    return *this;
-}
-
-JsonWriter& JsonWriter::beginArray()
-{
-    separate();
-    put('[');
-    m_needComma = false;
-    return *this;
-}
-
-JsonWriter& JsonWriter::endArray()
-{
-    put(']');
-    m_needComma = true;
-    return *this;
-}
-
-JsonWriter& JsonWriter::key(std::string_view name)
-{
-    separate();
-    quoted(name);
-    put(':');
-    m_needComma = false;
-    return *this;
-}
-
-JsonWriter& JsonWriter::string(std::string_view text)
-{
-    separate();
-    quoted(text);
-    return *this;
 }
 
 JsonWriter& JsonWriter::integer(std::int64_t value)
@@ -198,20 +139,6 @@ JsonWriter& JsonWriter::number(double value)
         return null();
     separate();
     m_cur = DoubleText::write(room(DoubleText::kMaxChars), value);
-    return *this;
-}
-
-JsonWriter& JsonWriter::boolean(bool value)
-{
-    separate();
-    put(value ? std::string_view("true") : std::string_view("false"));
-    return *this;
-}
-
-JsonWriter& JsonWriter::null()
-{
-    separate();
-    put(std::string_view("null"));
     return *this;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "common/CopyShort.h"
+#include "json/JsonText.h"
 
 #include <cstdint>
 #include <cstring>
@@ -35,16 +36,23 @@ public:
     JsonWriter(const JsonWriter&) = delete;
     JsonWriter& operator=(const JsonWriter&) = delete;
 
-    JsonWriter& beginObject();
-    JsonWriter& endObject();
-    JsonWriter& beginArray();
-    JsonWriter& endArray();
+    [[gnu::always_inline]] JsonWriter& beginObject() { return open('{'); }
+    [[gnu::always_inline]] JsonWriter& endObject() { return close('}'); }
+    [[gnu::always_inline]] JsonWriter& beginArray() { return open('['); }
+    [[gnu::always_inline]] JsonWriter& endArray() { return close(']'); }
     // The member name of the value that follows.
-    JsonWriter& key(std::string_view name);
+    [[gnu::always_inline]] JsonWriter& key(std::string_view name)
+    {
+        separate();
+        quoted(name);
+        put(':');
+        m_needComma = false;
+        return *this;
+    }
     // A name written in the source ("epoch"): plain text, never checked, and
     // copied with a size known when compiling (plainKey is inlined: a few
     // stores, no call).
-    template <std::size_t N> JsonWriter& key(const char (&name)[N])
+    template <std::size_t N> [[gnu::always_inline]] JsonWriter& key(const char (&name)[N])
     {
         static_assert(N > 1, "a member name");
         return plainKey(std::string_view(name, N - 1));
@@ -63,9 +71,14 @@ public:
         return *this;
     }
 
-    JsonWriter& string(std::string_view text);
+    [[gnu::always_inline]] JsonWriter& string(std::string_view text)
+    {
+        separate();
+        quoted(text);
+        return *this;
+    }
     // A string known to be plain (see isPlain), written without the check.
-    JsonWriter& plainString(std::string_view text)
+    [[gnu::always_inline]] JsonWriter& plainString(std::string_view text)
     {
         separate();
         char* p = room(text.size() + 2);
@@ -79,8 +92,22 @@ public:
     JsonWriter& unsignedInteger(std::uint64_t value);
     // As nlohmann writes a double ("0.0041", "1.0", "1e-05"); null when not finite.
     JsonWriter& number(double value);
-    JsonWriter& boolean(bool value);
-    JsonWriter& null();
+    [[gnu::always_inline]] JsonWriter& boolean(bool value)
+    {
+        separate();
+        char* p = room(5);
+        std::memcpy(p, value ? "true" : "false", 5); // "true" and one byte of room
+        m_cur = p + (value ? 4 : 5);
+        return *this;
+    }
+    [[gnu::always_inline]] JsonWriter& null()
+    {
+        separate();
+        char* p = room(4);
+        std::memcpy(p, "null", 4);
+        m_cur = p + 4;
+        return *this;
+    }
     // A complete JSON value already in compact form.
     JsonWriter& raw(std::string_view json);
     // Text that is not one value (`,\n"epochs": [`), written as it is; the
@@ -96,7 +123,10 @@ public:
         return value ? unsignedInteger(*value) : null();
     }
     // The path, or null when it is empty.
-    JsonWriter& pathOrNull(std::string_view path) { return path.empty() ? null() : string(path); }
+    [[gnu::always_inline]] JsonWriter& pathOrNull(std::string_view path)
+    {
+        return path.empty() ? null() : string(path);
+    }
 
     // For a caller writing one value itself: room for at most `bytes` after
     // the separator, written through the pointer returned; endValue(end)
@@ -119,31 +149,59 @@ public:
     static void appendString(std::string& out, std::string_view text);
     // True when `text` can be written between quotes as it is: ASCII, no
     // control character, no '"' or '\\'. Eight bytes at a time.
-    static bool isPlain(std::string_view text);
+    [[gnu::always_inline]] static bool isPlain(std::string_view text)
+    {
+        return isPlainJsonText(text);
+    }
 
 private:
     // Room for `bytes` more at the cursor.
-    char* room(std::size_t bytes)
+    [[gnu::always_inline]] char* room(std::size_t bytes)
     {
         if (static_cast<std::size_t>(m_end - m_cur) < bytes) [[unlikely]]
             grow(bytes);
         return m_cur;
     }
     void grow(std::size_t bytes);
-    void put(char c) { *room(1) = c, ++m_cur; }
-    void put(std::string_view text)
+    [[gnu::always_inline]] void put(char c) { *room(1) = c, ++m_cur; }
+    [[gnu::always_inline]] void put(std::string_view text)
     {
         copyShort(room(text.size()), text.data(), text.size());
         m_cur += text.size();
     }
-    void separate()
+    [[gnu::always_inline]] JsonWriter& open(char bracket)
+    {
+        separate();
+        put(bracket);
+        m_needComma = false;
+        return *this;
+    }
+    [[gnu::always_inline]] JsonWriter& close(char bracket)
+    {
+        put(bracket);
+        m_needComma = true;
+        return *this;
+    }
+    [[gnu::always_inline]] void separate()
     {
         if (m_needComma)
             put(',');
         m_needComma = true;
     }
     // `text` with its quotes, through appendString when it is not plain.
-    void quoted(std::string_view text);
+    [[gnu::always_inline]] void quoted(std::string_view text)
+    {
+        if (!isPlain(text)) [[unlikely]] {
+            quotedEscaped(text);
+            return;
+        }
+        char* p = room(text.size() + 2);
+        *p++ = '"';
+        copyShort(p, text.data(), text.size());
+        p[text.size()] = '"';
+        m_cur = p + text.size() + 1;
+    }
+    void quotedEscaped(std::string_view text);
 
     std::string& m_out;
     char* m_begin = nullptr;
