@@ -1,5 +1,6 @@
 #include "keras/KerasLayout.h"
 
+#include "common/LocalTime.h"
 #include "json/JsonText.h"
 #include "keras/KerasFileCheck.h"
 #include "layout/AbsolutePath.h"
@@ -7,7 +8,6 @@
 #include "layout/UniqueFd.h"
 
 #include <algorithm>
-#include <ctime>
 #include <fcntl.h>
 #include <nlohmann/json.hpp>
 
@@ -16,16 +16,6 @@ namespace ckpt {
 namespace {
 
 constexpr std::size_t kMaxRewrites = 64;
-
-std::string localTime(std::int64_t nsecs)
-{
-    const std::time_t t = static_cast<std::time_t>(nsecs / 1000000000);
-    std::tm tm{};
-    localtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-    return buf;
-}
 
 bool maybeFile(const DirEntry& e)
 {
@@ -54,15 +44,21 @@ std::optional<Epoch> readEpoch(const std::string& root, int rootFd, const KerasT
     epoch.files.push_back(check.file);
     epoch.recorded = check.whole;
     if (check.file.present)
-        epoch.savedAt = localTime(check.file.mtimeNs);
+        epoch.savedAt = localTimeText(check.file.mtimeNs / 1000000000);
     for (const auto& [metric, value] : n.metrics)
         epoch.setMetric(metric, value);
-    epoch.metadata.set("template", templateJson);
-    epoch.metadata.set("epoch", std::to_string(n.epoch));
+    // The record in one piece (set() would rebuild it for each key).
+    const std::string number = std::to_string(n.epoch);
+    const std::string batch = n.batch ? std::to_string(*n.batch) : std::string();
+    KeyValues::Entry record[4] = {{"template", templateJson}, {"epoch", number}};
+    std::size_t entries = 2;
     if (n.batch)
-        epoch.metadata.set("batch", std::to_string(*n.batch));
+        record[entries++] = {"batch", batch};
     if (t.bestOnly)
-        epoch.metadata.set("save_best_only", "true");
+        record[entries++] = {"save_best_only", "true"};
+    epoch.metadata.assignDistinct(record, entries);
+    if (!check.unreadable && check.whole)
+        return epoch;
     const std::string path = root + "/" + n.name;
     if (check.unreadable) {
         epoch.problems.push_back(
@@ -250,7 +246,7 @@ std::optional<Epoch> KerasLayout::loadEpoch(const Run& run, int number) const
         epoch.recorded = check.whole;
         epoch.problems.clear();
         if (check.file.present)
-            epoch.savedAt = localTime(check.file.mtimeNs);
+            epoch.savedAt = localTimeText(check.file.mtimeNs / 1000000000);
         const std::string path = run.root + "/" + known->files[0].name;
         if (!check.whole)
             epoch.problems.push_back(Problem{

@@ -1,10 +1,10 @@
 #include "lightning/LightningEpochReader.h"
 
+#include "common/LocalTime.h"
 #include "io/RegularFile.h"
 #include "lightning/LightningName.h"
 
 #include <cstring>
-#include <ctime>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,16 +16,6 @@ namespace {
 
 constexpr std::size_t kEocdSize = 22;
 constexpr char kEocdSig[] = "PK\x05\x06";
-
-std::string localTime(std::int64_t secs)
-{
-    const std::time_t t = static_cast<std::time_t>(secs);
-    std::tm tm{};
-    localtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-    return buf;
-}
 
 std::string numberText(double v)
 {
@@ -107,7 +97,7 @@ std::optional<Epoch> LightningEpochReader::read(const std::string& root, const s
     file.bytes = size;
     file.inode = st.st_ino;
     file.mtimeNs = std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-    epoch.savedAt = localTime(st.st_mtim.tv_sec);
+    epoch.savedAt = localTimeText(st.st_mtim.tv_sec);
     epoch.files.push_back(std::move(file));
     if (hasCentralDirectory(fd.get(), size)) {
         epoch.recorded = true;

@@ -1,5 +1,6 @@
 #include "orbax/OrbaxStepReader.h"
 
+#include "common/LocalTime.h"
 #include "io/AtomicFile.h"
 #include "io/RegularFile.h"
 #include "json/JsonText.h"
@@ -9,7 +10,6 @@
 
 #include <cerrno>
 #include <cmath>
-#include <ctime>
 #include <fcntl.h>
 #include <sys/stat.h>
 
@@ -18,17 +18,6 @@ namespace ckpt {
 namespace {
 
 using Json = nlohmann::ordered_json;
-
-// Local time of a commit, as the other layouts show save times.
-std::string localTime(std::int64_t nsecs)
-{
-    const std::time_t t = static_cast<std::time_t>(nsecs / 1000000000);
-    std::tm tm{};
-    localtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-    return buf;
-}
 
 void readMetrics(const Json& metrics, Epoch& epoch)
 {
@@ -97,7 +86,7 @@ std::optional<Epoch> OrbaxStepReader::read(const std::string& root, std::string_
         if (key == "metrics")
             readMetrics(value, epoch);
         else if (key == "commit_timestamp_nsecs" && value.is_number_integer())
-            epoch.savedAt = localTime(value.get<std::int64_t>());
+            epoch.savedAt = localTimeText(value.get<std::int64_t>() / 1000000000);
         epoch.metadata.set(key, jsonText(value));
     }
     epoch.metadata.shrinkToFit();
