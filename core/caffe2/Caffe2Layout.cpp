@@ -74,7 +74,7 @@ Epoch buildEpoch(const std::string& root, int number,
     for (const auto& f : epoch.files)
         newest = std::max(newest, f.mtimeNs);
     if (newest != 0)
-        epoch.savedAt = LocalTime::format(double(newest) / 1e9);
+        epoch.savedAt = LocalTime::formatNanoseconds(newest);
     return epoch;
 }
 

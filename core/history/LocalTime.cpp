@@ -81,12 +81,30 @@ std::string LocalTime::format(double wallTime)
 {
     if (!std::isfinite(wallTime))
         return {};
-    const std::time_t t = static_cast<std::time_t>(std::floor(wallTime));
-    std::tm tm{};
-    localtime_r(&t, &tm);
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
-    return buf;
+    return formatSeconds(static_cast<std::int64_t>(std::floor(wallTime)));
+}
+
+std::string LocalTime::formatSeconds(std::int64_t seconds)
+{
+    thread_local std::int64_t lastSeconds = 0;
+    thread_local std::string lastText;
+    if (lastText.empty() || seconds != lastSeconds) {
+        const std::time_t t = static_cast<std::time_t>(seconds);
+        std::tm tm{};
+        localtime_r(&t, &tm);
+        char buf[32];
+        std::strftime(buf, sizeof buf, "%Y-%m-%d %H:%M:%S", &tm);
+        lastText = buf;
+        lastSeconds = seconds;
+    }
+    return lastText;
+}
+
+std::string LocalTime::formatNanoseconds(std::int64_t nanoseconds)
+{
+    constexpr std::int64_t kPerSecond = 1'000'000'000;
+    const std::int64_t seconds = nanoseconds / kPerSecond - (nanoseconds % kPerSecond < 0 ? 1 : 0);
+    return formatSeconds(seconds);
 }
 
 } // namespace ckpt

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,6 +18,12 @@ public:
     static std::optional<double> parse(std::string_view text, std::size_t* consumed = nullptr);
     // "YYYY-MM-DD HH:MM:SS" in local time.
     static std::string format(double wallTime);
+    // The same of whole seconds, and of a file's mtime in nanoseconds (the
+    // second it falls in, before 1970 too). The last answer is kept per
+    // thread: a folder's checkpoints are often saved within one second, and
+    // localtime_r takes a lock.
+    static std::string formatSeconds(std::int64_t seconds);
+    static std::string formatNanoseconds(std::int64_t nanoseconds);
 };
 
 } // namespace ckpt

@@ -1,6 +1,6 @@
 #include "keras/KerasLayout.h"
 
-#include "common/LocalTime.h"
+#include "history/LocalTime.h"
 #include "json/JsonText.h"
 #include "keras/KerasFileCheck.h"
 #include "layout/AbsolutePath.h"
@@ -44,7 +44,7 @@ std::optional<Epoch> readEpoch(const std::string& root, int rootFd, const KerasT
     epoch.files.push_back(check.file);
     epoch.recorded = check.whole;
     if (check.file.present)
-        epoch.savedAt = localTimeText(check.file.mtimeNs / 1000000000);
+        epoch.savedAt = LocalTime::formatNanoseconds(check.file.mtimeNs);
     for (const auto& [metric, value] : n.metrics)
         epoch.setMetric(metric, value);
     // The record in one piece (set() would rebuild it for each key).
@@ -246,7 +246,7 @@ std::optional<Epoch> KerasLayout::loadEpoch(const Run& run, int number) const
         epoch.recorded = check.whole;
         epoch.problems.clear();
         if (check.file.present)
-            epoch.savedAt = localTimeText(check.file.mtimeNs / 1000000000);
+            epoch.savedAt = LocalTime::formatNanoseconds(check.file.mtimeNs);
         const std::string path = run.root + "/" + known->files[0].name;
         if (!check.whole)
             epoch.problems.push_back(Problem{

@@ -1,6 +1,6 @@
 #include "lightning/LightningEpochReader.h"
 
-#include "common/LocalTime.h"
+#include "history/LocalTime.h"
 #include "io/RegularFile.h"
 #include "lightning/LightningName.h"
 
@@ -97,7 +97,7 @@ std::optional<Epoch> LightningEpochReader::read(const std::string& root, const s
     file.bytes = size;
     file.inode = st.st_ino;
     file.mtimeNs = std::int64_t(st.st_mtim.tv_sec) * 1000000000 + st.st_mtim.tv_nsec;
-    epoch.savedAt = localTimeText(st.st_mtim.tv_sec);
+    epoch.savedAt = LocalTime::formatSeconds(st.st_mtim.tv_sec);
     epoch.files.push_back(std::move(file));
     if (hasCentralDirectory(fd.get(), size)) {
         epoch.recorded = true;

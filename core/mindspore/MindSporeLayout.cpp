@@ -166,7 +166,7 @@ Epoch buildEpoch(const std::string& root, std::vector<const Found*> saves)
     epoch.files.push_back(
         fileOf(root, shown.file, true, epoch.problems, epoch.number, &epoch.recorded));
     if (epoch.files.front().mtimeNs != 0)
-        epoch.savedAt = LocalTime::format(double(epoch.files.front().mtimeNs) / 1e9);
+        epoch.savedAt = LocalTime::formatNanoseconds(epoch.files.front().mtimeNs);
     const std::string shownPath = root + "/" + shown.file;
     if (shown.name.kind == Kind::Breakpoint)
         epoch.problems.push_back(

@@ -1,6 +1,6 @@
 #include "orbax/OrbaxStepReader.h"
 
-#include "common/LocalTime.h"
+#include "history/LocalTime.h"
 #include "io/AtomicFile.h"
 #include "io/RegularFile.h"
 #include "json/JsonText.h"
@@ -86,7 +86,7 @@ std::optional<Epoch> OrbaxStepReader::read(const std::string& root, std::string_
         if (key == "metrics")
             readMetrics(value, epoch);
         else if (key == "commit_timestamp_nsecs" && value.is_number_integer())
-            epoch.savedAt = localTimeText(value.get<std::int64_t>() / 1000000000);
+            epoch.savedAt = LocalTime::formatNanoseconds(value.get<std::int64_t>());
         epoch.metadata.set(key, jsonText(value));
     }
     epoch.metadata.shrinkToFit();
