@@ -404,46 +404,45 @@ bool CkptInfoReader::readFlat(std::string_view text, CkptInfoView& info, KeyValu
     FlatObject& f = object;
     if (!f.parse(text))
         return false;
-    const auto known = [&](Known which) { return f.known(which); };
 
-    if (!flatInt(known(kEpoch), info.epoch))
+    if (!flatInt(f.known(kEpoch), info.epoch))
         return false;
-    if (const FlatValue* metric = known(kSaveBestMetric)) {
+    if (const FlatValue* metric = f.known(kSaveBestMetric)) {
         if (!flatString(metric, info.saveBestMetric))
             return false;
-    } else if (const FlatValue* stat = known(kSaveBestStat)) {
+    } else if (const FlatValue* stat = f.known(kSaveBestStat)) {
         if (!flatString(stat, info.saveBestMetric))
             return false;
     }
-    if (const FlatValue* only = known(kSaveBestOnly); only && !known(kSaveBestMetric)) {
+    if (const FlatValue* only = f.known(kSaveBestOnly); only && !f.known(kSaveBestMetric)) {
         if (only->kind == FK::Bool && !only->b)
             info.saveBestMetric.reset();
         else if (only->kind == FK::String)
             return false;
     }
-    if (const FlatValue* last = known(kBestMetricLast)) {
+    if (const FlatValue* last = f.known(kBestMetricLast)) {
         if (!flatDouble(last, info.bestMetricLast))
             return false;
-    } else if (!flatDouble(known(kBestStatLast), info.bestMetricLast)) {
+    } else if (!flatDouble(f.known(kBestStatLast), info.bestMetricLast)) {
         return false;
     }
-    if (!flatString(known(kModelFile), info.modelFile))
+    if (!flatString(f.known(kModelFile), info.modelFile))
         return false;
     thread_local std::string checksumText;
-    if (const FlatValue* sum = known(kChecksum)) {
+    if (const FlatValue* sum = f.known(kChecksum)) {
         if (!flatChecksum(sum, info.checksum, checksumText))
             return false;
-    } else if (!flatChecksum(known(kChecksumModel), info.checksum, checksumText)) {
+    } else if (!flatChecksum(f.known(kChecksumModel), info.checksum, checksumText)) {
         return false;
     }
-    if (!flatString(known(kTimestamp), info.timestamp))
+    if (!flatString(f.known(kTimestamp), info.timestamp))
         return false;
-    const FlatValue* elapsed = known(kTimeElapsed);
+    const FlatValue* elapsed = f.known(kTimeElapsed);
     if (elapsed && elapsed->kind == FK::String && elapsed->text == "__FIRST__")
         info.firstSave = true;
     else if (!flatDouble(elapsed, info.timeElapsed))
         return false;
-    if (const FlatValue* meta = known(kMetadata); meta && meta->kind != FK::Null) {
+    if (const FlatValue* meta = f.known(kMetadata); meta && meta->kind != FK::Null) {
         if (meta->kind == FK::String) {
             info.metadata = meta->text;
         } else {

@@ -50,36 +50,39 @@ bool isDotOrDotDot(const char* n)
     return n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0'));
 }
 
-// Takes ownership of `fd` (a directory descriptor).
-int visitEntries(int fd, const DirReader::Visitor& visit)
+// The entries of `fd` (but . and ..) through getdents64 into `buffer`, each
+// given to `visit` until it returns false; closes `fd`, returns errno or 0.
+// No DIR to allocate, and none of the two fcntl calls fdopendir makes (a scan
+// lists hundreds of folders).
+template <typename Visit> int eachEntry(int fd, char* buffer, std::size_t bytes, const Visit& visit)
 {
-    // getdents64 into a buffer on the stack, as large as readdir's: no DIR to
-    // allocate, and none of the two fcntl calls fdopendir makes (a scan lists
-    // hundreds of folders).
-    alignas(dirent64) char buffer[32768];
     int err = 0;
+    DirEntry entry;
     for (bool more = true; more;) {
-        const ssize_t n = ::getdents64(fd, buffer, sizeof buffer);
+        const ssize_t n = ::getdents64(fd, buffer, bytes);
         if (n <= 0) {
             err = n < 0 ? errno : 0;
             break;
         }
-        for (ssize_t at = 0; at < n;) {
+        for (ssize_t at = 0; at < n && more;) {
             const auto* e = reinterpret_cast<const dirent64*>(buffer + at);
             at += e->d_reclen;
             if (isDotOrDotDot(e->d_name))
                 continue;
-            DirEntry entry;
             entry.name = e->d_name;
             entry.type = typeOf(fd, e);
-            if (!visit(entry, e->d_ino)) {
-                more = false;
-                break;
-            }
+            more = visit(entry, e->d_ino);
         }
     }
     ::close(fd);
     return err;
+}
+
+// Takes ownership of `fd` (a directory descriptor). A buffer as large as readdir's.
+int visitEntries(int fd, const DirReader::Visitor& visit)
+{
+    alignas(dirent64) char buffer[32768];
+    return eachEntry(fd, buffer, sizeof buffer, visit);
 }
 
 // Takes ownership of `fd`. Stops early when `stop` returns true for an entry just added.
@@ -139,26 +142,10 @@ int DirReader::containsEntry(const char* dir, const std::function<bool(const Dir
     // lists only what fits, and the first epoch of a 500-epoch folder usually
     // comes in the first batch (the loader lists the folder whole later anyway).
     alignas(dirent64) char buffer[2048];
-    DirEntry entry;
-    int err = 0;
-    while (!found) {
-        const ssize_t n = ::getdents64(fd, buffer, sizeof buffer);
-        if (n <= 0) {
-            err = n < 0 ? errno : 0;
-            break;
-        }
-        for (ssize_t at = 0; at < n && !found;) {
-            const auto* e = reinterpret_cast<const dirent64*>(buffer + at);
-            at += e->d_reclen;
-            if (isDotOrDotDot(e->d_name))
-                continue;
-            entry.name = e->d_name;
-            entry.type = typeOf(fd, e);
-            found = match(entry);
-        }
-    }
-    ::close(fd);
-    return err;
+    return eachEntry(fd, buffer, sizeof buffer, [&](const DirEntry& entry, std::uint64_t) {
+        found = match(entry);
+        return !found;
+    });
 }
 
 DirEntry::Type DirReader::typeAt(int dirFd, const char* name)

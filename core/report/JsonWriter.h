@@ -95,17 +95,13 @@ public:
     [[gnu::always_inline]] JsonWriter& boolean(bool value)
     {
         separate();
-        char* p = room(5);
-        std::memcpy(p, value ? "true" : "false", 5); // "true" and one byte of room
-        m_cur = p + (value ? 4 : 5);
+        put(value ? std::string_view("true") : std::string_view("false"));
         return *this;
     }
     [[gnu::always_inline]] JsonWriter& null()
     {
         separate();
-        char* p = room(4);
-        std::memcpy(p, "null", 4);
-        m_cur = p + 4;
+        put(std::string_view("null"));
         return *this;
     }
     // A complete JSON value already in compact form.
