@@ -71,10 +71,13 @@ int runPrune(const QStringList& arguments)
 {
     CommandLine cl(
         QStringLiteral("prune"),
-        QStringLiteral("RUN --keep-limit K [--keep-mode linear|exponential] [--yes] [--json]"),
+        QStringLiteral(
+            "RUN --keep-limit K [--keep-mode linear|exponential] [--yes [--trash]] [--json]"),
         QStringLiteral(
             "Shows which epochs a keep policy deletes and the bytes freed; deletes them only "
-            "with --yes. The newest epoch and the targets of last/best are always kept.\n"
+            "with --yes; with --trash they go to the desktop trash of their file system "
+            "instead (refused, with nothing moved, where that trash cannot be had by a "
+            "rename). The newest epoch and the targets of last/best are always kept.\n"
             "linear: CANDLE's rule, keep the newest K epochs. exponential: keep the newest "
             "epoch and the epochs at or before N-1, N-2, N-4, N-8, ... (up to K)."));
     cl.addOption({QStringLiteral("keep-limit"), QStringLiteral("How many epochs to keep."),
@@ -82,6 +85,9 @@ int runPrune(const QStringList& arguments)
     cl.addOption({QStringLiteral("keep-mode"), QStringLiteral("linear (default) or exponential."),
                   QStringLiteral("MODE"), QStringLiteral("linear")});
     cl.addOption({QStringLiteral("yes"), QStringLiteral("Really delete (default: dry run).")});
+    cl.addOption({QStringLiteral("trash"),
+                  QStringLiteral("Move the epochs to the desktop trash instead of deleting "
+                                 "them (they use disk until the trash is emptied).")});
     if (auto exit = cl.parse(arguments, 1, 1))
         return *exit;
     if (!cl.isSet("keep-limit"))
@@ -97,11 +103,13 @@ int runPrune(const QStringList& arguments)
     if (!run) {
         return cl.fail(run.error().message);
     }
-    const PrunePlan plan =
-        Pruner::plan(*run, KeepPolicy{*mode, *limit}, Lineage::forkPins(run->root));
+    PrunePlan plan = Pruner::plan(*run, KeepPolicy{*mode, *limit}, Lineage::forkPins(run->root));
+    plan.toTrash = cl.isSet("trash");
     nlohmann::ordered_json json = planJson(plan);
     if (!cl.json())
         Console::out(planText(plan));
+    if (plan.toTrash && !cl.isSet("yes"))
+        Console::err("note: --trash takes effect with --yes\n");
     if (!cl.isSet("yes")) {
         json["dry_run"] = true;
         if (cl.json())
@@ -118,6 +126,15 @@ int runPrune(const QStringList& arguments)
     json["dry_run"] = false;
     json["deleted"] = outcome->deleted;
     json["deleted_bytes"] = outcome->bytesFreed;
+    if (plan.toTrash) {
+        nlohmann::ordered_json trashed = nlohmann::ordered_json::array();
+        for (const auto& t : outcome->trashed)
+            trashed.push_back({{"epoch", t.epoch},
+                               {"dir", t.item.original},
+                               {"trashed", t.item.trashed},
+                               {"info", t.item.info}});
+        json["trashed"] = trashed;
+    }
     nlohmann::ordered_json skipped = nlohmann::ordered_json::array();
     for (const auto& s : outcome->skipped)
         skipped.push_back({{"epoch", s.epoch}, {"reason", s.reason}});
@@ -126,9 +143,19 @@ int runPrune(const QStringList& arguments)
     if (cl.json()) {
         Console::json(json);
     } else {
-        Console::out("deleted " + std::to_string(outcome->deleted.size()) + " epochs, freed " +
-                     Format::bytes(static_cast<double>(outcome->bytesFreed)) + " (logged in " +
-                     outcome->auditLog + ")\n");
+        if (plan.toTrash) {
+            Console::out("moved " + std::to_string(outcome->deleted.size()) +
+                         " epochs to the trash (" +
+                         Format::bytes(static_cast<double>(outcome->bytesFreed)) +
+                         ", still on disk until the trash is emptied; logged in " +
+                         outcome->auditLog + ")\n");
+            for (const auto& t : outcome->trashed)
+                Console::out("  " + t.item.original + " -> " + t.item.trashed + "\n");
+        } else {
+            Console::out("deleted " + std::to_string(outcome->deleted.size()) + " epochs, freed " +
+                         Format::bytes(static_cast<double>(outcome->bytesFreed)) + " (logged in " +
+                         outcome->auditLog + ")\n");
+        }
         for (const auto& s : outcome->skipped)
             Console::out("kept epoch " + std::to_string(s.epoch) + ": " + s.reason + "\n");
         for (const auto& w : outcome->warnings)

@@ -309,6 +309,13 @@ Result<PruneOutcome> Pruner::execute(const Run& run, const PrunePlan& plan,
         message += " (nothing was deleted)";
         return Error{message, epochsDir.string()};
     }
+    if (plan.toTrash) {
+        // Said once, before anything moves: never a silent fall-back to deleting.
+        if (auto trash = Trash::locationFor(epochsDir.string()); !trash)
+            return Error{trash.error().message + " (nothing was moved or deleted; delete "
+                                                 "permanently instead, or make the trash)",
+                         epochsDir.string()};
+    }
     const AuditLog audit(*layout, root);
     if (Status st = audit.checkWritable(); !st)
         return Error{st.error().message + " (nothing was deleted)", st.error().path};
@@ -325,7 +332,8 @@ Result<PruneOutcome> Pruner::execute(const Run& run, const PrunePlan& plan,
         for (const auto& c : plan.toDelete)
             list += (list.empty() ? "" : ", ") + std::to_string(c.epoch);
         note("pruning: keep " + std::string(toString(plan.policy.mode)) + " " +
-             std::to_string(plan.policy.keepLimit) + ": removing epochs [" + list + "] (" +
+             std::to_string(plan.policy.keepLimit) + ": " +
+             (plan.toTrash ? "moving to the trash" : "removing") + " epochs [" + list + "] (" +
              std::to_string(plan.bytesFreed) + " bytes) by " + actor);
     }
 
@@ -368,13 +376,25 @@ Result<PruneOutcome> Pruner::execute(const Run& run, const PrunePlan& plan,
             continue;
         }
 
-        // Renamed aside first: the epoch disappears as a whole, and a crash
-        // during the removal leaves a hidden .NNN.deleting-* that no reader
-        // takes for an epoch.
-        const fs::path aside = epochsDir / asideName(dir.filename().string());
-        if (renameNoReplace(dir, aside) != 0) {
-            skip("cannot move it aside: " + osError(dir, errno));
-            continue;
+        // Renamed aside first (or into the trash): the epoch disappears as a
+        // whole, and a crash during the removal leaves a hidden
+        // .NNN.deleting-* that no reader takes for an epoch.
+        TrashedItem trashed;
+        fs::path aside;
+        if (plan.toTrash) {
+            auto moved = Trash::move(dir.string());
+            if (!moved) {
+                skip("cannot move it to the trash: " + moved.error().message);
+                continue;
+            }
+            trashed = std::move(*moved);
+            aside = trashed.trashed;
+        } else {
+            aside = epochsDir / asideName(dir.filename().string());
+            if (renameNoReplace(dir, aside) != 0) {
+                skip("cannot move it aside: " + osError(dir, errno));
+                continue;
+            }
         }
         struct stat moved
         {};
@@ -390,7 +410,9 @@ Result<PruneOutcome> Pruner::execute(const Run& run, const PrunePlan& plan,
                 : after.unreadable
                     ? "cannot tell which epochs the links protect"
                     : "it became " + reasonsText(became->second) + " during the prune";
-            if (renameNoReplace(aside, dir) != 0) {
+            const bool back =
+                plan.toTrash ? Trash::restore(trashed).ok() : renameNoReplace(aside, dir) == 0;
+            if (!back) {
                 const std::string kept = "; left untouched at " + aside.string() +
                                          " (rename it back to " + dir.string() + ")";
                 out.warnings.push_back(c.dir + ": " + why + kept);
@@ -398,6 +420,14 @@ Result<PruneOutcome> Pruner::execute(const Run& run, const PrunePlan& plan,
             } else {
                 skip(why);
             }
+            continue;
+        }
+        if (plan.toTrash) {
+            note("moving to the trash: " + c.dir + " (" + std::to_string(c.bytes) + " bytes) as " +
+                 trashed.trashed + " by " + actor);
+            out.trashed.push_back({c.epoch, std::move(trashed), c.bytes, c.device, c.inode});
+            out.deleted.push_back(c.epoch);
+            out.bytesFreed += c.bytes;
             continue;
         }
         std::error_code ec;
@@ -424,6 +454,18 @@ Result<PruneOutcome> Pruner::execute(const Run& run, const PrunePlan& plan,
         if (p.parent_path() != epochsDir || !asideEpoch(*layout, p.filename().string()))
             continue;
         const std::uint64_t bytes = treeBytes(p);
+        if (plan.toTrash) {
+            auto moved = Trash::move(left);
+            if (!moved) {
+                out.warnings.push_back(left + ": " + moved.error().message);
+                continue;
+            }
+            note("moving to the trash: " + left + " (left by an interrupted prune, " +
+                 std::to_string(bytes) + " bytes) as " + moved->trashed + " by " + actor);
+            out.trashed.push_back({-1, std::move(*moved), bytes, 0, 0});
+            out.bytesFreed += bytes;
+            continue;
+        }
         std::error_code ec;
         fs::remove_all(p, ec);
         if (ec) {
@@ -435,6 +477,33 @@ Result<PruneOutcome> Pruner::execute(const Run& run, const PrunePlan& plan,
         out.bytesFreed += bytes;
     }
     progress.report({done, total, "epochs", {}});
+    return out;
+}
+
+Result<Pruner::Restored> Pruner::restore(const std::string& rootText, const std::string& layoutName,
+                                         const std::vector<TrashedEpoch>& trashed,
+                                         const std::string& actorIn)
+{
+    const fs::path root(rootText);
+    const Layout* layout = findLayout(layoutName);
+    if (!layout)
+        return Error::at(rootText, "unknown layout " + layoutName);
+    auto lock = RunLock::acquire(root);
+    if (!lock)
+        return lock.error();
+    const AuditLog audit(*layout, root);
+    const std::string actor = actorIn.empty() ? AuditLog::defaultActor() : actorIn;
+    Restored out;
+    for (const TrashedEpoch& t : trashed) {
+        if (Status st = Trash::restore(t.item); !st) {
+            out.failures.push_back(st.error().message);
+            continue;
+        }
+        (void)audit.write("restoring: " + t.item.original + " from the trash (" + t.item.trashed +
+                          ") by " + actor);
+        if (t.epoch >= 0)
+            out.epochs.push_back(t.epoch);
+    }
     return out;
 }
 

@@ -4,6 +4,7 @@
 #include "common/Result.h"
 #include "model/Run.h"
 #include "ops/KeepPolicy.h"
+#include "ops/Trash.h"
 
 #include <cstdint>
 #include <map>
@@ -48,6 +49,20 @@ struct PrunePlan
     std::vector<std::string> leftovers;
     std::uint64_t leftoverBytes = 0;
     std::vector<std::string> notes; // e.g. a link that protects nothing
+    // Move the epochs to the desktop trash (Trash) instead of deleting them;
+    // execute refuses before anything moves when the trash cannot take them.
+    bool toTrash = false;
+};
+
+// An epoch (or an interrupted prune's leftover, epoch -1) a prune moved to the trash.
+struct TrashedEpoch
+{
+    int epoch = -1;
+    TrashedItem item;
+    std::uint64_t bytes = 0;
+    // Identity of the directory (kept by the renames): a redo trashes only the same one.
+    std::uint64_t device = 0;
+    std::uint64_t inode = 0;
 };
 
 struct PruneOutcome
@@ -57,7 +72,8 @@ struct PruneOutcome
         int epoch = 0;
         std::string reason;
     };
-    std::vector<int> deleted; // ascending
+    std::vector<int> deleted;          // ascending (moved to the trash, for a plan with toTrash)
+    std::vector<TrashedEpoch> trashed; // where each went, for Pruner::restore
     std::uint64_t bytesFreed = 0;
     std::vector<Skipped> skipped;
     std::vector<std::string> warnings;
@@ -92,6 +108,18 @@ public:
     static Result<PruneOutcome> execute(const Run& run, const PrunePlan& plan,
                                         const Progress& progress = Progress::none(),
                                         const std::string& actor = {});
+
+    // Puts trashed epochs back where they were (Trash::restore), under the run's
+    // lock, audited ("restoring: ..."). One that cannot go back (its place taken
+    // by a new save, the trash emptied) is left as it is, with the reason.
+    struct Restored
+    {
+        std::vector<int> epochs;
+        std::vector<std::string> failures;
+    };
+    static Result<Restored> restore(const std::string& root, const std::string& layoutName,
+                                    const std::vector<TrashedEpoch>& trashed,
+                                    const std::string& actor = {});
 };
 
 } // namespace ckpt

@@ -336,6 +336,37 @@ private slots:
             2);
     }
 
+    // --trash: the epochs go to the desktop trash (here a home trash under a
+    // test XDG_DATA_HOME), each listed with where it went; nothing is deleted.
+    void pruneTrashMovesToTheTrash()
+    {
+        CandleFixture a(m_root / "ckpts");
+        for (int e = 1; e <= 4; ++e)
+            a.addEpoch(e, 1.0 / e, 100, e == 1);
+        a.linkAbsolute("last", 4);
+        const QString xdg = m_tmp->path() + "/xdg";
+        const QByteArray saved = qgetenv("XDG_DATA_HOME");
+        qputenv("XDG_DATA_HOME", xdg.toUtf8());
+        CliResult r =
+            runCli({"prune", m_tmp->path(), "--keep-limit", "1", "--yes", "--trash", "--json"});
+        qputenv("XDG_DATA_HOME", saved);
+        QVERIFY2(r.exitCode == 0, r.err.constData());
+        auto j = r.json();
+        QCOMPARE(j["trashed"].size(), std::size_t(3));
+        for (const auto& t : j["trashed"]) {
+            const fs::path trashed = t["trashed"].get<std::string>();
+            QVERIFY2(trashed.string().rfind(xdg.toStdString() + "/Trash/files/", 0) == 0,
+                     trashed.c_str());
+            QVERIFY(fs::is_regular_file(trashed / "model.h5"));
+            QVERIFY(fs::is_regular_file(t["info"].get<std::string>()));
+            QVERIFY(!fs::exists(t["dir"].get<std::string>()));
+        }
+        QVERIFY(fs::exists(a.epochDir(4)));
+        QVERIFY(
+            CandleFixture::readText(m_root / "ckpts" / "ckpt.log").find("moving to the trash") !=
+            std::string::npos);
+    }
+
     void historyMergesTrainingLogAndCkptInfo()
     {
         CandleFixture a(m_root / "out" / "ckpts");

@@ -2,6 +2,9 @@
 #include "candle/CandleLayout.h"
 #include "ops/Pruner.h"
 
+#include <QProcess>
+#include <QScopeGuard>
+#include <QStandardPaths>
 #include <QStringList>
 #include <QTemporaryDir>
 #include <QTest>
@@ -130,6 +133,9 @@ private:
     }
 
 private slots:
+    // The home trash of the tests is ~/.qttest/share/Trash, not the user's.
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
     void init()
     {
         m_tmp = std::make_unique<QTemporaryDir>();
@@ -403,6 +409,129 @@ private slots:
         QCOMPARE(out->bytesFreed, std::uint64_t(100));
         QCOMPARE(epochDirsOnDisk(m_root), (QStringList{"001", "002", "003"}));
         QVERIFY(logLines().last().contains("left by an interrupted prune"));
+    }
+
+    // Prune into the desktop trash: each epoch is one rename into
+    // $trash/files with its .trashinfo; restore renames it back (same inode)
+    // and removes the .trashinfo. Both are audited in the run's log.
+    void trashMovesTheEpochsAndRestorePutsThemBack()
+    {
+        build(5, 5, 0);
+        const Run run = load();
+        PrunePlan plan = Pruner::plan(run, linear(2));
+        plan.toTrash = true;
+        QCOMPARE(deleted(plan), QString("1,2,3"));
+        std::map<int, ino_t> inodes;
+        for (int e : {1, 2, 3}) {
+            struct stat st
+            {};
+            QCOMPARE(::lstat(m_fx->epochDir(e).c_str(), &st), 0);
+            inodes[e] = st.st_ino;
+        }
+        auto out = Pruner::execute(run, plan, Progress::none(), "a");
+        VERIFY_OK(out);
+        QCOMPARE(numbers(out->deleted), QString("1,2,3"));
+        QCOMPARE(epochDirsOnDisk(m_root), (QStringList{"004", "005"}));
+        QCOMPARE(out->trashed.size(), std::size_t(3));
+        for (const TrashedEpoch& t : out->trashed) {
+            QCOMPARE(t.item.original, m_fx->epochDir(t.epoch).string());
+            QVERIFY(fs::is_regular_file(fs::path(t.item.trashed) / "model.h5"));
+            const QString info = QString::fromStdString(CandleFixture::readText(t.item.info));
+            QVERIFY2(info.startsWith("[Trash Info]\nPath=") && info.contains("DeletionDate="),
+                     qPrintable(info));
+            QVERIFY2(info.contains(
+                         QString::fromStdString(fs::path(t.item.original).filename().string())),
+                     qPrintable(info));
+        }
+        QVERIFY(logLines().last().contains("moving to the trash"));
+
+        auto back = Pruner::restore(m_root.string(), "candle", out->trashed, "a");
+        VERIFY_OK(back);
+        QCOMPARE(numbers(back->epochs), QString("1,2,3"));
+        QVERIFY(back->failures.empty());
+        QCOMPARE(epochDirsOnDisk(m_root), (QStringList{"001", "002", "003", "004", "005"}));
+        for (const TrashedEpoch& t : out->trashed) {
+            struct stat st
+            {};
+            QCOMPARE(::lstat(t.item.original.c_str(), &st), 0);
+            QCOMPARE(st.st_ino, inodes[t.epoch]);
+            QVERIFY(!fs::exists(t.item.trashed));
+            QVERIFY(!fs::exists(t.item.info));
+        }
+        QCOMPARE(load().epochs.size(), std::size_t(5));
+        QVERIFY(logLines().last().contains("restoring"));
+    }
+
+    // A save of the same epoch after the prune: restore never replaces it, the
+    // trashed copy stays where it is, the others come back.
+    void restoreNeverReplacesANewSave()
+    {
+        build(4, 4, 0);
+        PrunePlan plan = Pruner::plan(load(), linear(1));
+        plan.toTrash = true;
+        auto out = Pruner::execute(load(), plan, Progress::none(), "a");
+        VERIFY_OK(out);
+        QCOMPARE(numbers(out->deleted), QString("1,2,3"));
+        m_fx->addEpoch(2, 0.25, 77); // trained again
+        auto back = Pruner::restore(m_root.string(), "candle", out->trashed, "a");
+        VERIFY_OK(back);
+        QCOMPARE(numbers(back->epochs), QString("1,3"));
+        QCOMPARE(back->failures.size(), std::size_t(1));
+        QVERIFY2(back->failures[0].find("exists again") != std::string::npos,
+                 back->failures[0].c_str());
+        QCOMPARE(fs::file_size(m_fx->epochDir(2) / "model.h5"), std::uintmax_t(77));
+        for (const TrashedEpoch& t : out->trashed)
+            if (t.epoch == 2) {
+                QVERIFY(fs::is_directory(t.item.trashed)); // kept, not lost
+                fs::remove_all(t.item.trashed);
+                fs::remove(t.item.info);
+            }
+    }
+
+    // Another file system than the home one (a tmpfs mounted here, as root):
+    // the trash is its own $topdir/.Trash-$uid. Where that cannot be had, the
+    // prune refuses before anything moves and says why; it never deletes instead.
+    void trashOfAnotherFileSystem()
+    {
+        if (::getuid() != 0)
+            QSKIP("mounting a file system for this test needs root (CI runs as root)");
+        QTemporaryDir mount;
+        QCOMPARE(QProcess::execute("mount", {"-t", "tmpfs", "-o", "size=8m", "none", mount.path()}),
+                 0);
+        const auto unmount = qScopeGuard([&] {
+            QProcess::execute("umount", {"-l", mount.path()});
+        });
+        const fs::path top(mount.path().toStdString());
+        m_root = top / "run" / "ckpts";
+        m_fx = std::make_unique<CandleFixture>(m_root);
+        build(4, 4, 0);
+        const std::string ownTrash = (top / (".Trash-" + std::to_string(::getuid()))).string();
+
+        // The trash-spec name stands there as a file: no trash on this file system.
+        CandleFixture::writeText(ownTrash, "not a folder");
+        PrunePlan plan = Pruner::plan(load(), linear(1));
+        plan.toTrash = true;
+        auto refused = Pruner::execute(load(), plan, Progress::none(), "a");
+        QVERIFY(!refused.ok());
+        QVERIFY2(
+            refused.error().message.find("cannot be moved to the trash") != std::string::npos &&
+                refused.error().message.find("nothing was moved or deleted") != std::string::npos,
+            refused.error().message.c_str());
+        QCOMPARE(epochDirsOnDisk(m_root), (QStringList{"001", "002", "003", "004"}));
+        QVERIFY(!Trash::locationFor(m_root.string()).ok());
+
+        // Without it, the trash is made at the top of this file system.
+        fs::remove(ownTrash);
+        auto where = Trash::locationFor(m_root.string());
+        VERIFY_OK(where);
+        QCOMPARE(*where, ownTrash);
+        auto out = Pruner::execute(load(), plan, Progress::none(), "a");
+        VERIFY_OK(out);
+        QCOMPARE(epochDirsOnDisk(m_root), (QStringList{"004"}));
+        for (const TrashedEpoch& t : out->trashed)
+            QVERIFY2(t.item.trashed.rfind(ownTrash + "/files/", 0) == 0, t.item.trashed.c_str());
+        VERIFY_OK(Pruner::restore(m_root.string(), "candle", out->trashed, "a"));
+        QCOMPARE(epochDirsOnDisk(m_root), (QStringList{"001", "002", "003", "004"}));
     }
 
     void planOfAnotherRunIsRefused()
