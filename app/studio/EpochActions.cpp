@@ -174,7 +174,7 @@ void EpochActions::prune()
     if (remote)
         ws->remoteOperations()->prune(*run, dialog.policy(), dialog.epochsToDelete());
     else
-        ws->operations()->prune(*run, dialog.policy());
+        ws->operations()->prune(*run, dialog.policy(), dialog.toTrash());
 }
 
 void EpochActions::repairProblem(int row)

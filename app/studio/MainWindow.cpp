@@ -5,20 +5,25 @@
 #include "ExperimentsController.h"
 #include "FolderDrop.h"
 #include "PlotSync.h"
+#include "PruneCommand.h"
 #include "RelinkCommand.h"
 #include "RemoteActions.h"
 #include "StudioActions.h"
 #include "StudioSettings.h"
+#include "UndoActions.h"
 #include "VerifyProgress.h"
 #include "common/MessageBanner.h"
 #include "common/ProgressStrip.h"
 #include "compare/CompareView.h"
 #include "dialogs/AboutDialog.h"
+#include "layout/Layout.h"
 #include "model/ModelInspectorDialog.h"
 #include "models/CompareModel.h"
 #include "models/EpochTableModel.h"
 #include "models/ProblemsModel.h"
 #include "models/RunTreeModel.h"
+#include "ops/LinkState.h"
+#include "ops/Relinker.h"
 #include "plot/MetricPlot.h"
 #include "plotpanel/PlotPanel.h"
 #include "problems/ProblemsPanel.h"
@@ -114,7 +119,9 @@ QAction* MainWindow::action(const QString& name) const
 
 void MainWindow::createActions()
 {
-    m_actions = new StudioActions(this, m_undo, m_table->copyAction());
+    m_actions = new StudioActions(this, m_table->copyAction());
+    m_undoActions = new UndoActions(m_undo, m_workspace, action("undo"), action("redo"), this);
+    connect(m_undoActions, &UndoActions::refused, m_status, &QLabel::setText);
     const std::pair<const char*, std::function<void()>> handlers[] = {
         {"open", [this] { openDialog(); }},
         {"connect",
@@ -232,7 +239,21 @@ void MainWindow::connectWorkspace()
     connect(m_workspace, &Workspace::relinked, this,
             [this](const QString& root, const QString& link, int epoch) {
                 m_undo->push(
-                    new RelinkCommand(m_workspace, root, m_workspace->runName(root), link, epoch));
+                    new RelinkCommand(m_workspace, root, link, epoch, previousTarget(root, link)));
+            });
+    connect(m_workspace->operations(), &RunOperations::pruned, this,
+            [this](const QString& root, const std::vector<TrashedEpoch>& trashed, bool again) {
+                // A redo's new trash names go to the step it redid (the stack's last done one).
+                if (again && m_undo->index() > 0) {
+                    auto* done = const_cast<QUndoCommand*>(m_undo->command(m_undo->index() - 1));
+                    if (auto* prune = dynamic_cast<PruneCommand*>(done);
+                        prune && prune->root() == root) {
+                        prune->setTrashed(trashed);
+                        m_undoActions->refresh();
+                        return;
+                    }
+                }
+                m_undo->push(new PruneCommand(m_workspace, root, trashed));
             });
     connect(m_table, &EpochTableView::selectionChanged, this, &MainWindow::updateActions);
     connect(m_table, &EpochTableView::exportRequested, this, &MainWindow::exportCsv);
@@ -377,6 +398,22 @@ void MainWindow::closeEvent(QCloseEvent* event)
 {
     settings().save(m_actions->recent(), m_workspace->folders());
     event->accept();
+}
+
+std::optional<int> MainWindow::previousTarget(const QString& root, const QString& link) const
+{
+    // A local relink journals the exact text it replaced: the epoch that text
+    // names is where an undo goes back to. A remote run's is the link as last held.
+    const Run* run = m_workspace->run(root);
+    if (!run)
+        return std::nullopt;
+    if (!m_workspace->isRemote(root))
+        if (const Layout* layout = layoutOf(*run))
+            if (auto entry = Relinker::nextUndo(root.toStdString());
+                entry && *entry && (*entry)->link == link.toStdString())
+                return (*entry)->from ? LinkState::trailingEpoch(*layout, *(*entry)->from)
+                                      : std::nullopt;
+    return run->linkedEpoch(link.toStdString());
 }
 
 } // namespace ckpt

@@ -2,6 +2,8 @@
 
 #include <QMainWindow>
 
+#include <optional>
+
 class QAction;
 class QLabel;
 class QMenu;
@@ -24,6 +26,7 @@ class ProgressStrip;
 class RemoteActions;
 class RunSidebar;
 class StudioActions;
+class UndoActions;
 struct StudioSettings;
 class Workspace;
 
@@ -70,6 +73,8 @@ private:
     void exportCsv();
     void onOperationFinished(const QString& root, const QString& action, const QString& error);
     void showAbout();
+    // Where `link` of the run pointed before the relink just announced.
+    std::optional<int> previousTarget(const QString& root, const QString& link) const;
 
     Workspace* m_workspace;
     CompareModel* m_compareModel;
@@ -89,6 +94,7 @@ private:
     QUndoStack* m_undo;
     PlotSync* m_plotSync;
     StudioActions* m_actions = nullptr;
+    UndoActions* m_undoActions = nullptr;
     ExperimentsController* m_experiments = nullptr;
     EpochActions* m_epochActions = nullptr;
     RemoteActions* m_remote = nullptr;

@@ -3,7 +3,6 @@
 #include <QAction>
 #include <QMainWindow>
 #include <QMenuBar>
-#include <QUndoStack>
 
 namespace ckpt {
 
@@ -18,8 +17,7 @@ struct Definition
 };
 } // namespace
 
-StudioActions::StudioActions(QMainWindow* window, QUndoStack* undo, QAction* copy)
-    : QObject(window), m_window(window)
+StudioActions::StudioActions(QMainWindow* window, QAction* copy) : QObject(window), m_window(window)
 {
     const Definition definitions[] = {
         {"open", QT_TR_NOOP("&Open Folder…"), QKeySequence::Open},
@@ -30,6 +28,8 @@ StudioActions::StudioActions(QMainWindow* window, QUndoStack* undo, QAction* cop
         {"closeAll", QT_TR_NOOP("&Close All"), QKeySequence(QStringLiteral("Ctrl+Shift+W"))},
         {"exportCsv", QT_TR_NOOP("&Export Table as CSV…"), QKeySequence(QStringLiteral("Ctrl+E"))},
         {"quit", QT_TR_NOOP("&Quit"), QKeySequence::Quit},
+        {"undo", QT_TR_NOOP("&Undo"), QKeySequence::Undo},
+        {"redo", QT_TR_NOOP("&Redo"), QKeySequence::Redo},
         {"find", QT_TR_NOOP("&Filter Epochs"), QKeySequence::Find},
         {"makeLast", QT_TR_NOOP("Make &Last (Roll Back)…"), QKeySequence(QStringLiteral("Ctrl+L"))},
         {"makeBest", QT_TR_NOOP("Make &Best…"), QKeySequence(QStringLiteral("Ctrl+B"))},
@@ -62,15 +62,6 @@ StudioActions::StudioActions(QMainWindow* window, QUndoStack* undo, QAction* cop
         window->addAction(a);
     }
     m_actions.insert(QStringLiteral("copy"), copy);
-    auto* undoAction = undo->createUndoAction(window, tr("&Undo"));
-    undoAction->setShortcut(QKeySequence::Undo);
-    undoAction->setObjectName(QStringLiteral("undo"));
-    m_actions.insert(QStringLiteral("undo"), undoAction);
-    auto* redoAction = undo->createRedoAction(window, tr("&Redo"));
-    redoAction->setShortcut(QKeySequence::Redo);
-    redoAction->setObjectName(QStringLiteral("redo"));
-    m_actions.insert(QStringLiteral("redo"), redoAction);
-    window->addActions({undoAction, redoAction});
 }
 
 void StudioActions::buildMenus()

@@ -7,7 +7,6 @@
 class QAction;
 class QMainWindow;
 class QMenu;
-class QUndoStack;
 
 namespace ckpt {
 
@@ -18,8 +17,8 @@ class StudioActions final : public QObject
     Q_OBJECT
 public:
     // Actions are owned by and added to `window` (shortcuts work everywhere in it);
-    // undo/redo come from `undo`, copy is the epoch table's.
-    StudioActions(QMainWindow* window, QUndoStack* undo, QAction* copy);
+    // copy is the epoch table's; undo/redo are driven by UndoActions.
+    StudioActions(QMainWindow* window, QAction* copy);
 
     QAction* action(const QString& name) const { return m_actions.value(name); }
     QStringList names() const { return m_actions.keys(); }

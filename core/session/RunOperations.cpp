@@ -103,20 +103,63 @@ void RunOperations::announceRelink(const QString& root, const RelinkOutcome& out
         Qt::QueuedConnection);
 }
 
-void RunOperations::prune(Run snapshot, const KeepPolicy& policy)
+QString RunOperations::pruneOutcome(const QString& root, const Result<PruneOutcome>& r, bool again)
+{
+    if (!r)
+        return QString::fromStdString(r.error().message);
+    if (!r->trashed.empty())
+        QMetaObject::invokeMethod(
+            this, [this, root, trashed = r->trashed, again] { emit pruned(root, trashed, again); },
+            Qt::QueuedConnection);
+    QStringList notes;
+    for (const auto& s : r->skipped)
+        notes << QStringLiteral("epoch %1 kept: %2")
+                     .arg(s.epoch)
+                     .arg(QString::fromStdString(s.reason));
+    for (const auto& w : r->warnings)
+        notes << QString::fromStdString(w);
+    return notes.join(QLatin1Char('\n'));
+}
+
+void RunOperations::prune(Run snapshot, const KeepPolicy& policy, bool toTrash)
 {
     const QString root = QString::fromStdString(snapshot.root);
-    run(root, QStringLiteral("prune"), [snapshot = std::move(snapshot), policy] {
-        const PrunePlan plan = Pruner::plan(snapshot, policy, Lineage::forkPins(snapshot.root));
-        auto r = Pruner::execute(snapshot, plan);
+    run(root, QStringLiteral("prune"),
+        [this, root, snapshot = std::move(snapshot), policy, toTrash] {
+            PrunePlan plan = Pruner::plan(snapshot, policy, Lineage::forkPins(snapshot.root));
+            plan.toTrash = toTrash;
+            return pruneOutcome(root, Pruner::execute(snapshot, plan), false);
+        });
+}
+
+void RunOperations::restore(const QString& root, const QString& layout,
+                            std::vector<TrashedEpoch> trashed)
+{
+    run(root, QStringLiteral("restore"), [root, layout, trashed = std::move(trashed)] {
+        auto r = Pruner::restore(root.toStdString(), layout.toStdString(), trashed);
         if (!r)
             return QString::fromStdString(r.error().message);
-        QStringList notes;
-        for (const auto& s : r->skipped)
-            notes << QStringLiteral("epoch %1 kept: %2")
-                         .arg(s.epoch)
-                         .arg(QString::fromStdString(s.reason));
-        return notes.join(QLatin1Char('\n'));
+        QStringList failures;
+        for (const auto& f : r->failures)
+            failures << QString::fromStdString(f);
+        return failures.join(QLatin1Char('\n'));
+    });
+}
+
+void RunOperations::trashAgain(Run snapshot, const std::vector<TrashedEpoch>& trashed)
+{
+    PrunePlan plan;
+    plan.root = snapshot.root;
+    plan.toTrash = true;
+    for (const TrashedEpoch& t : trashed) {
+        if (t.epoch < 0)
+            continue; // a leftover of an interrupted prune stays where it was restored
+        plan.toDelete.push_back({t.epoch, t.item.original, t.bytes, t.device, t.inode});
+        plan.bytesFreed += t.bytes;
+    }
+    const QString root = QString::fromStdString(snapshot.root);
+    run(root, QStringLiteral("prune"), [this, root, snapshot = std::move(snapshot), plan] {
+        return pruneOutcome(root, Pruner::execute(snapshot, plan), true);
     });
 }
 

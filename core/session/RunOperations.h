@@ -2,6 +2,7 @@
 
 #include "model/Run.h"
 #include "ops/KeepPolicy.h"
+#include "ops/Pruner.h"
 #include "ops/Relinker.h"
 
 #include <QObject>
@@ -29,8 +30,14 @@ public:
     void repairAll(const QString& root);
     // The leftover work/ of an interrupted save, renamed aside (never deleted).
     void moveWorkAside(const QString& root);
-    // Plans and deletes on `snapshot`, a copy of the run as the user saw it.
-    void prune(Run snapshot, const KeepPolicy& policy);
+    // Plans and deletes on `snapshot`, a copy of the run as the user saw it;
+    // `toTrash`: into the desktop trash (pruned() then says where each went).
+    void prune(Run snapshot, const KeepPolicy& policy, bool toTrash = false);
+    // Puts a prune's trashed epochs back (Pruner::restore): Edit ▸ Undo.
+    void restore(const QString& root, const QString& layout, std::vector<TrashedEpoch> trashed);
+    // Moves the same epochs to the trash again, each only while it is the very
+    // directory that was restored (Edit ▸ Redo).
+    void trashAgain(Run snapshot, const std::vector<TrashedEpoch>& trashed);
     int pending() const { return m_pending; }
     // Whether a problem has a safe one-click repair (ProblemsModel's "Repair").
     static bool isRepairable(const Problem& problem);
@@ -40,11 +47,16 @@ signals:
     // "move work/ aside".
     void finished(const QString& root, const QString& action, const QString& error);
     void relinked(const QString& root, const QString& link, int epoch);
+    // A prune moved these epochs to the trash (before finished()); `again`:
+    // it was trashAgain(), a redo, not a new prune.
+    void pruned(const QString& root, const std::vector<ckpt::TrashedEpoch>& trashed, bool again);
 
 private:
     // relinked() for a change made by repair, so that Edit ▸ Undo reverts it.
     void announceRelink(const QString& root, const RelinkOutcome& outcome);
     template <typename Work> void run(const QString& root, const QString& action, Work work);
+    // finished()'s text for a prune: the epochs kept after all, and why.
+    QString pruneOutcome(const QString& root, const Result<PruneOutcome>& r, bool again);
 
     QThreadPool* m_pool;
     int m_pending = 0;

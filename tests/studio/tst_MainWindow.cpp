@@ -1,8 +1,10 @@
 #include "CandleFixture.h"
 #include "ExperimentsController.h"
 #include "MainWindow.h"
+#include "PruneCommand.h"
 #include "compare/CompareView.h"
 #include "compare/WeightsDiffView.h"
+#include "dialogs/PruneDialog.h"
 #include "experiments/ExperimentsPanel.h"
 #include "model/ModelInspector.h"
 #include "model/ModelInspectorDialog.h"
@@ -33,6 +35,7 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabBar>
@@ -44,6 +47,8 @@
 #include <QTreeView>
 #include <QUndoStack>
 #include <QUrl>
+
+#include <functional>
 
 using namespace ckpt;
 using test::CandleFixture;
@@ -60,6 +65,8 @@ private slots:
     void statusCountStaysTrueWhenRunsComeAndGo();
     void selectingRunsFillsTheTable();
     void rollbackChangesLinkAndUndoRestoresIt();
+    void staleRedoIsDisabledAfterAnOutsideRelink();
+    void pruneEnterDeletesNothingAndTrashIsUndoable();
     void repairRelocatedLinkFromProblems();
     void verifyMarksCorruptedEpoch();
     void trainerWritingAnEpochAddsARow();
@@ -324,11 +331,17 @@ void tst_MainWindow::rollbackChangesLinkAndUndoRestoresIt()
     QCOMPARE(window.epochTable()->selectedEpochs().first().epoch, 3);
     QVERIFY(window.action("makeLast")->isEnabled());
 
-    // Edit > Undo puts the link back.
+    // Edit > Undo puts the link back, after the same check Make Last runs.
     // (The offscreen platform does not hand activation back after a dialog.)
     window.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&window));
+    QVERIFY(window.action("undo")->isEnabled());
+    QVERIFY2(window.action("undo")->text().contains("RUN") ||
+                 window.action("undo")->text().contains("last → epoch 3"),
+             qPrintable(window.action("undo")->text()));
+    answerNextDialog(QStringLiteral("Make last"), &description);
     QTest::keyClick(window.epochTable()->view(), Qt::Key_Z, Qt::ControlModifier);
+    QVERIFY2(description.contains("epoch <b>5</b>"), qPrintable(description));
     QTRY_COMPARE(linkTarget(root / "last"), linkTarget(fixture.epochDir(5)));
     QTRY_VERIFY(workspace.isIdle());
     QVERIFY(workspace.run(rootText)->linkedEpoch("last") == 5);
@@ -346,6 +359,165 @@ void tst_MainWindow::rollbackChangesLinkAndUndoRestoresIt()
     workspace.flushWatcher();
     QCOMPARE(window.undoStack()->count(), undoCount);
     QCOMPARE(linkTarget(root / "last"), linkTarget(fixture.epochDir(5)));
+}
+
+// After an undo, the run changes under the redo step (a relink from a shell):
+// Redo is disabled, says why, and its shortcut does nothing.
+void tst_MainWindow::staleRedoIsDisabledAfterAnOutsideRelink()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = std::filesystem::path(dir.path().toStdString()) / "r/ckpts";
+    makeRun(root, 5);
+    CandleFixture fixture(root);
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.openFolders({dir.path()});
+    QTRY_VERIFY(workspace.isIdle() && workspace.epochTable()->rowCount() == 5);
+    const QString rootText = QString::fromStdString(root.string());
+    QVERIFY(!window.action("undo")->isEnabled());
+    QVERIFY(!window.action("redo")->isEnabled());
+
+    clickRow(window.epochTable(), 3, rootText);
+    QString description;
+    answerNextDialog(QStringLiteral("Make last"), &description);
+    QTest::keyClick(window.epochTable()->view(), Qt::Key_L, Qt::ControlModifier);
+    QTRY_COMPARE(linkTarget(root / "last"), linkTarget(fixture.epochDir(3)));
+    QTRY_VERIFY(workspace.isIdle() && workspace.run(rootText)->linkedEpoch("last") == 3);
+    QTRY_VERIFY(window.action("undo")->isEnabled());
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    answerNextDialog(QStringLiteral("Make last"), &description);
+    QTest::keySequence(&window, window.action("undo")->shortcut());
+    QTRY_COMPARE(linkTarget(root / "last"), linkTarget(fixture.epochDir(5)));
+    QTRY_VERIFY(workspace.isIdle() && workspace.run(rootText)->linkedEpoch("last") == 5);
+    QTRY_VERIFY(window.action("redo")->isEnabled());
+    QVERIFY2(window.action("redo")->text().contains("last → epoch 3"),
+             qPrintable(window.action("redo")->text()));
+
+    // Someone moves `last` from a shell: the redo no longer matches the run.
+    fixture.linkAbsolute("last", 4);
+    QTRY_VERIFY(workspace.run(rootText)->linkedEpoch("last") == 4);
+    QTRY_VERIFY(!window.action("redo")->isEnabled());
+    QVERIFY2(window.action("redo")->toolTip().contains("moved since"),
+             qPrintable(window.action("redo")->toolTip()));
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QTest::keySequence(&window, window.action("redo")->shortcut());
+    QCOMPARE(workspace.operations()->pending(), 0);
+    QCOMPARE(linkTarget(root / "last"), linkTarget(fixture.epochDir(4)));
+
+    // The link goes back by hand, but the run saved epoch 6 since: still stale.
+    fixture.linkAbsolute("last", 5);
+    fixture.addEpoch(6, 1.0 / 6, 64);
+    QTRY_VERIFY(workspace.run(rootText)->findEpoch(6) != nullptr &&
+                workspace.run(rootText)->linkedEpoch("last") == 5);
+    QTRY_VERIFY2(window.action("redo")->toolTip().contains("saved epoch 6"),
+                 qPrintable(window.action("redo")->toolTip()));
+    QVERIFY(!window.action("redo")->isEnabled());
+}
+
+// Enter in the prune dialog cancels it; "Move to Trash" moves the epochs to
+// the desktop trash, Edit > Undo brings them back, Redo trashes them again.
+void tst_MainWindow::pruneEnterDeletesNothingAndTrashIsUndoable()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = std::filesystem::path(dir.path().toStdString()) / "r/ckpts";
+    makeRun(root, 6);
+    CandleFixture fixture(root);
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&window));
+    window.openFolders({dir.path()});
+    QTRY_VERIFY(workspace.isIdle() && workspace.epochTable()->rowCount() == 6);
+    const QString rootText = QString::fromStdString(root.string());
+    window.sidebar()->selectRuns({rootText});
+    QTRY_VERIFY(window.action("prune")->isEnabled());
+    const auto epochsOnDisk = [&] {
+        QStringList names;
+        for (const auto& e : std::filesystem::directory_iterator(root / "epochs"))
+            names << QString::fromStdString(e.path().filename().string());
+        names.sort();
+        return names;
+    };
+    const QStringList all{"001", "002", "003", "004", "005", "006"};
+
+    // Opens the dialog, keeps 2 and, once the plan shows 4 epochs to go, does `act`.
+    const auto prune = [&](const std::function<void(PruneDialog*)>& act) {
+        QTimer::singleShot(0, qApp, [act] {
+            auto* dialog = qobject_cast<PruneDialog*>(QApplication::activeModalWidget());
+            QVERIFY(dialog);
+            QSpinBox* box = dialog->keepLimitBox();
+            box->setFocus();
+            box->selectAll();
+            QTest::keyClicks(box, "2");
+            QTRY_VERIFY(dialog->plan() && dialog->plan()->policy.keepLimit == 2);
+            QCOMPARE(dialog->epochsToDelete().size(), std::size_t(4));
+            act(dialog);
+        });
+        QTest::keySequence(&window, window.action("prune")->shortcut());
+    };
+
+    // Enter, with the focus in the dialog as it opens and on each button: nothing goes.
+    prune([](PruneDialog* dialog) {
+        QVERIFY(dialog->trashButton()->isEnabled() && dialog->deleteButton()->isEnabled());
+        QVERIFY(!dialog->trashButton()->isDefault() && !dialog->deleteButton()->isDefault());
+        dialog->deleteButton()->setFocus();
+        QTest::keyClick(dialog->deleteButton(), Qt::Key_Return);
+        QVERIFY(dialog->isVisible() == false || dialog->result() == QDialog::Rejected);
+    });
+    QCOMPARE(workspace.operations()->pending(), 0);
+    QCOMPARE(epochsOnDisk(), all);
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    prune([](PruneDialog* dialog) {
+        dialog->trashButton()->setFocus();
+        QTest::keyClick(dialog->trashButton(), Qt::Key_Enter);
+        QVERIFY(dialog->isVisible() == false || dialog->result() == QDialog::Rejected);
+    });
+    QCOMPARE(workspace.operations()->pending(), 0);
+    QCOMPARE(epochsOnDisk(), all);
+
+    // Move to Trash: gone from the run, in the trash, and one undo step.
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    prune([](PruneDialog* dialog) { QTest::mouseClick(dialog->trashButton(), Qt::LeftButton); });
+    QTRY_COMPARE(epochsOnDisk(), (QStringList{"005", "006"}));
+    QTRY_COMPARE(window.undoStack()->count(), 1);
+    QTRY_VERIFY(workspace.isIdle() && workspace.epochTable()->rowCount() == 2);
+    const auto* step = dynamic_cast<const PruneCommand*>(window.undoStack()->command(0));
+    QVERIFY(step);
+    QCOMPARE(step->trashed().size(), std::size_t(4));
+    for (const TrashedEpoch& t : step->trashed())
+        QVERIFY(
+            std::filesystem::is_regular_file(std::filesystem::path(t.item.trashed) / "model.h5"));
+    QVERIFY2(window.action("undo")->text().contains("prune of epochs 1, 2, 3, 4"),
+             qPrintable(window.action("undo")->text()));
+
+    // Undo: back where they were, the .trashinfo files gone.
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QTRY_VERIFY(window.action("undo")->isEnabled());
+    QTest::keySequence(&window, window.action("undo")->shortcut());
+    QTRY_COMPARE(epochsOnDisk(), all);
+    for (const TrashedEpoch& t : step->trashed())
+        QVERIFY(!std::filesystem::exists(t.item.info));
+    QTRY_VERIFY(workspace.isIdle() && workspace.epochTable()->rowCount() == 6);
+
+    // Redo asks, with Cancel as the default, then trashes the same epochs again;
+    // a second undo finds them under their new trash names.
+    QTRY_VERIFY(window.action("redo")->isEnabled());
+    QString question;
+    answerNextDialog(QStringLiteral("Move to Trash"), &question);
+    QTest::keySequence(&window, window.action("redo")->shortcut());
+    QTRY_COMPARE(epochsOnDisk(), (QStringList{"005", "006"}));
+    QTRY_VERIFY(workspace.isIdle() && window.action("undo")->isEnabled());
+    window.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    QTest::keySequence(&window, window.action("undo")->shortcut());
+    QTRY_COMPARE(epochsOnDisk(), all);
 }
 
 void tst_MainWindow::repairRelocatedLinkFromProblems()

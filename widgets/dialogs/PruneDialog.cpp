@@ -3,6 +3,7 @@
 #include "common/Badges.h"
 #include "jobs/JobRunner.h"
 #include "launch/Lineage.h"
+#include "ops/Trash.h"
 #include "report/Format.h"
 
 #include <QComboBox>
@@ -16,6 +17,7 @@
 #include <QVBoxLayout>
 
 #include <map>
+#include <utility>
 
 namespace ckpt {
 
@@ -66,8 +68,27 @@ PruneDialog::PruneDialog(const QString& runName, Run snapshot, QWidget* parent,
     m_summary->setWordWrap(true);
     layout->addWidget(m_summary);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Cancel, this);
-    m_ok = buttons->addButton(tr("Delete"), QDialogButtonBox::AcceptRole);
-    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    m_trash = buttons->addButton(tr("Move to Trash"), QDialogButtonBox::AcceptRole);
+    m_delete = buttons->addButton(tr("Delete Permanently"), QDialogButtonBox::DestructiveRole);
+    // Enter, as one presses it to close a dialog, cancels: neither destructive
+    // button is ever the default, and neither takes Enter when focused.
+    QPushButton* cancel = buttons->button(QDialogButtonBox::Cancel);
+    for (QPushButton* b : {m_trash, m_delete}) {
+        b->setAutoDefault(false);
+        b->setDefault(false);
+        b->setEnabled(false);
+    }
+    cancel->setAutoDefault(true);
+    cancel->setDefault(true);
+    m_trash->setVisible(m_host.isEmpty()); // a far host's trash is not ours to offer
+    connect(m_trash, &QPushButton::clicked, this, [this] {
+        m_toTrash = true;
+        accept();
+    });
+    connect(m_delete, &QPushButton::clicked, this, [this] {
+        m_toTrash = false;
+        accept();
+    });
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
     layout->addWidget(buttons);
     connect(m_mode, &QComboBox::currentIndexChanged, this, &PruneDialog::replan);
@@ -97,20 +118,28 @@ std::vector<int> PruneDialog::epochsToDelete() const
 void PruneDialog::replan()
 {
     m_planned = false;
-    m_ok->setEnabled(false);
+    m_trash->setEnabled(false);
+    m_delete->setEnabled(false);
     m_summary->setText(tr("Planning…"));
     // The run is copied once more for the worker; a newer policy drops this plan.
-    m_runner->start<PrunePlan>(
+    using Planned = std::pair<PrunePlan, QString>;
+    m_runner->start<Planned>(
         [run = m_run, policy = policy(), remote = !m_host.isEmpty()](const Progress&) {
-            return remote ? Pruner::planHeld(run, policy)
-                          : Pruner::plan(run, policy, Lineage::forkPins(run.root));
+            if (remote)
+                return Planned{Pruner::planHeld(run, policy), QString()};
+            Planned out{Pruner::plan(run, policy, Lineage::forkPins(run.root)), QString()};
+            if (!out.first.toDelete.empty())
+                if (auto trash = Trash::locationFor(out.first.toDelete.front().dir); !trash)
+                    out.second = QString::fromStdString(trash.error().message);
+            return out;
         },
-        [this](PrunePlan plan) { showPlan(std::move(plan)); });
+        [this](Planned planned) { showPlan(std::move(planned.first), std::move(planned.second)); });
 }
 
-void PruneDialog::showPlan(PrunePlan plan)
+void PruneDialog::showPlan(PrunePlan plan, QString trashProblem)
 {
     m_plan = std::move(plan);
+    m_trashProblem = std::move(trashProblem);
     m_planned = true;
     std::map<int, const PruneCandidate*> doomed;
     for (const auto& c : m_plan.toDelete)
@@ -156,10 +185,20 @@ void PruneDialog::showPlan(PrunePlan plan)
         m_table->setItem(r, 2, fateItem);
     }
     const int count = static_cast<int>(m_plan.toDelete.size());
-    QString text = tr("%n epoch(s) will be deleted, freeing %1. Protected (never deleted): "
-                      "last, best and the newest epoch.",
+    QString text = tr("%n epoch(s) to remove (%1). Protected (never removed): last, best, "
+                      "the newest epoch and the epochs other runs were forked from.",
                       nullptr, count)
                        .arg(formatBytes(m_plan.bytesFreed));
+    const bool trashable = m_host.isEmpty() && m_trashProblem.isEmpty();
+    if (count > 0 && trashable)
+        text += QLatin1Char('\n') +
+                tr("Move to Trash can be undone (Edit ▸ Undo); trashed epochs still use the "
+                   "disk until the trash is emptied. Delete Permanently cannot be undone.");
+    else if (count > 0 && m_host.isEmpty())
+        text += QLatin1Char('\n') +
+                tr("The trash cannot take them: %1. Only permanent deletion is possible, and it "
+                   "cannot be undone.")
+                    .arg(m_trashProblem);
     for (const auto& note : m_plan.notes)
         text += QLatin1Char('\n') + QString::fromStdString(note);
     if (!m_host.isEmpty())
@@ -168,8 +207,11 @@ void PruneDialog::showPlan(PrunePlan plan)
                    "there and keeps what they (or runs forked from it) protect.")
                     .arg(m_host);
     m_summary->setText(text);
-    m_ok->setText(tr("Delete %n epoch(s)", nullptr, count));
-    m_ok->setEnabled(count > 0);
+    m_trash->setText(tr("Move %n Epoch(s) to Trash", nullptr, count));
+    m_trash->setEnabled(count > 0 && trashable);
+    m_trash->setToolTip(trashable ? QString() : m_trashProblem);
+    m_delete->setText(tr("Delete %n Epoch(s) Permanently", nullptr, count));
+    m_delete->setEnabled(count > 0);
     emit planned();
 }
 
