@@ -313,21 +313,48 @@ void MainWindow::updateTitle()
 
 void MainWindow::updateActions()
 {
+    // Only what can work is offered: an action is enabled from the selection
+    // and the run's layout, and a disabled one's tooltip says why.
+    const auto offer = [this](const char* name, const QString& why) {
+        QAction* a = action(QLatin1String(name));
+        a->setEnabled(why.isEmpty());
+        a->setToolTip(why.isEmpty() ? a->text().remove(QLatin1Char('&')) : why);
+    };
     const auto epochs = m_table->selectedEpochs();
     const int selected = static_cast<int>(epochs.size());
-    action("makeLast")->setEnabled(selected == 1);
-    action("makeBest")->setEnabled(selected == 1);
+    const Run* epochRun = selected == 1 ? m_workspace->run(epochs.first().root) : nullptr;
+    const auto onOneEpoch = [&](bool (Layout::*can)() const, const QString& cannot) {
+        if (selected != 1)
+            return tr("Select one epoch first.");
+        const Layout* layout = epochRun ? layoutOf(*epochRun) : nullptr;
+        if (!layout)
+            return tr("The epoch's run is not loaded.");
+        return (layout->*can)() ? QString() : cannot.arg(QString::fromStdString(epochRun->layout));
+    };
+    const QString links = onOneEpoch(&Layout::linksMovable, tr("%1 runs have no links to move."));
+    offer("makeLast", links);
+    offer("makeBest", links);
     // A remote epoch's restart or fork is the far ckpt's (the dialog asks it);
     // compare and inspect serve remote epochs too (the far ckpt reads the models).
-    action("restartFrom")->setEnabled(selected == 1);
-    action("forkFrom")->setEnabled(selected == 1);
-    action("compare")->setEnabled(selected == 2);
-    action("inspectModel")->setEnabled(selected == 1);
-    action("verifyEpochs")->setEnabled(selected > 0);
+    const QString launch =
+        onOneEpoch(&Layout::canRestart, tr("Ckpt Studio cannot restart or fork %1 runs yet."));
+    offer("restartFrom", launch);
+    offer("forkFrom", launch);
+    offer("compare", selected == 2 ? QString() : tr("Select two epochs to compare."));
+    offer("inspectModel", selected == 1 ? QString() : tr("Select one epoch first."));
+    offer("verifyEpochs", selected > 0 ? QString() : tr("Select epochs first."));
     action("copy")->setEnabled(selected > 0);
-    action("verifyRuns")->setEnabled(!m_sidebar->selectedRuns().isEmpty());
-    action("cancel")->setEnabled(m_workspace->isVerifying());
-    action("prune")->setEnabled(m_sidebar->selectedRuns().size() == 1);
+    const QStringList runs = m_sidebar->selectedRuns();
+    offer("verifyRuns", runs.isEmpty() ? tr("Select runs first.") : QString());
+    offer("cancel", m_workspace->isVerifying() ? QString() : tr("Nothing is running."));
+    const Run* pruneRun = runs.size() == 1 ? m_workspace->run(runs.first()) : nullptr;
+    const Layout* pruneLayout = pruneRun ? layoutOf(*pruneRun) : nullptr;
+    offer("prune", runs.size() != 1 ? tr("Select one run first.")
+                   : !pruneLayout   ? tr("The run is not loaded.")
+                   : !pruneLayout->canDeleteEpochs()
+                       ? tr("%1 runs cannot be pruned by Ckpt Studio.")
+                             .arg(QString::fromStdString(pruneRun->layout))
+                       : QString());
     const QString folder = m_remote->currentFolder();
     action("retryRemote")->setEnabled(m_workspace->remote()->contains(folder));
     action("closeFolder")->setEnabled(!folder.isEmpty());
