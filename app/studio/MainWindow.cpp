@@ -210,6 +210,10 @@ void MainWindow::connectWorkspace()
     connect(plot, &MetricPlot::epochClicked, m_table, &EpochTableView::selectEpoch);
     connect(m_table, &EpochTableView::currentEpochChanged, plot, &MetricPlot::selectEpoch);
     connect(m_workspace, &Workspace::message, m_status, &QLabel::setText);
+    connect(m_workspace, &Workspace::alert, this, [this](const QString& text) {
+        m_status->setText(text);
+        m_banner->showMessage(MessageBanner::Kind::Error, text, {}, QStringLiteral("checksum"));
+    });
     // "FOLDER: 5 runs" stays true while it is shown: a run the watcher sees
     // appear or go after the scan recounts it (any later message stays as it is).
     connect(m_workspace, &Workspace::scanFinished, this,

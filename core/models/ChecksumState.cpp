@@ -15,6 +15,8 @@ QString checksumStateLabel(ChecksumState state)
         return QStringLiteral("ok");
     case ChecksumState::Disabled:
         return QStringLiteral("disabled");
+    case ChecksumState::Changed:
+        return QStringLiteral("changed since verified");
     case ChecksumState::Verifying:
         return QStringLiteral("verifying");
     case ChecksumState::Missing:

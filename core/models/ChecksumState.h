@@ -12,6 +12,7 @@ enum class ChecksumState : int
     NoChecksum,  // the format (or this file) records no checksum: nothing to verify
     Ok,
     Disabled,  // ckpt-info says "__DISABLED__": a CANDLE restart would refuse it
+    Changed,   // the file changed on disk since its verdict: verified again at once
     Verifying, // queued or in progress
     Missing,   // no model file, or no record to compare with
     BadInfo,   // the record (ckpt-info.json) cannot be read: nothing to compare with

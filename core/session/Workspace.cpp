@@ -10,6 +10,7 @@
 #include "session/HistoryService.h"
 #include "session/RemoteFolders.h"
 #include "session/RemoteOperations.h"
+#include "session/ReverifyQueue.h"
 #include "session/RunOperations.h"
 #include "session/ScanController.h"
 #include "watch/RunWatcher.h"
@@ -63,6 +64,7 @@ Workspace::Workspace(QObject* parent)
     const QString cache = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
     if (!cache.isEmpty())
         m_verify->setStorePath(cache + QStringLiteral("/verify-cache.json"));
+    m_reverify = new ReverifyQueue(this);
     m_remote = new RemoteFolders(m_pool, this);
     m_remoteOps = new RemoteOperations(m_remote, m_pool, this);
     connectParts();
@@ -168,7 +170,10 @@ void Workspace::connectParts()
         emit message(summary);
         if (auto next = std::exchange(m_remoteVerifyNext, {}); !next.empty())
             verifyRemote(next);
+        else
+            reverifyChanged();
     });
+    connect(m_reverify, &ReverifyQueue::due, this, &Workspace::reverifyChanged);
     connect(m_verify, &VerifySession::storeLoaded, this, [this](const QString& error) {
         if (!error.isEmpty())
             emit message(error);
@@ -325,6 +330,7 @@ void Workspace::removeRun(const QString& root)
     if (!m_registry.erase(root))
         return;
     m_history->forget(root);
+    m_reverify->forget(root);
     m_runTree->removeRun(root);
     m_problems->removeRun(root);
     if (m_shown.contains(root)) {
@@ -480,9 +486,29 @@ void Workspace::onVerdicts(const QString& root, const VerifySession::Verdicts& v
             s->checks[epoch] = v;
         states[epoch] = v.state;
         notes[epoch] = checksumNote(v);
+        // A file that was fine, changed behind our back, and is bad now: loud.
+        const bool bad = v.state == ChecksumState::Mismatch || v.state == ChecksumState::Error ||
+                         v.state == ChecksumState::Missing;
+        // "verifying" comes first; the verdict after it answers the re-verification.
+        if (ReverifyQueue::isVerdict(v.state) && m_reverify->answers(root, epoch) && bad) {
+            const Epoch* e = s->run.findEpoch(epoch);
+            const QString path = e ? QString::fromStdString(s->run.modelPath(*e)) : root;
+            emit alert(tr("%1 changed on disk since it was verified: %2 (%3)")
+                           .arg(path, checksumStateLabel(v.state), checksumNote(v)));
+        }
     }
     m_epochTable->setChecksumStates(root, states, notes);
     publish(root);
+}
+
+void Workspace::reverifyChanged()
+{
+    if (!m_reverify->hasWaiting() || isVerifying())
+        return; // VerifySession::finished calls again
+    std::map<QString, std::vector<int>> due = m_reverify->take();
+    std::erase_if(due, [this](const auto& d) { return !state(d.first); });
+    if (!due.empty())
+        m_verify->verify(due);
 }
 
 void Workspace::onWatchedEpoch(const QString& root, const Epoch& epoch)
@@ -498,9 +524,17 @@ void Workspace::onWatchedEpoch(const QString& root, const Epoch& epoch)
                                     [](const Epoch& e, int n) { return e.number < n; });
         s->run.epochs.insert(pos, epoch);
     }
-    // A rewritten epoch's old verdict no longer holds.
+    // A rewritten epoch's old verdict no longer holds: a file that had one is
+    // "changed since verified" and verified again, alone, once it settles.
+    auto old = s->checks.find(epoch.number);
+    const bool hadVerdict = old != s->checks.end() && ReverifyQueue::isVerdict(old->second.state);
     s->checks.erase(epoch.number);
     m_epochTable->upsertEpoch(root, s->run, epoch);
+    if (hadVerdict && !isRemote(root)) {
+        s->checks[epoch.number] = ChecksumVerdict{ChecksumState::Changed, {}, {}};
+        m_epochTable->setChecksumStates(root, {{epoch.number, ChecksumState::Changed}}, {});
+        m_reverify->add(root, epoch.number);
+    }
     publish(root);
     requestHistory(root);
     emit epochAdded(root, epoch.number);

@@ -27,6 +27,7 @@ class LivenessMonitor;
 class ProblemsModel;
 class RemoteFolders;
 class RemoteOperations;
+class ReverifyQueue;
 struct RemoteOptions;
 class RunOperations;
 class RunTreeModel;
@@ -119,6 +120,9 @@ signals:
     void verifyStarted(int epochs);
     void verifyProgress(quint64 done, quint64 total);
     void verifyFinished(const QString& summary);
+    // Something the user must see now: a verified file that changed on disk and
+    // no longer matches its checksum (the text names the file).
+    void alert(const QString& text);
     // A live run's new or rewritten epoch (the watcher saw it).
     void epochAdded(const QString& root, int epoch);
     void livenessChanged(const QString& root, ckpt::LiveState state);
@@ -140,6 +144,8 @@ private:
     void onWatchedHead(const Run& head);
     void onLiveness(const QString& root, LiveState state);
     void onVerdicts(const QString& root, const VerifySession::Verdicts& verdicts);
+    // Verifies the changed files that waited (ReverifyQueue) unless a verification runs.
+    void reverifyChanged();
     void requestHistory(const QString& root);
     // A relink, undo, repair or prune ended (here or on a far host): the run is read again.
     void onOperationFinished(const QString& root, const QString& action, const QString& error);
@@ -169,6 +175,7 @@ private:
     ScanController* m_scans;
     HistoryService* m_history;
     VerifySession* m_verify;
+    ReverifyQueue* m_reverify;
     RemoteFolders* m_remote;
     RemoteOperations* m_remoteOps;
     std::map<QString, std::vector<int>> m_remoteVerifyNext; // after the local verification

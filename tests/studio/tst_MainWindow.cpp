@@ -2,6 +2,7 @@
 #include "ExperimentsController.h"
 #include "MainWindow.h"
 #include "PruneCommand.h"
+#include "common/MessageBanner.h"
 #include "compare/CompareView.h"
 #include "compare/WeightsDiffView.h"
 #include "dialogs/PruneDialog.h"
@@ -69,6 +70,7 @@ private slots:
     void pruneEnterDeletesNothingAndTrashIsUndoable();
     void repairRelocatedLinkFromProblems();
     void verifyMarksCorruptedEpoch();
+    void verifiedFileCorruptedFromAShellIsLoud();
     void trainerWritingAnEpochAddsARow();
     void plotHasOneGraphPerChosenMetric();
     void compareTwoEpochsOfTwoRuns();
@@ -590,6 +592,64 @@ void tst_MainWindow::verifyMarksCorruptedEpoch()
         static_cast<ChecksumState>(
             workspace.runTree()->indexOfRun(rootText).data(roles::ChecksumStateRole).toInt()),
         ChecksumState::Mismatch);
+    QTRY_VERIFY(workspace.isIdle());
+}
+
+// A verified model file corrupted from a shell: no user action, and within
+// seconds it is "changed since verified", then MISMATCH with a problem, a
+// red run badge and an alert naming the file.
+void tst_MainWindow::verifiedFileCorruptedFromAShellIsLoud()
+{
+    QTemporaryDir dir;
+    const std::filesystem::path root = std::filesystem::path(dir.path().toStdString()) / "r/ckpts";
+    makeRun(root, 3);
+    CandleFixture fixture(root);
+    Workspace workspace;
+    MainWindow window(&workspace);
+    window.show();
+    QVERIFY(QTest::qWaitForWindowActive(&window));
+    window.openFolders({dir.path()});
+    QTRY_VERIFY(workspace.isIdle() && workspace.epochTable()->rowCount() == 3);
+    const QString rootText = QString::fromStdString(root.string());
+    EpochTableModel* table = workspace.epochTable();
+    const auto stateOf = [&](int epoch) {
+        return static_cast<ChecksumState>(
+            table->index(table->rowOf(rootText, epoch), 0).data(roles::ChecksumStateRole).toInt());
+    };
+    window.sidebar()->view()->setFocus();
+    QTest::keyClick(window.sidebar()->view(), Qt::Key_R, Qt::ControlModifier);
+    QTRY_COMPARE(stateOf(2), ChecksumState::Ok);
+    QTRY_VERIFY(workspace.isIdle());
+    QSignalSpy alerts(&workspace, &Workspace::alert);
+    QSignalSpy states(table, &QAbstractItemModel::dataChanged);
+
+    // One byte flipped in place, as `dd conv=notrunc` would.
+    const std::filesystem::path model = fixture.epochDir(2) / "model.h5";
+    std::string bytes = CandleFixture::readText(model);
+    bytes[10] = static_cast<char>(bytes[10] ^ 0x5a);
+    fixture.writeModel(2, bytes);
+
+    QTRY_VERIFY_WITH_TIMEOUT(stateOf(2) == ChecksumState::Changed ||
+                                 stateOf(2) == ChecksumState::Verifying ||
+                                 stateOf(2) == ChecksumState::Mismatch,
+                             5000);
+    QTRY_COMPARE_WITH_TIMEOUT(stateOf(2), ChecksumState::Mismatch, 10000);
+    QCOMPARE(stateOf(1), ChecksumState::Ok); // only the changed file was verified again
+    QTRY_COMPARE(alerts.size(), 1);
+    const QString alert = alerts.first().first().toString();
+    QVERIFY2(alert.contains(QString::fromStdString(model.string())) && alert.contains("MISMATCH"),
+             qPrintable(alert));
+    QVERIFY2(window.banner()->isVisible() && window.banner()->text().contains("MISMATCH"),
+             qPrintable(window.banner()->text()));
+    QTRY_COMPARE(
+        static_cast<ChecksumState>(
+            workspace.runTree()->indexOfRun(rootText).data(roles::ChecksumStateRole).toInt()),
+        ChecksumState::Mismatch);
+    bool problem = false;
+    for (int r = 0; r < workspace.problems()->rowCount(); ++r)
+        problem =
+            problem || workspace.problems()->problemAt(r)->kind == ProblemKind::ChecksumMismatch;
+    QVERIFY(problem);
     QTRY_VERIFY(workspace.isIdle());
 }
 

@@ -25,6 +25,8 @@ QColor Badges::checksumColor(ChecksumState state)
     case ChecksumState::Disabled:
     case ChecksumState::NoChecksum:
         return QColor(0x80, 0x80, 0x80);
+    case ChecksumState::Changed: // amber: not yet known to be bad, no longer known good
+        return QColor(0xc7, 0x8a, 0x00);
     case ChecksumState::Verifying:
         return QColor(0x2f, 0x6f, 0xd0);
     case ChecksumState::Unknown:
