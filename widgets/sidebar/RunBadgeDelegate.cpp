@@ -1,6 +1,7 @@
 #include "sidebar/RunBadgeDelegate.h"
 
 #include "common/Badges.h"
+#include "common/DistinctElide.h"
 #include "models/ModelRoles.h"
 #include "models/RunTreeModel.h"
 
@@ -85,17 +86,21 @@ void RunBadgeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
     QStyle* style = opt.widget ? opt.widget->style() : QApplication::style();
     style->drawControl(QStyle::CE_ItemViewItem, &opt, painter, opt.widget);
     QRect textRect = style->subElementRect(QStyle::SE_ItemViewItemText, &opt, opt.widget);
-    // The name comes first: it keeps its full width (up to 60% of the cell, so
-    // a long path still elides in the middle) and badges that no longer fit
-    // are dropped rather than squeezing "EXP000/RUN000" to "EX…00".
+    // The name keeps up to 40% of the cell, shortened so that what tells it
+    // from its siblings stays (a sweep's value, a fork's epoch); the badges get
+    // the rest, and only those that still do not fit are dropped.
     const int fullWidth = opt.fontMetrics.horizontalAdvance(text);
     // A row that is not current gives more room to its "reconnecting" / "offline" pill.
     const bool stale = !index.data(roles::StaleRole).toString().isEmpty();
-    const int share = stale ? 2 : 3;
+    const int share = stale ? 3 : 4;
     const int nameWidth = std::max(
-        {20, textRect.width() - reserved, std::min(fullWidth, textRect.width() * share / 5)});
+        {20, textRect.width() - reserved, std::min(fullWidth, textRect.width() * share / 10)});
     reserved = std::max(0, textRect.width() - nameWidth);
-    const QString elided = opt.fontMetrics.elidedText(text, Qt::ElideMiddle, nameWidth);
+    QStringList siblings;
+    if (const QAbstractItemModel* model = index.model())
+        for (int r = 0; r < model->rowCount(index.parent()); ++r)
+            siblings << model->index(r, 0, index.parent()).data(Qt::DisplayRole).toString();
+    const QString elided = DistinctElide::elide(text, siblings, nameWidth, opt.fontMetrics);
     painter->save();
     // A remote run that is not current is drawn faded: it may be out of date.
     painter->setPen(opt.palette.color(opt.state & QStyle::State_Selected ? QPalette::HighlightedText
