@@ -52,8 +52,10 @@ Result<std::string> templateFor(const fs::path& root, const LaunchRegistry& regi
 fs::path defaultForkFolder(const fs::path& parentFolder, const std::string& epochDir,
                            const std::string& suffix)
 {
-    std::string base =
-        parentFolder.filename().string() + "-fork-e" + fs::path(epochDir).filename().string();
+    // A fork of a fork does not pile up: RUN001-fork-e006-... forks as RUN001-fork-e011.
+    const std::string parent = parentFolder.filename().string();
+    std::string base = parent.substr(0, parent.find("-fork-e")) + "-fork-e" +
+                       fs::path(epochDir).filename().string();
     if (!suffix.empty())
         base += "-" + suffix;
     fs::path candidate = parentFolder.parent_path() / base;

@@ -27,6 +27,10 @@ struct LaunchChoice
     bool force = false;
     LaunchPlan::Backend backend = LaunchPlan::Backend::Local;
     SlurmOptions slurm;
+    // A fork's new folder, beside the parent's run folder (not for a sweep);
+    // empty: <parent>-fork-e<epoch>[-KEY-VALUE...][-N] (the parent's name
+    // without its own fork part, the changed values).
+    std::string forkName;
 };
 
 // A run's parameters as the dialog's table lists them.
@@ -55,6 +59,9 @@ struct LaunchPreview
     std::vector<std::string> checkFailures;     // the epoch's check refusals (forced past)
     std::optional<LaunchParameters> parameters; // the original ones, when read on the way
     int forks = 1;
+    // A fork's folder name as planned (empty: no single fork): the user's, or
+    // by default the parent's name, the epoch and the changed values.
+    std::string forkName;
     // The local source's plans, carried from preview to launch (empty for a far launch).
     std::vector<PreparedLaunch> prepared;
 };

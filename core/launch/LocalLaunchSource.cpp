@@ -38,6 +38,21 @@ Result<PrepRequest> LocalLaunchSource::request(const LaunchChoice& choice) const
             return edit.error();
         r.edits.push_back(std::move(*edit));
     }
+    if (choice.mode == LaunchPlan::Mode::Fork && choice.sweep.empty() && choice.forkName.empty()) {
+        // Named for what it changes: RUN000-fork-e003-learning_rate-0.003.
+        for (const ParamEdit& e : r.edits)
+            r.forkSuffix += (r.forkSuffix.empty() ? "" : "-") + LaunchSweep::folderSuffix(e);
+    } else if (choice.mode == LaunchPlan::Mode::Fork && choice.sweep.empty()) {
+        const std::string& name = choice.forkName;
+        if (name == "." || name == ".." || name.find('/') != std::string::npos ||
+            name.front() == '.')
+            return Error{"the fork's name '" + name +
+                             "' must be a plain folder name (no '/', not starting with '.')",
+                         name};
+        std::error_code ec;
+        const auto root = std::filesystem::absolute(m_base.runRoot, ec).lexically_normal();
+        r.forkFolder = LaunchPrep::runFolderOf(root).parent_path() / name;
+    }
     return r;
 }
 
@@ -76,6 +91,8 @@ Result<LaunchPreview> LocalLaunchSource::preview(const LaunchChoice& choice,
     out.commandTemplate = first.plan.commandTemplate;
     out.checkFailures = first.checkFailures;
     out.forks = static_cast<int>(out.prepared.size());
+    if (choice.mode == LaunchPlan::Mode::Fork && choice.sweep.empty())
+        out.forkName = first.runFolder.filename().string();
     render(out, choice);
     return out;
 }

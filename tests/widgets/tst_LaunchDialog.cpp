@@ -38,6 +38,7 @@ private slots:
     void initTestCase();
     void editLaunchRestart();
     void forkModeAndBadCommand();
+    void forkNameSaysWhatChanged();
     void missingProgramIsUndoneAndSaysWhy();
     void slurmFormPreviewAndValidation();
     void sweepLaunchesThreeLocalForks();
@@ -199,6 +200,56 @@ void tst_LaunchDialog::forkModeAndBadCommand()
         10000);
     // Nothing was created by planning.
     QVERIFY(!fs::exists(fs::path(tmp.path().toStdString()) / "RUN000-fork-e003"));
+}
+
+// A fork's name field: suggested from the parent, the epoch and the changed
+// values; a name typed by the user wins; a bad one is refused in words, the
+// plan pane says why, and Launch's tooltip too.
+void tst_LaunchDialog::forkNameSaysWhatChanged()
+{
+    QTemporaryDir tmp;
+    const fs::path root = trainParent(tmp.path().toStdString());
+    LaunchDialog dialog(request(root, 3));
+    dialog.show();
+    dialog.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&dialog));
+    QTRY_VERIFY_WITH_TIMEOUT(dialog.isPlanned(), 10000);
+    QVERIFY(!dialog.forkNameEdit()->isEnabled()); // a restart has no new folder
+    clickRadio(dialog, "fork");
+    QTRY_VERIFY_WITH_TIMEOUT(dialog.isPlanned() && dialog.forkNameEdit()->isEnabled(), 10000);
+    QTRY_COMPARE(dialog.forkNameEdit()->text(), QStringLiteral("RUN000-fork-e003"));
+
+    QTableWidget* table = dialog.parameterTable();
+    const int row = rowOf(table, QStringLiteral("learning_rate"));
+    table->setFocus();
+    table->setCurrentCell(row, 1);
+    QTest::keyClick(table, Qt::Key_F2);
+    QWidget* editor = QApplication::focusWidget();
+    QVERIFY(qobject_cast<QLineEdit*>(editor));
+    qobject_cast<QLineEdit*>(editor)->selectAll();
+    QTest::keyClicks(editor, QStringLiteral("0.003"));
+    QTest::keyClick(editor, Qt::Key_Return);
+    QTRY_COMPARE_WITH_TIMEOUT(dialog.forkNameEdit()->text(),
+                              QStringLiteral("RUN000-fork-e003-learning_rate-0.003"), 10000);
+    QTRY_VERIFY_WITH_TIMEOUT(dialog.isPlanned() &&
+                                 dialog.planView()->toPlainText().contains(
+                                     QStringLiteral("RUN000-fork-e003-learning_rate-0.003")),
+                             10000);
+
+    typeInto(dialog.forkNameEdit(), QStringLiteral("lr-probe"));
+    QTRY_VERIFY_WITH_TIMEOUT(
+        dialog.isPlanned() && dialog.planView()->toPlainText().contains(QStringLiteral("lr-probe")),
+        10000);
+    QCOMPARE(dialog.forkNameEdit()->text(), QStringLiteral("lr-probe")); // not replaced
+
+    typeInto(dialog.forkNameEdit(), QStringLiteral("a/b"));
+    QTRY_VERIFY_WITH_TIMEOUT(!dialog.isPlanned() && dialog.planView()->toPlainText().isEmpty() &&
+                                 dialog.planView()->placeholderText().contains("plain folder name"),
+                             10000);
+    QVERIFY(!dialog.launchButton()->isEnabled());
+    QVERIFY2(dialog.launchButton()->toolTip().contains("plain folder name"),
+             qPrintable(dialog.launchButton()->toolTip()));
+    QVERIFY(!fs::exists(fs::path(tmp.path().toStdString()) / "lr-probe"));
 }
 
 void tst_LaunchDialog::missingProgramIsUndoneAndSaysWhy()

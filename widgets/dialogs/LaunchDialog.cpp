@@ -72,7 +72,8 @@ LaunchDialog::LaunchDialog(PrepRequest request, QWidget* parent)
                                 1,
                                 false,
                                 request.backend,
-                                request.slurm},
+                                request.slurm,
+                                {}},
                    parent)
 {}
 
@@ -80,9 +81,9 @@ LaunchDialog::LaunchDialog(std::shared_ptr<const LaunchSource> source, const Lau
                            QWidget* parent)
     : QDialog(parent), m_source(std::move(source)), m_mode(new QButtonGroup(this)),
       m_backend(new QButtonGroup(this)), m_config(new QLineEdit(this)),
-      m_template(new QLineEdit(this)), m_paramsStack(new QStackedWidget(this)),
-      m_paramsStatus(new QLabel(this)), m_retry(new QPushButton(tr("&Retry"), this)),
-      m_params(new QTableWidget(0, 3, this)),
+      m_template(new QLineEdit(this)), m_forkName(new QLineEdit(this)),
+      m_paramsStack(new QStackedWidget(this)), m_paramsStatus(new QLabel(this)),
+      m_retry(new QPushButton(tr("&Retry"), this)), m_params(new QTableWidget(0, 3, this)),
       m_changedOnly(new QCheckBox(tr("Changed only"), this)), m_sweep(new SweepEditor(this)),
       m_slurmBox(new QGroupBox(tr("Slurm job"), this)), m_slurm(new SlurmForm(m_slurmBox)),
       m_views(new QTabWidget(this)), m_plan(monoView(QStringLiteral("plan"), this)),
@@ -140,6 +141,12 @@ LaunchDialog::LaunchDialog(std::shared_ptr<const LaunchSource> source, const Lau
     m_template->setPlaceholderText(
         tr("python3 train.py --config_file {config} --ckpt_directory {ckpt_directory} ..."));
     form->addRow(tr("Co&mmand:"), m_template);
+    m_forkName->setObjectName(QStringLiteral("forkName"));
+    m_forkName->setToolTip(tr("The fork's folder, beside the parent's run folder."));
+    form->addRow(tr("Fork &name:"), m_forkName);
+    // A far run's fork is named by the far ckpt (`ckpt launch --into` there).
+    m_forkName->setVisible(host.isEmpty());
+    form->labelForField(m_forkName)->setVisible(host.isEmpty());
     layout->addLayout(form);
 
     // Left: what to change (parameters, sweep); right: where it runs and the plan.
@@ -249,6 +256,11 @@ LaunchDialog::LaunchDialog(std::shared_ptr<const LaunchSource> source, const Lau
         m_debounce->start();
     });
     connect(m_template, &QLineEdit::textEdited, this, later);
+    connect(m_forkName, &QLineEdit::textEdited, this, [this, later] {
+        // Cleared: back to the suggestion.
+        m_forkNameTyped = !m_forkName->text().trimmed().isEmpty();
+        later();
+    });
     connect(m_force, &QCheckBox::toggled, this, later);
     connect(m_params, &QTableWidget::itemChanged, this, [this](QTableWidgetItem* item) {
         if (item->column() == ValueColumn && m_filled) {
@@ -290,6 +302,9 @@ LaunchChoice LaunchDialog::currentChoice() const
     c.configFile = m_config->text().trimmed().toStdString();
     c.commandTemplate = m_template->text().trimmed().toStdString();
     c.force = m_force->isChecked();
+    // Untyped, the field only shows the default name the plan chose.
+    if (m_forkNameTyped)
+        c.forkName = m_forkName->text().trimmed().toStdString();
     c.backend = isSlurm() ? LaunchPlan::Backend::Slurm : LaunchPlan::Backend::Local;
     c.slurm = m_slurm->options();
     c.parallel = m_sweep->parallel();
@@ -367,6 +382,8 @@ void LaunchDialog::showPlan(Preview result)
         m_planError = QString::fromStdString(result->error().message);
         if (!m_source->host().empty())
             m_planError = tr("`ckpt launch --dry-run` %1").arg(m_planError);
+        // The plan pane never keeps saying "Checking the epoch…" after an answer.
+        m_plan->setPlaceholderText(tr("No plan: %1").arg(m_planError));
         showBackend();
         emit planned();
         return;
@@ -383,6 +400,13 @@ void LaunchDialog::showPlan(Preview result)
     if (m_config->text().isEmpty() && !m_preview->configFile.empty()) {
         m_config->setText(QString::fromStdString(m_preview->configFile));
         m_config->setCursorPosition(0);
+    }
+    const bool fork = !m_preview->forkName.empty();
+    m_forkName->setEnabled(fork);
+    if (fork && !m_forkNameTyped) {
+        // The default says what differs: RUN001-fork-e011-learning_rate-0.003.
+        m_forkName->setText(QString::fromStdString(m_preview->forkName));
+        m_forkName->setCursorPosition(0);
     }
     showBackend();
     emit planned();
@@ -411,6 +435,11 @@ void LaunchDialog::showBackend()
                       .arg(QString::fromStdString(m_preview->checkFailures.front()));
     m_error->setText(message);
     m_launch->setEnabled(m_preview && problems.isEmpty() && !m_launching);
+    // A disabled Launch says why in words.
+    m_launch->setToolTip(m_launch->isEnabled() ? QString()
+                         : m_launching         ? tr("Launching…")
+                         : !message.isEmpty()  ? message
+                                              : tr("Waiting for the plan (checking the epoch)…"));
 }
 
 void LaunchDialog::fillParameters(const LaunchParameters& params)

@@ -60,6 +60,9 @@ public:
     QTableWidget* parameterTable() const { return m_params; }
     QLineEdit* configEdit() const { return m_config; }
     QLineEdit* templateEdit() const { return m_template; }
+    // A fork's folder name (local runs): suggested from the parent, the epoch
+    // and the changed values until the user types one.
+    QLineEdit* forkNameEdit() const { return m_forkName; }
     QPlainTextEdit* planView() const { return m_plan; }
     QPlainTextEdit* scriptView() const { return m_script; }
     QPushButton* launchButton() const { return m_launch; }
@@ -95,6 +98,8 @@ private:
     QButtonGroup* m_backend;
     QLineEdit* m_config;
     QLineEdit* m_template;
+    QLineEdit* m_forkName;
+    bool m_forkNameTyped = false;
     QStackedWidget* m_paramsStack;
     QLabel* m_paramsStatus;
     QPushButton* m_retry;
