@@ -1,6 +1,7 @@
 #include "experiments/ExperimentsPanel.h"
 
 #include "common/Badges.h"
+#include "common/DistinctNameDelegate.h"
 #include "experiments/LineageView.h"
 #include "experiments/RunStateStyle.h"
 #include "launch/LogFollower.h"
@@ -99,6 +100,10 @@ void ExperimentsPanel::build()
     m_table->setSelectionMode(QAbstractItemView::SingleSelection);
     m_table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_table->setItemDelegateForColumn(LaunchedRunsModel::StateColumn, new StateDelegate(m_table));
+    m_table->setItemDelegateForColumn(LaunchedRunsModel::NameColumn,
+                                      new DistinctNameDelegate(m_table));
+    m_table->setItemDelegateForColumn(LaunchedRunsModel::ParentColumn,
+                                      new DistinctNameDelegate(m_table));
     m_table->verticalHeader()->hide();
     m_table->setWordWrap(false);
     m_table->setAlternatingRowColors(true);

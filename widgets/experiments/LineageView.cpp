@@ -1,5 +1,6 @@
 #include "experiments/LineageView.h"
 
+#include "common/DistinctElide.h"
 #include "experiments/RunStateStyle.h"
 #include "launch/LineageGraph.h"
 #include "launch/RunBranches.h"
@@ -30,8 +31,9 @@ constexpr int RootKey = 0;
 class NodeItem final : public QGraphicsItem
 {
 public:
-    NodeItem(const LineageGraph::Node& node, bool current, const QPalette& palette)
-        : m_node(node), m_current(current), m_palette(palette)
+    NodeItem(const LineageGraph::Node& node, bool current, const QPalette& palette,
+             QStringList names)
+        : m_node(node), m_current(current), m_palette(palette), m_names(std::move(names))
     {
         setData(RootKey, QString::fromStdString(node.root));
         setToolTip(QString::fromStdString(node.root));
@@ -61,8 +63,9 @@ public:
         p->setPen(m_palette.color(QPalette::Text));
         const QRectF text = box.adjusted(14, 5, -6, -5);
         const QString name = QString::fromStdString(m_node.name);
+        // Cut so that what tells it from the graph's other runs stays.
         p->drawText(text, Qt::AlignLeft | Qt::AlignTop,
-                    QFontMetrics(bold).elidedText(name, Qt::ElideMiddle, int(text.width())));
+                    DistinctElide::elide(name, m_names, int(text.width()), QFontMetrics(bold)));
         QFont small = p->font();
         small.setBold(false);
         small.setPointSizeF(small.pointSizeF() * 0.9);
@@ -84,6 +87,7 @@ private:
     LineageGraph::Node m_node;
     bool m_current;
     QPalette m_palette;
+    QStringList m_names; // every node's, to keep what tells them apart
 };
 
 QPointF nodeOrigin(const LineageGraph::Node& n, double rowPitch)
@@ -203,9 +207,12 @@ void LineageView::rebuild()
             to.y() > from.y() + 1 ? to.y() + 6 : to.y() - label->boundingRect().height() - 6;
         label->setPos(std::max(from.x() + 8, lx), ly);
     }
+    QStringList names;
+    for (const LineageGraph::Node& n : m_graph->nodes)
+        names << QString::fromStdString(n.name);
     for (const LineageGraph::Node& n : m_graph->nodes) {
         auto* item = new NodeItem(
-            n, !m_current.isEmpty() && QString::fromStdString(n.root) == m_current, pal);
+            n, !m_current.isEmpty() && QString::fromStdString(n.root) == m_current, pal, names);
         item->setPos(nodeOrigin(n, m_rowPitch));
         m_scene->addItem(item);
     }
