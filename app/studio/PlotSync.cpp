@@ -49,6 +49,11 @@ void PlotSync::updateMarkers(const QString& root)
         return run->linkedEpoch(name).value_or(MetricPlot::NoEpoch);
     };
     m_panel->plot()->setMarkers(root, epochOf("last"), epochOf("best"));
+    std::vector<int> kept;
+    for (const Epoch& e : run->epochs)
+        if (e.hasModel())
+            kept.push_back(e.number);
+    m_panel->plot()->setCheckpoints(root, kept);
 }
 
 void PlotSync::refreshMetrics()

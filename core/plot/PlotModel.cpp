@@ -231,6 +231,26 @@ bool PlotModel::setMarkers(const QString& id, int last, int best)
     return true;
 }
 
+bool PlotModel::setCheckpoints(const QString& id, std::vector<int> epochs)
+{
+    const int index = findRun(id);
+    if (index < 0)
+        return false;
+    auto& kept = m_runs[std::size_t(index)].checkpoints;
+    if (kept && *kept == epochs)
+        return false;
+    kept = std::move(epochs);
+    return true;
+}
+
+std::optional<bool> PlotModel::hasCheckpoint(int run, int epoch) const
+{
+    if (run < 0 || run >= int(m_runs.size()) || !m_runs[std::size_t(run)].checkpoints)
+        return std::nullopt;
+    const auto& kept = *m_runs[std::size_t(run)].checkpoints;
+    return std::binary_search(kept.begin(), kept.end(), epoch);
+}
+
 void PlotModel::setMetrics(const QStringList& metrics)
 {
     m_metrics = metrics;
@@ -473,6 +493,13 @@ QString PlotModel::describe(int curve, int entry) const
         text += QLatin1Char('\n') + tr("smoothed: %1").arg(number(s.smoothed()[entry]));
     if (s.supersededFrom() >= 0 && entry >= s.supersededFrom())
         text += QLatin1Char('\n') + tr("trained again after a restart");
+    // Where one can roll back to: only the run's own current epochs have one.
+    if (c.curve.kind == MetricCurve::Kind::Own &&
+        !(s.supersededFrom() >= 0 && entry >= s.supersededFrom()))
+        if (const auto kept = hasCheckpoint(c.run, p.epoch))
+            text += QLatin1Char('\n') +
+                    (*kept ? tr("checkpoint on disk")
+                           : tr("no checkpoint on disk (pruned): no roll back to here"));
     if (const HistoryBranch* b = branchOf(curve)) {
         const QString when = QString::fromStdString(b->time);
         if (c.curve.kind == MetricCurve::Kind::Superseded)

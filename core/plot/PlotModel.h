@@ -39,6 +39,9 @@ public:
         int last = NoEpoch;
         int best = NoEpoch;
         std::optional<double> timeOrigin; // earliest wall time of the run
+        // The epochs that still have a checkpoint on disk, ascending; nullopt:
+        // not known (the plot then says nothing about what is on disk).
+        std::optional<std::vector<int>> checkpoints{};
     };
 
     struct Curve
@@ -87,6 +90,10 @@ public:
     // elsewhere, so that the other's next live row does not copy its history).
     void releaseSharedHistories();
     bool setMarkers(const QString& id, int last, int best);
+    // Which epochs still have a checkpoint (PlotModel::Run::checkpoints); true when changed.
+    bool setCheckpoints(const QString& id, std::vector<int> epochs);
+    // Whether the run's epoch has a checkpoint on disk (nullopt: not known).
+    std::optional<bool> hasCheckpoint(int run, int epoch) const;
 
     void setMetrics(const QStringList& metrics);
     void setOptions(PlotXAxis xAxis, double smoothing, bool logY);

@@ -46,6 +46,7 @@ private slots:
     void graphsPerChosenMetric();
     void hoverShowsExactValues();
     void hoverMarksTheDeadEnd();
+    void checkpointsOnDiskAreMarked();
     void clickEmitsTheEpoch_data();
     void clickEmitsTheEpoch();
     void dragIsNotAClick();
@@ -173,6 +174,34 @@ void tst_MetricPlot::hoverMarksTheDeadEnd()
     QTest::mouseMove(target2, local2);
     QTRY_VERIFY(m_plot->hoverText().contains(QStringLiteral("(restart 1)")));
     QVERIFY(!m_plot->hoverText().contains(QStringLiteral("trained again")));
+}
+
+// Which epochs still have a checkpoint: squares on the curve, a legend entry,
+// and the hover says so; a pruned epoch's point says it has none.
+void tst_MetricPlot::checkpointsOnDiskAreMarked()
+{
+    m_plot->setRuns(oneRun());
+    m_plot->setMetrics({QStringLiteral("loss")});
+    QCOMPARE(m_plot->checkpointMarkerCount(), 0); // not known: nothing claimed
+    QVERIFY(!m_plot->legendEntries().contains(QStringLiteral("checkpoint on disk")));
+    m_plot->setCheckpoints(QStringLiteral("a"), {3, 5, 12});
+    QCOMPARE(m_plot->checkpointMarkerCount(), 3);
+    QVERIFY(m_plot->legendEntries().contains(QStringLiteral("checkpoint on disk")));
+
+    auto [kept, keptAt] = under(*m_plot, m_plot->pointPosition(0, 2)); // epoch 3
+    QTest::mouseMove(kept, keptAt);
+    QTRY_VERIFY(m_plot->hoverText().contains(QStringLiteral("epoch 3: ")));
+    QVERIFY2(m_plot->hoverText().contains(QStringLiteral("checkpoint on disk")),
+             qPrintable(m_plot->hoverText()));
+    auto [pruned, prunedAt] = under(*m_plot, m_plot->pointPosition(0, 3)); // epoch 4
+    QTest::mouseMove(pruned, prunedAt);
+    QTRY_VERIFY(m_plot->hoverText().contains(QStringLiteral("epoch 4: ")));
+    QVERIFY2(m_plot->hoverText().contains(QStringLiteral("no checkpoint on disk")),
+             qPrintable(m_plot->hoverText()));
+
+    // Pruned further: the markers follow.
+    m_plot->setCheckpoints(QStringLiteral("a"), {12});
+    QCOMPARE(m_plot->checkpointMarkerCount(), 1);
 }
 
 void tst_MetricPlot::clickEmitsTheEpoch_data()

@@ -38,6 +38,7 @@ void CurveGraphs::rebuild()
     m_tail.clear();
     m_best.clear();
     m_last.clear();
+    m_kept.clear();
     const bool manyRuns = m_model.runs().size() > 1;
     for (std::size_t i = 0; i < m_model.curves().size(); ++i) {
         const auto& c = m_model.curves()[i];
@@ -60,15 +61,18 @@ void CurveGraphs::rebuild()
     }
     // Markers go last so they are drawn on top of every curve.
     for (std::size_t r = 0; r <= m_model.runs().size(); ++r) {
+        QCPGraph* kept = m_plot->addGraph();
         QCPGraph* best = m_plot->addGraph();
         QCPGraph* last = m_plot->addGraph();
+        kept->setName(tr("checkpoint on disk"));
         best->setName(tr("best epoch"));
         last->setName(tr("last epoch"));
-        for (QCPGraph* g : {best, last}) {
+        for (QCPGraph* g : {kept, best, last}) {
             g->setLineStyle(QCPGraph::lsNone);
             g->removeFromLegend();
         }
-        // One neutral pair more, without data, stands for all runs in the legend.
+        // One neutral set more, without data, stands for all runs in the legend.
+        m_kept.push_back(kept);
         m_best.push_back(best);
         m_last.push_back(last);
     }
@@ -138,6 +142,12 @@ void CurveGraphs::updateMarkers(Look look)
 {
     for (std::size_t r = 0; r < m_model.runs().size(); ++r) {
         const auto& run = m_model.runs()[r];
+        // Where one can roll back to: epochs pruned or superseded get none.
+        m_kept[r]->data()->clear();
+        if (run.checkpoints)
+            for (const int epoch : *run.checkpoints)
+                for (const auto& [key, value] : m_model.markerPoints(int(r), epoch))
+                    m_kept[r]->addData(key, value);
         for (auto [graph, epoch] :
              {std::pair{m_best[r], run.best}, std::pair{m_last[r], run.last}}) {
             graph->data()->clear();
@@ -187,6 +197,7 @@ void CurveGraphs::updateLegend(Look look)
     };
     const bool curves = !named.empty() || !branches.empty();
     const std::pair<QCPGraph*, bool> entries[] = {
+        {m_kept.back(), curves && anyData(m_kept)},
         {m_best.back(), curves && anyData(m_best)},
         {m_last.back(), curves && anyData(m_last)},
         {m_restart, curves && !m_restart->data()->isEmpty()}};
@@ -226,6 +237,8 @@ void CurveGraphs::applyTheme(const PlotTheme& theme)
                                                    QPen(theme.text(), 1.2), QBrush(colour), 11));
         m_last[r]->setScatterStyle(
             QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(colour, 2.2), Qt::NoBrush, 13));
+        m_kept[r]->setScatterStyle(QCPScatterStyle(
+            QCPScatterStyle::ssSquare, QPen(theme.background(), 1.0), QBrush(colour), 7));
     }
     if (m_restart)
         m_restart->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssTriangleInverted,
@@ -240,6 +253,14 @@ QStringList CurveGraphs::legendEntries() const
         if (auto* item = qobject_cast<QCPPlottableLegendItem*>(m_plot->legend->item(i)))
             out << item->plottable()->name();
     return out;
+}
+
+int CurveGraphs::checkpointMarkerCount() const
+{
+    int n = 0;
+    for (const QCPGraph* g : m_kept)
+        n += g->dataCount();
+    return n;
 }
 
 int CurveGraphs::restartMarkerCount() const

@@ -57,6 +57,8 @@ public:
 
     QStringList legendEntries() const;
     int restartMarkerCount() const;
+    // Markers of epochs with a checkpoint on disk, over all runs.
+    int checkpointMarkerCount() const;
     // The pen curve `i`'s line is drawn with, and how many entries it holds.
     QPen pen(std::size_t i) const;
     int dataCount(std::size_t i) const;
@@ -76,6 +78,7 @@ private:
     std::vector<QCPGraph*> m_tail;   // the faded part: a dead end, a whole branch
     std::vector<QCPGraph*> m_best;   // per run, then one for the legend
     std::vector<QCPGraph*> m_last;   // per run, then one for the legend
+    std::vector<QCPGraph*> m_kept;   // epochs with a checkpoint on disk, likewise
     QCPGraph* m_restart = nullptr;   // one marker where each restart resumed
 };
 

@@ -256,6 +256,16 @@ void MetricPlot::setMarkers(const QString& runId, int lastEpoch, int bestEpoch)
     }
 }
 
+void MetricPlot::setCheckpoints(const QString& runId, const std::vector<int>& epochs)
+{
+    if (deferred([=](PlotModel& m) { m.setCheckpoints(runId, epochs); }))
+        return;
+    if (m_model.setCheckpoints(runId, epochs)) {
+        updateMarkers();
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+    }
+}
+
 void MetricPlot::setSmoothing(double weight)
 {
     weight = std::isfinite(weight) ? std::clamp(weight, 0.0, 0.999) : 0.0;

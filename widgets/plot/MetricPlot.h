@@ -117,6 +117,9 @@ public:
     // of the newest segment that trained that epoch; NoEpoch hides one. Cheap:
     // call it after every live update.
     void setMarkers(const QString& runId, int lastEpoch, int bestEpoch);
+    // The run's epochs that still have a checkpoint on disk (ascending): drawn
+    // as squares on its curves, and the hover says which epochs have none.
+    void setCheckpoints(const QString& runId, const std::vector<int>& epochs);
 
     double smoothing() const { return m_settings.smoothing; }
     bool logScale() const { return m_settings.logY; }
@@ -177,6 +180,7 @@ public:
     // x axis's tick labels as last drawn.
     QStringList legendEntries() const { return m_graphs->legendEntries(); }
     int restartMarkerCount() const { return m_graphs->restartMarkerCount(); }
+    int checkpointMarkerCount() const { return m_graphs->checkpointMarkerCount(); }
     QStringList xTickLabels() const;
     int selectedEpoch() const { return m_selectedEpoch; }
     bool showsEmptyState() const;
