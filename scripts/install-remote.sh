@@ -13,7 +13,8 @@
 #   CKPT_BUILD_DIR   build folder holding app/cli/ckpt (default build/)
 #   CKPT_SSH         the ssh command (default "ssh"; e.g. "ssh -F my_config")
 #   CKPT_SSH_COMPRESS=0   no ssh compression (fast links, loopback)
-# Then open ssh://HOST/folder in Ckpt Studio with PREFIX/bin/ckpt as the far ckpt.
+# Then open ssh://HOST/folder in Ckpt Studio: the default PREFIX is found by
+# itself; another one is given as the far ckpt (PREFIX/bin/ckpt) once per host.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 build="${CKPT_BUILD_DIR:-$here/build}"

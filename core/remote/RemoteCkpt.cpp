@@ -68,12 +68,34 @@ std::string RemoteCkpt::quotePath(const std::string& path)
 
 std::string RemoteCkpt::remoteCommandLine(const QStringList& arguments) const
 {
-    std::string line = quotePath(m_options.ckpt);
+    std::string args;
     for (const QString& a : arguments) {
-        line += ' ';
-        line += quotePath(a.toStdString());
+        args += ' ';
+        args += quotePath(a.toStdString());
     }
-    return line;
+    const std::string& ckpt = m_options.ckpt;
+    if (ckpt.find('/') != std::string::npos || m_options.ckptFallbacks.empty())
+        return quotePath(ckpt) + args;
+    // A bare name: the far PATH first, then where our installer puts it. The
+    // user's login shell may be any; `sh -c` runs the search in a POSIX one,
+    // and exit 127 (not found) is the shell's own answer when none is there.
+    std::string script = "command -v " + shellQuote(ckpt) + " >/dev/null 2>&1 && exec " +
+                         shellQuote(ckpt) + " \"$@\"";
+    for (const std::string& place : m_options.ckptFallbacks)
+        script += "; [ -x " + quotePath(place) + " ] && exec " + quotePath(place) + " \"$@\"";
+    script += "; exit 127";
+    return "sh -c " + shellQuote(script) + " ckpt" + args;
+}
+
+std::string RemoteCkpt::ckptPlaces(const RemoteOptions& options)
+{
+    std::string places = "'" + options.ckpt + "'";
+    if (options.ckpt.find('/') == std::string::npos) {
+        places += " on the PATH";
+        for (const std::string& place : options.ckptFallbacks)
+            places += ", " + place;
+    }
+    return places;
 }
 
 QStringList RemoteCkpt::sshCommand(const QStringList& arguments) const
@@ -104,13 +126,13 @@ std::pair<RemoteFailure, std::string> RemoteCkpt::classify(const RemoteTarget& t
         return {RemoteFailure::None, {}};
     if (exitCode == 127)
         return {RemoteFailure::CkptMissing,
-                "ckpt was not found on " + host + " (looked for '" + ckpt +
-                    "'). Install it there with scripts/install-remote.sh " + host +
+                "ckpt was not found on " + host + " (looked for " + ckpt +
+                    "). Install it there with scripts/install-remote.sh " + host +
                     " [PREFIX], or give the full path of ckpt on that host."};
     if (exitCode == 126)
         return {
             RemoteFailure::CkptMissing,
-            "'" + ckpt + "' on " + host +
+            ckpt + " on " + host +
                 " cannot be run (permission denied, or not a program for that machine): " + reason +
                 ". Install ckpt there with scripts/install-remote.sh " + host + " [PREFIX]."};
     if (exitCode == 255 || exitCode < 0) {
@@ -253,7 +275,7 @@ RemoteCkpt::Outcome RemoteCkpt::execute(const QStringList& arguments, const Prog
     errText += err.toStdString();
     o.exitCode = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1;
     auto [failure, message] =
-        classify(m_target, m_options.ckpt,
+        classify(m_target, ckptPlaces(m_options),
                  p.exitStatus() == QProcess::NormalExit ? o.exitCode : 255, errText);
     o.failure = failure;
     o.message = std::move(message);

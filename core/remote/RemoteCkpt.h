@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ckpt {
 
@@ -28,6 +29,10 @@ struct RemoteOptions
     // One shared connection per host (SshMultiplex) unless the user's ssh
     // config sets up its own; false: every call connects anew.
     bool shareConnection = true;
+    // Where else a bare `ckpt` (a name, not a path) is looked for when the far
+    // PATH of a non-interactive ssh shell has none: scripts/install-remote.sh's
+    // default prefix first. Empty: the PATH only.
+    std::vector<std::string> ckptFallbacks{"~/.local/ckpt/bin/ckpt"};
 };
 
 // What kind of failure a remote call met, for the caller to decide whether
@@ -170,6 +175,9 @@ public:
 
     // The user's message for an ssh/ckpt failure: `exitCode` of ssh (255: ssh's
     // own error; 127/126: the far shell's), `stderrText` what it printed.
+    // Where a bare `ckpt` is looked for, for messages: "'ckpt' on the PATH, ~/...".
+    static std::string ckptPlaces(const RemoteOptions& options);
+    // `ckpt`: where it was looked for (ckptPlaces).
     static std::pair<RemoteFailure, std::string> classify(const RemoteTarget& target,
                                                           const std::string& ckpt, int exitCode,
                                                           const std::string& stderrText);

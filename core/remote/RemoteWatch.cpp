@@ -141,9 +141,9 @@ void RemoteWatch::onLine(const QByteArray& line)
 void RemoteWatch::onFinished(int exitCode, QProcess::ExitStatus status)
 {
     m_stderr += m_process->readAllStandardError();
-    auto [failure, message] = RemoteCkpt::classify(m_remote.target(), m_remote.options().ckpt,
-                                                   status == QProcess::NormalExit ? exitCode : 255,
-                                                   m_stderr.toStdString());
+    auto [failure, message] = RemoteCkpt::classify(
+        m_remote.target(), RemoteCkpt::ckptPlaces(m_remote.options()),
+        status == QProcess::NormalExit ? exitCode : 255, m_stderr.toStdString());
     const QString text = QString::fromStdString(message);
     switch (failure) {
     case RemoteFailure::Unreachable:

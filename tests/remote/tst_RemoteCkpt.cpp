@@ -239,6 +239,29 @@ private slots:
         QCOMPARE(handed, std::size_t(2));
     }
 
+    // A bare `ckpt` missing from the far PATH of a non-interactive ssh shell is
+    // found where scripts/install-remote.sh puts it; when it is nowhere, the
+    // message lists every place looked at.
+    void bareCkptIsFoundWhereTheInstallerPutsIt()
+    {
+        const fs::path bin = fs::path(m_tmp.path().toStdString()) / "installed" / "bin";
+        fs::create_directories(bin);
+        writeShellScript(bin / "ckpt", "exec " CKPT_CLI_PATH " \"$@\"\n");
+        RemoteOptions options = this->options();
+        options.ckpt = "ckpt-on-no-path"; // a bare name nobody's PATH has
+        options.ckptFallbacks = {(bin / "missing").string(), (bin / "ckpt").string()};
+        auto version = RemoteCkpt(target(), options).probe();
+        QVERIFY2(version, version ? "" : version.error().message.c_str());
+        QCOMPARE(version->protocol, kCliProtocol);
+
+        options.ckptFallbacks = {(bin / "missing").string()};
+        const auto outcome = RemoteCkpt(target(), options).run({QStringLiteral("version")});
+        QCOMPARE(int(outcome.failure), int(RemoteFailure::CkptMissing));
+        QVERIFY2(outcome.message.find("'ckpt-on-no-path' on the PATH, " +
+                                      (bin / "missing").string()) != std::string::npos,
+                 outcome.message.c_str());
+    }
+
     void failuresSayWhatToDo_data()
     {
         QTest::addColumn<QString>("setup");
