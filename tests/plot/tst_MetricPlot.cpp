@@ -2,6 +2,8 @@
 #include "SyntheticHistory.h"
 #include "plot/MetricPlot.h"
 
+#include <QApplication>
+#include <QCursor>
 #include <QFile>
 #include <QFileInfo>
 #include <QImage>
@@ -154,6 +156,14 @@ void tst_MetricPlot::hoverShowsExactValues()
     // Far from every point: nothing to show.
     QTest::mouseMove(target, target->mapFrom(m_plot.get(), QPoint(790, 5)));
     QTRY_VERIFY(m_plot->hoverText().isEmpty());
+
+    // The pointer leaving the plot takes the label with it: nothing stays stuck.
+    QTest::mouseMove(target, local + QPoint(1, 0));
+    QTRY_VERIFY(!m_plot->hoverText().isEmpty());
+    QCursor::setPos(m_plot->mapToGlobal(QPoint(-40, -40)));
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(target, &leave);
+    QVERIFY(m_plot->hoverText().isEmpty());
 
     // New data drops a hover that pointed into the old graphs.
     QTest::mouseMove(target, local);

@@ -9,6 +9,7 @@
 #include "plot/PlotTheme.h"
 #include "plot/WallTimeTicker.h"
 
+#include <QCursor>
 #include <QEvent>
 #include <QLabel>
 #include <QMouseEvent>
@@ -64,6 +65,7 @@ MetricPlot::MetricPlot(QWidget* parent) : QWidget(parent)
     }
 
     connect(m_plot, &QCustomPlot::mouseMove, this, &MetricPlot::onMouseMove);
+    m_plot->installEventFilter(this);
     connect(m_plot, &QCustomPlot::mousePress, this, &MetricPlot::onMousePress);
     connect(m_plot, &QCustomPlot::mouseRelease, this, &MetricPlot::onMouseRelease);
     connect(m_plot, &QCustomPlot::mouseWheel, this, [this] { m_userRange = true; });
@@ -496,6 +498,26 @@ void MetricPlot::onMouseMove(QMouseEvent* event)
     }
     m_tracer->setVisible(pick.curve >= 0);
     m_label->setVisible(pick.curve >= 0);
+    m_plot->layer(QStringLiteral("overlay"))->replot();
+}
+
+bool MetricPlot::eventFilter(QObject* watched, QEvent* event)
+{
+    // A Leave while the pointer is still over the plot (a child or a popup
+    // taking it) keeps the label.
+    if (watched == m_plot && event->type() == QEvent::Leave &&
+        !m_plot->rect().contains(m_plot->mapFromGlobal(QCursor::pos())))
+        hideHover();
+    return QWidget::eventFilter(watched, event);
+}
+
+void MetricPlot::hideHover()
+{
+    if (!m_label->visible() && m_hoverText.isEmpty())
+        return;
+    m_hoverText.clear();
+    m_tracer->setVisible(false);
+    m_label->setVisible(false);
     m_plot->layer(QStringLiteral("overlay"))->replot();
 }
 

@@ -207,6 +207,7 @@ signals:
     void loaded();
 
 protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
     void changeEvent(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
 
@@ -231,6 +232,8 @@ private:
     void applyTheme();
     void showEmptyStateIfNeeded();
     void onMouseMove(QMouseEvent* event);
+    // The hover label and tracer go when the pointer leaves the plot.
+    void hideHover();
     void onMousePress(QMouseEvent* event);
     void onMouseRelease(QMouseEvent* event);
     PlotModel::Pick pickAt(QPoint pos) const;
