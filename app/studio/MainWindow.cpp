@@ -66,9 +66,9 @@ MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
     m_problemsPanel->setModel(workspace->problems());
     m_compareView->setModel(m_compareModel);
 
-    m_tabs->addTab(m_table, tr("&Epochs"));
+    m_tabs->addTab(m_table, tr("Ep&ochs"));
     m_tabs->addTab(m_compareView, tr("&Compare"));
-    m_tabs->addTab(m_problemsPanel, tr("&Problems"));
+    m_tabs->addTab(m_problemsPanel, tr("Pro&blems"));
     m_tabs->setDocumentMode(true);
     m_rightSplitter->addWidget(m_plotPanel);
     m_rightSplitter->addWidget(m_tabs);
@@ -270,7 +270,7 @@ void MainWindow::connectWorkspace()
 void MainWindow::updateTitle()
 {
     const int problems = m_workspace->problems()->rowCount();
-    m_tabs->setTabText(2, problems > 0 ? tr("&Problems (%1)").arg(problems) : tr("&Problems"));
+    m_tabs->setTabText(2, problems > 0 ? tr("Pro&blems (%1)").arg(problems) : tr("Pro&blems"));
     const QStringList shown = m_workspace->shownRuns();
     QString title = tr("Ckpt Studio");
     if (shown.size() == 1)

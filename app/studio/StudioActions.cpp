@@ -27,7 +27,7 @@ StudioActions::StudioActions(QMainWindow* window, QUndoStack* undo, QAction* cop
          QKeySequence(QStringLiteral("Ctrl+Shift+O"))},
         {"retryRemote", QT_TR_NOOP("Re&try Connection Now"), QKeySequence()},
         {"closeFolder", QT_TR_NOOP("Close &Folder"), QKeySequence(QStringLiteral("Ctrl+W"))},
-        {"closeAll", QT_TR_NOOP("&Close All"), QKeySequence(QStringLiteral("Ctrl+Shift+W"))},
+        {"closeAll", QT_TR_NOOP("Close &All"), QKeySequence(QStringLiteral("Ctrl+Shift+W"))},
         {"exportCsv", QT_TR_NOOP("&Export Table as CSV…"), QKeySequence(QStringLiteral("Ctrl+E"))},
         {"quit", QT_TR_NOOP("&Quit"), QKeySequence::Quit},
         {"find", QT_TR_NOOP("&Filter Epochs"), QKeySequence::Find},
