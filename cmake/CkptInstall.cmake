@@ -44,6 +44,11 @@ if(CKPT_HELP2MAN AND TARGET ckpt)
 else()
     message(STATUS "help2man not found: no ckpt(1) man page (apt-get install help2man)")
 endif()
+# The user guide (and the screenshots it shows), which Help ▸ User Guide opens
+# from share/doc/ckpt-studio next to bin/.
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/"
+        DESTINATION "${CMAKE_INSTALL_DATADIR}/doc/ckpt-studio" COMPONENT Runtime
+        FILES_MATCHING PATTERN "*.md" PATTERN "*.png")
 install(FILES "${PROJECT_SOURCE_DIR}/resources/completion/ckpt.bash"
         DESTINATION "${CMAKE_INSTALL_DATADIR}/bash-completion/completions" RENAME ckpt
         COMPONENT Runtime)

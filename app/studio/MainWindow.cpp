@@ -4,6 +4,7 @@
 #include "EpochActions.h"
 #include "ExperimentsController.h"
 #include "FolderDrop.h"
+#include "HelpActions.h"
 #include "PlotSync.h"
 #include "RelinkCommand.h"
 #include "RemoteActions.h"
@@ -13,7 +14,6 @@
 #include "common/MessageBanner.h"
 #include "common/ProgressStrip.h"
 #include "compare/CompareView.h"
-#include "dialogs/AboutDialog.h"
 #include "model/ModelInspectorDialog.h"
 #include "models/CompareModel.h"
 #include "models/EpochTableModel.h"
@@ -96,6 +96,7 @@ MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
                                       this);
     m_remote = new RemoteActions(this, workspace, m_sidebar, m_status, m_banner, this);
     connect(m_remote, &RemoteActions::dialogShown, this, &MainWindow::confirmationShown);
+    m_help = new HelpActions({this, m_tabs, m_plotPanel, m_sidebar}, this);
     createActions();
     m_experiments = new ExperimentsController(
         {this, workspace, m_sidebar, m_table, m_tabs, m_status, action("focusExperiments")});
@@ -164,7 +165,9 @@ void MainWindow::createActions()
              m_tabs->setCurrentWidget(m_problemsPanel);
              m_problemsPanel->view()->setFocus();
          }},
-        {"about", [this] { showAbout(); }},
+        {"userGuide", [this] { m_help->showUserGuide(); }},
+        {"shortcuts", [this] { m_help->showShortcuts(); }},
+        {"about", [this] { m_help->showAbout(); }},
     };
     for (const auto& [name, handler] : handlers)
         connect(action(QLatin1String(name)), &QAction::triggered, this, handler);
@@ -360,12 +363,6 @@ void MainWindow::onOperationFinished(const QString& root, const QString& action,
         return;
     QMessageBox::warning(this, tr("%1 failed").arg(action),
                          tr("%1\n\n%2").arg(m_workspace->runName(root), error));
-}
-
-void MainWindow::showAbout()
-{
-    AboutDialog dialog(this);
-    dialog.exec();
 }
 
 StudioSettings MainWindow::settings()

@@ -17,6 +17,7 @@ class EpochActions;
 class MessageBanner;
 class EpochTableView;
 class ExperimentsController;
+class HelpActions;
 class PlotPanel;
 class PlotSync;
 class ProblemsPanel;
@@ -69,7 +70,6 @@ private:
     void openDialog();
     void exportCsv();
     void onOperationFinished(const QString& root, const QString& action, const QString& error);
-    void showAbout();
 
     Workspace* m_workspace;
     CompareModel* m_compareModel;
@@ -92,6 +92,7 @@ private:
     ExperimentsController* m_experiments = nullptr;
     EpochActions* m_epochActions = nullptr;
     RemoteActions* m_remote = nullptr;
+    HelpActions* m_help = nullptr;
 };
 
 } // namespace ckpt

@@ -51,6 +51,8 @@ StudioActions::StudioActions(QMainWindow* window, QUndoStack* undo, QAction* cop
         {"focusProblems", QT_TR_NOOP("Go to &Problems"), QKeySequence(QStringLiteral("Ctrl+3"))},
         {"focusExperiments", QT_TR_NOOP("Go to E&xperiments"),
          QKeySequence(QStringLiteral("Ctrl+4"))},
+        {"userGuide", QT_TR_NOOP("&User Guide"), QKeySequence::HelpContents},
+        {"shortcuts", QT_TR_NOOP("&Keyboard Shortcuts"), QKeySequence(QStringLiteral("Ctrl+/"))},
         {"about", QT_TR_NOOP("&About Ckpt Studio"), QKeySequence()},
     };
     for (const Definition& d : definitions) {
@@ -96,7 +98,7 @@ void StudioActions::buildMenus()
                         "compare", "inspectModel", "verifyEpochs"});
     menu(tr("&Run"), {"verifyRuns", "verifyAll", "cancel", nullptr, "prune"});
     menu(tr("&View"), {"focusRuns", "focusTable", "focusProblems", "focusExperiments"});
-    menu(tr("&Help"), {"about"});
+    menu(tr("&Help"), {"userGuide", "shortcuts", nullptr, "about"});
     rebuildRecentMenu();
 }
 

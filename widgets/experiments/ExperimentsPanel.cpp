@@ -206,6 +206,9 @@ void ExperimentsPanel::build()
     const auto shortcut = [this](QKeySequence key, QPushButton* button) {
         auto* s = new QShortcut(key, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
         connect(s, &QShortcut::activated, button, &QPushButton::click);
+        // Help ▸ Keyboard Shortcuts lists a shortcut by what it says it does.
+        s->setWhatsThis(tr("%1 (Experiments tab)")
+                            .arg(button->text().remove(QLatin1Char('&')).remove(QChar(0x2026))));
     };
     shortcut(QKeySequence::Delete, m_stop);
     shortcut(QKeySequence(Qt::Key_F5), m_refresh);
