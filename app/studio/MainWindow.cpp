@@ -44,6 +44,8 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace ckpt {
 
 MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
@@ -147,7 +149,13 @@ void MainWindow::createActions()
         {"makeBest", [this] { m_epochActions->rollback(QStringLiteral("best")); }},
         {"restartFrom", [this] { m_experiments->launchFrom(LaunchPlan::Mode::Restart); }},
         {"forkFrom", [this] { m_experiments->launchFrom(LaunchPlan::Mode::Fork); }},
-        {"compare", [this] { m_epochActions->compareSelected(); }},
+        {"compare",
+         [this] {
+             m_comparedRuns.clear();
+             for (const EpochRef& ref : m_table->selectedEpochs())
+                 m_comparedRuns << ref.root;
+             m_epochActions->compareSelected();
+         }},
         {"inspectModel", [this] { m_epochActions->inspectModel(); }},
         {"verifyEpochs", [this] { m_epochActions->verify(EpochActions::VerifySelectedEpochs); }},
         {"verifyRuns", [this] { m_epochActions->verify(EpochActions::VerifySelectedRuns); }},
@@ -191,6 +199,14 @@ void MainWindow::createActions()
 void MainWindow::connectWorkspace()
 {
     connect(m_sidebar, &RunSidebar::selectedRunsChanged, this, [this](const QStringList& roots) {
+        // A comparison of epochs whose run is no longer shown is not left on
+        // the Compare tab as if it were about the runs now selected.
+        if (std::any_of(m_comparedRuns.cbegin(), m_comparedRuns.cend(),
+                        [&roots](const QString& r) { return !roots.contains(r); })) {
+            m_comparedRuns.clear();
+            m_compareModel->clear();
+            m_compareView->setWeightsUnavailable(tr("Select two epochs to compare their weights."));
+        }
         m_workspace->showRuns(roots);
         m_plotSync->refresh();
         updateActions();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QStringList>
 
 class QAction;
 class QLabel;
@@ -93,6 +94,7 @@ private:
     EpochActions* m_epochActions = nullptr;
     RemoteActions* m_remote = nullptr;
     HelpActions* m_help = nullptr;
+    QStringList m_comparedRuns; // the runs of the epochs on the Compare tab
 };
 
 } // namespace ckpt

@@ -1,7 +1,9 @@
 // Views that must not keep saying something about a state that has gone: the
-// empty plot's hint once runs are loaded.
+// empty plot's hint once runs are loaded, the Compare tab after switching runs.
 #include "CandleFixture.h"
 #include "MainWindow.h"
+#include "compare/CompareView.h"
+#include "models/EpochTableModel.h"
 #include "models/ModelRoles.h"
 #include "plot/MetricPlot.h"
 #include "plotpanel/PlotPanel.h"
@@ -10,8 +12,10 @@
 #include "table/EpochTableView.h"
 
 #include <QApplication>
+#include <QLabel>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTreeView>
@@ -26,12 +30,15 @@ private slots:
     void initTestCase();
     void init();
     void emptyPlotSaysWhatIsMissing();
+    void compareTabClearsWhenItsRunIsNoLongerShown();
 
 private:
     // Two runs of 3 epochs under `dir`, opened and idle; returns their roots.
     static QStringList openTwoRuns(MainWindow& window, Workspace& workspace,
                                    const QTemporaryDir& dir);
     static void clickRun(MainWindow& window, const QString& root, Qt::KeyboardModifiers mods);
+    static void clickEpoch(EpochTableView* table, const QString& root, int epoch,
+                           Qt::KeyboardModifiers mods);
 };
 
 void tst_StaleViews::initTestCase()
@@ -85,6 +92,22 @@ void tst_StaleViews::clickRun(MainWindow& window, const QString& root, Qt::Keybo
     QFAIL(qPrintable(QStringLiteral("no run %1 in the sidebar").arg(root)));
 }
 
+void tst_StaleViews::clickEpoch(EpochTableView* table, const QString& root, int epoch,
+                                Qt::KeyboardModifiers mods)
+{
+    QTableView* view = table->view();
+    for (int r = 0; r < view->model()->rowCount(); ++r) {
+        const QModelIndex i = view->model()->index(r, 1);
+        if (i.data(roles::EpochRole).toInt() == epoch &&
+            i.data(roles::RunRootRole).toString() == root) {
+            view->scrollTo(i);
+            QTest::mouseClick(view->viewport(), Qt::LeftButton, mods, view->visualRect(i).center());
+            return;
+        }
+    }
+    QFAIL("epoch row not found");
+}
+
 void tst_StaleViews::emptyPlotSaysWhatIsMissing()
 {
     QTemporaryDir dir;
@@ -107,6 +130,40 @@ void tst_StaleViews::emptyPlotSaysWhatIsMissing()
 
     clickRun(window, roots[1], {});
     QTRY_VERIFY(!plot->showsEmptyState());
+}
+
+void tst_StaleViews::compareTabClearsWhenItsRunIsNoLongerShown()
+{
+    QTemporaryDir dir;
+    Workspace workspace;
+    MainWindow window(&workspace);
+    const QStringList roots = openTwoRuns(window, workspace, dir);
+    QCOMPARE(roots.size(), 2);
+    clickRun(window, roots[0], {});
+    QTRY_COMPARE(window.sidebar()->selectedRuns(), QStringList{roots[0]});
+    QTRY_COMPARE(workspace.epochTable()->rowCount(), 3);
+    clickEpoch(window.epochTable(), roots[0], 1, {});
+    clickEpoch(window.epochTable(), roots[0], 3, Qt::ControlModifier);
+    QCOMPARE(window.epochTable()->selectedEpochs().size(), 2);
+    QTest::keyClick(window.epochTable()->view(), Qt::Key_D, Qt::ControlModifier);
+    CompareView* compare = window.compareView();
+    QTRY_VERIFY(compare->isVisible());
+    QVERIFY(compare->table()->model()->rowCount() > 3);
+
+    // Adding the other run keeps the comparison: its runs are still shown.
+    clickRun(window, roots[1], Qt::ControlModifier);
+    QTRY_COMPARE(window.sidebar()->selectedRuns().size(), 2);
+    QVERIFY(compare->table()->model()->rowCount() > 3);
+
+    // Switching to the other run alone: the old comparison goes, the tab says what to do.
+    clickRun(window, roots[1], {});
+    QTRY_COMPARE(window.sidebar()->selectedRuns(), QStringList{roots[1]});
+    QCOMPARE(compare->table()->model()->rowCount(), 0);
+    QStringList labels;
+    for (const QLabel* l : compare->findChildren<QLabel*>())
+        labels << l->text();
+    QVERIFY2(labels.filter(QStringLiteral("Select two epochs")).size() >= 1,
+             qPrintable(labels.join('\n')));
 }
 
 QTEST_MAIN(tst_StaleViews)
