@@ -44,6 +44,11 @@ if(CKPT_HELP2MAN AND TARGET ckpt)
 else()
     message(STATUS "help2man not found: no ckpt(1) man page (apt-get install help2man)")
 endif()
+# The user guide (and the screenshots it shows), which Help ▸ User Guide opens
+# from share/doc/ckpt-studio next to bin/.
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/docs/"
+        DESTINATION "${CMAKE_INSTALL_DATADIR}/doc/ckpt-studio" COMPONENT Runtime
+        FILES_MATCHING PATTERN "*.md" PATTERN "*.png")
 install(FILES "${PROJECT_SOURCE_DIR}/resources/completion/ckpt.bash"
         DESTINATION "${CMAKE_INSTALL_DATADIR}/bash-completion/completions" RENAME ckpt
         COMPONENT Runtime)
@@ -69,8 +74,10 @@ set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION science)
 set(CPACK_DEBIAN_RUNTIME_DESCRIPTION
     "See, trust and steer training checkpoints\n\
  A desktop app (ckpt-studio) and a command-line tool (ckpt) for ML training\n\
- checkpoints in CANDLE save directories: runs, epochs, metric histories,\n\
- checksum verification, relinking last/best, pruning and weight diffs.")
+ checkpoints of CANDLE, PyTorch Lightning, Keras, MindSpore, Orbax and Caffe2\n\
+ runs: epochs, metric histories, checksum verification, relinking last/best,\n\
+ pruning, weight diffs, restarts and forks. User guide in\n\
+ /usr/share/doc/ckpt-studio.")
 # The window loads its SVG icon through Qt's SVG image plugin.
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_DEPENDS "libqt6svg6")
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME "libckpt-dev")

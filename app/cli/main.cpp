@@ -48,7 +48,8 @@ void printUsage()
 {
     QString text = QStringLiteral(
         "Usage: ckpt COMMAND [OPTIONS] [ARGS]\n\n"
-        "Inspect, verify and steer training checkpoints (CANDLE save directories).\n\n"
+        "Inspect, verify and steer training checkpoints of CANDLE, PyTorch Lightning, Keras,\n"
+        "MindSpore, Orbax and Caffe2 runs.\n\n"
         "Commands:\n");
     for (const auto& c : commands())
         text +=

@@ -4,6 +4,7 @@
 #include "EpochActions.h"
 #include "ExperimentsController.h"
 #include "FolderDrop.h"
+#include "HelpActions.h"
 #include "PlotSync.h"
 #include "PruneCommand.h"
 #include "RelinkCommand.h"
@@ -15,7 +16,6 @@
 #include "common/MessageBanner.h"
 #include "common/ProgressStrip.h"
 #include "compare/CompareView.h"
-#include "dialogs/AboutDialog.h"
 #include "layout/Layout.h"
 #include "model/ModelInspectorDialog.h"
 #include "models/CompareModel.h"
@@ -49,6 +49,8 @@
 #include <QUndoStack>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace ckpt {
 
 MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
@@ -71,9 +73,9 @@ MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
     m_problemsPanel->setModel(workspace->problems());
     m_compareView->setModel(m_compareModel);
 
-    m_tabs->addTab(m_table, tr("&Epochs"));
+    m_tabs->addTab(m_table, tr("Ep&ochs"));
     m_tabs->addTab(m_compareView, tr("&Compare"));
-    m_tabs->addTab(m_problemsPanel, tr("&Problems"));
+    m_tabs->addTab(m_problemsPanel, tr("Pro&blems"));
     m_tabs->setDocumentMode(true);
     m_rightSplitter->addWidget(m_plotPanel);
     m_rightSplitter->addWidget(m_tabs);
@@ -101,6 +103,7 @@ MainWindow::MainWindow(Workspace* workspace, QWidget* parent)
                                       this);
     m_remote = new RemoteActions(this, workspace, m_sidebar, m_status, m_banner, this);
     connect(m_remote, &RemoteActions::dialogShown, this, &MainWindow::confirmationShown);
+    m_help = new HelpActions({this, m_tabs, m_plotPanel, m_sidebar}, this);
     createActions();
     m_experiments = new ExperimentsController(
         {this, workspace, m_sidebar, m_table, m_tabs, m_status, action("focusExperiments")});
@@ -153,7 +156,13 @@ void MainWindow::createActions()
         {"makeBest", [this] { m_epochActions->rollback(QStringLiteral("best")); }},
         {"restartFrom", [this] { m_experiments->launchFrom(LaunchPlan::Mode::Restart); }},
         {"forkFrom", [this] { m_experiments->launchFrom(LaunchPlan::Mode::Fork); }},
-        {"compare", [this] { m_epochActions->compareSelected(); }},
+        {"compare",
+         [this] {
+             m_comparedRuns.clear();
+             for (const EpochRef& ref : m_table->selectedEpochs())
+                 m_comparedRuns << ref.root;
+             m_epochActions->compareSelected();
+         }},
         {"inspectModel", [this] { m_epochActions->inspectModel(); }},
         {"verifyEpochs", [this] { m_epochActions->verify(EpochActions::VerifySelectedEpochs); }},
         {"verifyRuns", [this] { m_epochActions->verify(EpochActions::VerifySelectedRuns); }},
@@ -171,7 +180,9 @@ void MainWindow::createActions()
              m_tabs->setCurrentWidget(m_problemsPanel);
              m_problemsPanel->view()->setFocus();
          }},
-        {"about", [this] { showAbout(); }},
+        {"userGuide", [this] { m_help->showUserGuide(); }},
+        {"shortcuts", [this] { m_help->showShortcuts(); }},
+        {"about", [this] { m_help->showAbout(); }},
     };
     for (const auto& [name, handler] : handlers)
         connect(action(QLatin1String(name)), &QAction::triggered, this, handler);
@@ -195,6 +206,14 @@ void MainWindow::createActions()
 void MainWindow::connectWorkspace()
 {
     connect(m_sidebar, &RunSidebar::selectedRunsChanged, this, [this](const QStringList& roots) {
+        // A comparison of epochs whose run is no longer shown is not left on
+        // the Compare tab as if it were about the runs now selected.
+        if (std::any_of(m_comparedRuns.cbegin(), m_comparedRuns.cend(),
+                        [&roots](const QString& r) { return !roots.contains(r); })) {
+            m_comparedRuns.clear();
+            m_compareModel->clear();
+            m_compareView->setWeightsUnavailable(tr("Select two epochs to compare their weights."));
+        }
         m_workspace->showRuns(roots);
         m_plotSync->refresh();
         updateActions();
@@ -295,7 +314,7 @@ void MainWindow::connectWorkspace()
 void MainWindow::updateTitle()
 {
     const int problems = m_workspace->problems()->rowCount();
-    m_tabs->setTabText(2, problems > 0 ? tr("&Problems (%1)").arg(problems) : tr("&Problems"));
+    m_tabs->setTabText(2, problems > 0 ? tr("Pro&blems (%1)").arg(problems) : tr("Pro&blems"));
     const QStringList shown = m_workspace->shownRuns();
     QString title = tr("Ckpt Studio");
     if (shown.size() == 1)
@@ -412,12 +431,6 @@ void MainWindow::onOperationFinished(const QString& root, const QString& action,
         return;
     QMessageBox::warning(this, tr("%1 failed").arg(action),
                          tr("%1\n\n%2").arg(m_workspace->runName(root), error));
-}
-
-void MainWindow::showAbout()
-{
-    AboutDialog dialog(this);
-    dialog.exec();
 }
 
 StudioSettings MainWindow::settings()

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QMainWindow>
+#include <QStringList>
 
 #include <optional>
 
@@ -19,6 +20,7 @@ class EpochActions;
 class MessageBanner;
 class EpochTableView;
 class ExperimentsController;
+class HelpActions;
 class PlotPanel;
 class PlotSync;
 class ProblemsPanel;
@@ -72,7 +74,6 @@ private:
     void openDialog();
     void exportCsv();
     void onOperationFinished(const QString& root, const QString& action, const QString& error);
-    void showAbout();
     // Where `link` of the run pointed before the relink just announced.
     std::optional<int> previousTarget(const QString& root, const QString& link) const;
 
@@ -98,6 +99,8 @@ private:
     ExperimentsController* m_experiments = nullptr;
     EpochActions* m_epochActions = nullptr;
     RemoteActions* m_remote = nullptr;
+    HelpActions* m_help = nullptr;
+    QStringList m_comparedRuns; // the runs of the epochs on the Compare tab
 };
 
 } // namespace ckpt

@@ -20,9 +20,19 @@ PlotSync::PlotSync(Workspace* workspace, PlotPanel* panel, QObject* parent)
 void PlotSync::refresh()
 {
     std::vector<MetricPlot::RunHistory> runs;
-    for (const QString& root : m_workspace->shownRuns())
+    const QStringList shown = m_workspace->shownRuns();
+    for (const QString& root : shown)
         if (const auto* s = m_workspace->state(root); s && s->history)
             runs.push_back({root, m_workspace->runName(root), s->history});
+    // "Drop a folder" only while there is none: with runs loaded, say what is missing.
+    QString why;
+    if (!m_workspace->runRoots().isEmpty() && shown.isEmpty())
+        why = tr("Pick a run in the list on the left to plot its metrics");
+    else if (!shown.isEmpty() && runs.empty())
+        why = shown.size() == 1
+                  ? tr("%1 has no metric log yet").arg(m_workspace->runName(shown[0]))
+                  : tr("None of the %1 selected runs has a metric log yet").arg(shown.size());
+    m_panel->plot()->setNoRunsMessage(why);
     m_panel->plot()->setRuns(std::move(runs));
     for (const QString& root : m_workspace->shownRuns())
         updateMarkers(root);

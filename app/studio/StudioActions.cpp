@@ -25,7 +25,7 @@ StudioActions::StudioActions(QMainWindow* window, QAction* copy) : QObject(windo
          QKeySequence(QStringLiteral("Ctrl+Shift+O"))},
         {"retryRemote", QT_TR_NOOP("Re&try Connection Now"), QKeySequence()},
         {"closeFolder", QT_TR_NOOP("Close &Folder"), QKeySequence(QStringLiteral("Ctrl+W"))},
-        {"closeAll", QT_TR_NOOP("&Close All"), QKeySequence(QStringLiteral("Ctrl+Shift+W"))},
+        {"closeAll", QT_TR_NOOP("Close &All"), QKeySequence(QStringLiteral("Ctrl+Shift+W"))},
         {"exportCsv", QT_TR_NOOP("&Export Table as CSV…"), QKeySequence(QStringLiteral("Ctrl+E"))},
         {"quit", QT_TR_NOOP("&Quit"), QKeySequence::Quit},
         {"undo", QT_TR_NOOP("&Undo"), QKeySequence::Undo},
@@ -51,6 +51,8 @@ StudioActions::StudioActions(QMainWindow* window, QAction* copy) : QObject(windo
         {"focusProblems", QT_TR_NOOP("Go to &Problems"), QKeySequence(QStringLiteral("Ctrl+3"))},
         {"focusExperiments", QT_TR_NOOP("Go to E&xperiments"),
          QKeySequence(QStringLiteral("Ctrl+4"))},
+        {"userGuide", QT_TR_NOOP("&User Guide"), QKeySequence::HelpContents},
+        {"shortcuts", QT_TR_NOOP("&Keyboard Shortcuts"), QKeySequence(QStringLiteral("Ctrl+/"))},
         {"about", QT_TR_NOOP("&About Ckpt Studio"), QKeySequence()},
     };
     for (const Definition& d : definitions) {
@@ -87,7 +89,7 @@ void StudioActions::buildMenus()
                         "compare", "inspectModel", "verifyEpochs"});
     menu(tr("&Run"), {"verifyRuns", "verifyAll", "cancel", nullptr, "prune"});
     menu(tr("&View"), {"focusRuns", "focusTable", "focusProblems", "focusExperiments"});
-    menu(tr("&Help"), {"about"});
+    menu(tr("&Help"), {"userGuide", "shortcuts", nullptr, "about"});
     rebuildRecentMenu();
 }
 

@@ -443,6 +443,10 @@ QVariant EpochTableModel::data(const QModelIndex& index, int role) const
             if (row->checksum == ChecksumState::NoChecksum)
                 return QStringLiteral("This checkpoint records no checksum: there is nothing to "
                                       "verify its file against");
+            if (row->checksum == ChecksumState::Unknown && row->hasModel)
+                return QStringLiteral("Not verified: this file's CRC-32 has not been checked "
+                                      "yet, so it may or may not be intact. Epoch ▸ Verify "
+                                      "Selected Epochs (Ctrl+Shift+V) checks it");
         }
         return {};
     case Qt::TextAlignmentRole: {

@@ -325,6 +325,9 @@ QVariant RunTreeModel::runData(const Folder& folder, const RunSummary& run, int 
         if (!run.stale.isEmpty())
             tip += QStringLiteral("\nnot current (%1): %2").arg(run.stale, run.staleWhy);
         tip += QStringLiteral("\nchecksums: ") + checksumStateLabel(run.checksum);
+        if (run.checksum == ChecksumState::Unknown && run.epochs > 0)
+            tip += QStringLiteral(" (some epochs were never checked: Run ▸ Verify Selected Runs, "
+                                  "Ctrl+R)");
         return tip;
     }
     case Qt::TextAlignmentRole:

@@ -11,6 +11,19 @@ constexpr int PadX = 6;
 constexpr int PadY = 2;
 } // namespace
 
+Badges::Badge Badges::checksumBadge(ChecksumState state)
+{
+    switch (state) {
+    case ChecksumState::Ok:
+        return {QStringLiteral("✓ ") + checksumStateLabel(state), checksumColor(state)};
+    case ChecksumState::Unknown:
+        return {QStringLiteral("? ") + checksumStateLabel(state), QColor(0x80, 0x80, 0x80),
+                Style::Outline, QStringLiteral("?")};
+    default:
+        return {checksumStateLabel(state), checksumColor(state)};
+    }
+}
+
 QColor Badges::checksumColor(ChecksumState state)
 {
     switch (state) {
@@ -47,10 +60,12 @@ int Badges::pillWidth(const QFont& font, const QString& text)
 }
 
 int Badges::paintPill(QPainter* painter, const QRect& rect, const QString& text,
-                      const QColor& color)
+                      const QColor& color, Style style)
 {
+    const bool outline = style == Style::Outline;
     QFont font = painter->font();
-    font.setBold(true);
+    font.setBold(!outline);
+    font.setItalic(outline);
     const QFontMetrics fm(font);
     const int w = fm.horizontalAdvance(text) + 2 * PadX;
     const int h = std::min(rect.height() - 2, fm.height() + 2 * PadY);
@@ -59,14 +74,32 @@ int Badges::paintPill(QPainter* painter, const QRect& rect, const QString& text,
     const QRect pill(rect.left(), rect.top() + (rect.height() - h) / 2, w, h);
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
-    painter->setPen(Qt::NoPen);
-    painter->setBrush(color);
-    painter->drawRoundedRect(pill, h / 2.0, h / 2.0);
-    painter->setPen(Qt::white);
+    if (outline) {
+        painter->setPen(QPen(color, 1));
+        painter->setBrush(Qt::NoBrush);
+        // Half a pixel in, so that the 1-pixel ring is crisp and inside the pill.
+        painter->drawRoundedRect(QRectF(pill).adjusted(0.5, 0.5, -0.5, -0.5), h / 2.0 - 0.5,
+                                 h / 2.0 - 0.5);
+        painter->setPen(color);
+    } else {
+        painter->setPen(Qt::NoPen);
+        painter->setBrush(color);
+        painter->drawRoundedRect(pill, h / 2.0, h / 2.0);
+        painter->setPen(Qt::white);
+    }
     painter->setFont(font);
     painter->drawText(pill, Qt::AlignCenter, text);
     painter->restore();
     return w;
+}
+
+int Badges::paintBadge(QPainter* painter, const QRect& rect, const Badge& badge)
+{
+    if (const int w = paintPill(painter, rect, badge.text, badge.color, badge.style); w > 0)
+        return w;
+    if (badge.shortText.isEmpty())
+        return 0;
+    return paintPill(painter, rect, badge.shortText, badge.color, badge.style);
 }
 
 void Badges::paintDot(QPainter* painter, const QRect& rect, const QColor& color)

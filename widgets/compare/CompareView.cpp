@@ -36,8 +36,6 @@ CompareView::CompareView(QWidget* parent)
     bar->addWidget(m_onlyDifferences);
     mLayout->addLayout(bar);
     mLayout->addWidget(m_table, 1);
-    m_summary->setText(tr("Select two epochs (Ctrl+click in the table; they may belong to two "
-                          "runs) and choose Compare (Ctrl+D)."));
     m_summary->setWordWrap(true);
     m_proxy->setFilterRole(roles::DifferentRole);
     m_table->setModel(m_proxy);
@@ -112,8 +110,12 @@ void CompareView::setModel(CompareModel* model)
 
 void CompareView::updateSummary()
 {
-    if (!m_model || m_model->isEmpty())
+    if (!m_model || m_model->isEmpty()) {
+        // Also after a comparison is cleared: the last one's summary must not stay.
+        m_summary->setText(tr("Select two epochs (Ctrl+click in the table; they may belong to "
+                              "two runs) and choose Compare (Ctrl+D)."));
         return;
+    }
     m_summary->setText(
         tr("<b>%1</b> vs <b>%2</b>: %n field(s) differ", nullptr, m_model->differenceCount())
             .arg(m_model->headerData(CompareModel::LeftColumn, Qt::Horizontal)

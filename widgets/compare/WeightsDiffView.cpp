@@ -79,7 +79,7 @@ WeightsDiffView::WeightsDiffView(QWidget* parent)
         m_statusBoxes << box;
     }
     filters->addStretch(1);
-    m_optimizerBox->setText(tr("&Optimizer state"));
+    m_optimizerBox->setText(tr("Op&timizer state"));
     m_optimizerBox->setToolTip(tr("Also show the optimizer's tensors and step counters "
                                   "(hidden: they crowd out the model's layers)"));
     connect(m_optimizerBox, &QCheckBox::toggled, this, [this](bool on) {

@@ -23,9 +23,12 @@ AboutDialog::AboutDialog(QWidget* parent) : QDialog(parent)
     text->setText(
         tr("<h2>Ckpt Studio %1</h2>"
            "<p>See, trust and steer your training checkpoints.</p>"
-           "<p>Opens CANDLE save directories (<tt>ckpts/epochs/NNN</tt>, <tt>last</tt>/"
-           "<tt>best</tt> links), follows live runs, verifies checksums, rolls back, compares "
-           "and prunes epochs.</p><p>Built with Qt %2 and QCustomPlot.</p>")
+           "<p>Opens the checkpoints of CANDLE, PyTorch Lightning, Keras, MindSpore, Orbax "
+           "and Caffe2 runs, on this computer or over ssh; follows live runs, verifies "
+           "checksums, rolls back, compares epochs and their weights, prunes, and restarts or "
+           "forks runs locally or on Slurm.</p>"
+           "<p>Press F1 for the user guide, Ctrl+/ for the keyboard shortcuts.</p>"
+           "<p>Built with Qt %2 and QCustomPlot.</p>")
             .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
     text->setMinimumWidth(360);
     row->addWidget(text, 1);

@@ -75,10 +75,10 @@ ExperimentsPanel::ExperimentsPanel(LaunchedRunsModel* model, QWidget* parent)
     : QWidget(parent), m_model(model), m_proxy(new QSortFilterProxyModel(this)),
       m_table(new QTableView(this)), m_console(new QPlainTextEdit(this)),
       m_logTitle(new QLabel(this)), m_status(new QLabel(this)),
-      m_follow(new QCheckBox(tr("Fo&llow"), this)), m_stop(new QPushButton(tr("&Stop…"), this)),
-      m_show(new QPushButton(tr("Show in &Browser"), this)),
-      m_refresh(new QPushButton(tr("Refres&h"), this)),
-      m_forget(new QPushButton(tr("&Forget…"), this)), m_lineage(new LineageView(this)),
+      m_follow(new QCheckBox(tr("Follo&w"), this)), m_stop(new QPushButton(tr("S&top…"), this)),
+      m_show(new QPushButton(tr("Show &in Browser"), this)),
+      m_refresh(new QPushButton(tr("Refresh"), this)),
+      m_forget(new QPushButton(tr("For&get…"), this)), m_lineage(new LineageView(this)),
       m_split(new QSplitter(Qt::Vertical, this)), m_bottom(new QSplitter(Qt::Horizontal, this))
 {
     build();
@@ -211,6 +211,9 @@ void ExperimentsPanel::build()
     const auto shortcut = [this](QKeySequence key, QPushButton* button) {
         auto* s = new QShortcut(key, this, nullptr, nullptr, Qt::WidgetWithChildrenShortcut);
         connect(s, &QShortcut::activated, button, &QPushButton::click);
+        // Help ▸ Keyboard Shortcuts lists a shortcut by what it says it does.
+        s->setWhatsThis(tr("%1 (Experiments tab)")
+                            .arg(button->text().remove(QLatin1Char('&')).remove(QChar(0x2026))));
     };
     shortcut(QKeySequence::Delete, m_stop);
     shortcut(QKeySequence(Qt::Key_F5), m_refresh);

@@ -450,13 +450,26 @@ void MetricPlot::applyTheme()
 
 void MetricPlot::showEmptyStateIfNeeded()
 {
-    m_empty->setText(m_model.emptyMessage());
+    // The model is rebuilt with every set of runs: the reason is kept here.
+    const bool noRuns = m_model.runIds().isEmpty() && !m_noRuns.isEmpty();
+    m_empty->setText(noRuns ? m_noRuns : m_model.emptyMessage());
     m_stack->setCurrentWidget(m_model.hasPoints() ? static_cast<QWidget*>(m_plot) : m_empty);
 }
 
 bool MetricPlot::showsEmptyState() const
 {
     return m_stack->currentWidget() == m_empty;
+}
+
+QString MetricPlot::emptyStateText() const
+{
+    return m_empty->text();
+}
+
+void MetricPlot::setNoRunsMessage(const QString& text)
+{
+    m_noRuns = text;
+    showEmptyStateIfNeeded();
 }
 
 PlotModel::Pick MetricPlot::pickAt(QPoint pos) const

@@ -184,6 +184,11 @@ public:
     QStringList xTickLabels() const;
     int selectedEpoch() const { return m_selectedEpoch; }
     bool showsEmptyState() const;
+    // The text shown instead of empty axes.
+    QString emptyStateText() const;
+    // Says why there is no run to plot (none selected, no metric log) in place
+    // of "drop a folder or pick a run"; empty restores that.
+    void setNoRunsMessage(const QString& text);
     // Redraws now instead of at the next event loop pass.
     void replotNow();
 
@@ -247,6 +252,7 @@ private:
     std::unique_ptr<PlotModel> m_retired; // replaced, freed after the next paint
     QCustomPlot* m_plot = nullptr;
     QLabel* m_empty = nullptr;
+    QString m_noRuns;
     QStackedLayout* m_stack = nullptr;
     QCPItemTracer* m_tracer = nullptr;
     QCPItemText* m_label = nullptr;

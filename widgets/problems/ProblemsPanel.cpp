@@ -21,9 +21,9 @@ namespace ckpt {
 
 ProblemsPanel::ProblemsPanel(QWidget* parent)
     : QWidget(parent), m_proxy(new QSortFilterProxyModel(this)), m_view(new QTableView(this)),
-      m_summary(new QLabel(this)), m_repair(new QPushButton(tr("&Repair"), this)),
+      m_summary(new QLabel(this)), m_repair(new QPushButton(tr("Repa&ir"), this)),
       m_repairAll(new QPushButton(tr("Repair &All"), this)),
-      m_open(new QPushButton(tr("&Open Folder"), this)),
+      m_open(new QPushButton(tr("Ope&n Folder"), this)),
       m_moveAside(new QPushButton(tr("&Move work/ Aside…"), this)), m_menu(new QMenu(this))
 {
     auto* layout = new QVBoxLayout(this);

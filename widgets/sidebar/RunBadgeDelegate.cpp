@@ -11,11 +11,7 @@
 namespace ckpt {
 
 namespace {
-struct Pill
-{
-    QString text;
-    QColor color;
-};
+using Pill = Badges::Badge;
 
 std::vector<Pill> localPillsFor(const QModelIndex& index);
 
@@ -48,11 +44,11 @@ std::vector<Pill> localPillsFor(const QModelIndex& index)
         index.data(roles::NodeKindRole).toInt() == static_cast<int>(RunTreeModel::NodeKind::Folder);
     if (folder && checksum < ChecksumState::Missing)
         return pills;
-    if (checksum == ChecksumState::Unknown)
-        return pills;
-    // Pills that do not fit are dropped from the end: an alarm (MISMATCH,
-    // unreadable, missing) goes first so that it is the last to go.
-    Pill pill{checksumStateLabel(checksum), Badges::checksumColor(checksum)};
+    // A run never verified says so (an outlined "? not verified", "?" when
+    // narrow): a row without a badge would read as healthy. Pills that do not
+    // fit are dropped from the end: an alarm (MISMATCH, unreadable, missing)
+    // goes first so that it is the last to go.
+    Pill pill = Badges::checksumBadge(checksum);
     if (checksum < ChecksumState::Missing) {
         pills.push_back(std::move(pill));
         return pills;
@@ -80,7 +76,7 @@ void RunBadgeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
     const bool live = index.data(roles::LiveRole).toBool();
     int reserved = live ? 14 : 0;
     for (const auto& p : pills)
-        reserved += Badges::pillWidth(opt.font, p.text) + 4;
+        reserved += Badges::pillWidth(opt.font, p.shortText.isEmpty() ? p.text : p.shortText) + 4;
     const QString text = opt.text;
     opt.text.clear();
     QStyle* style = opt.widget ? opt.widget->style() : QApplication::style();
@@ -116,8 +112,12 @@ void RunBadgeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opti
         Badges::paintDot(painter, slot, Badges::liveColor());
         slot.setLeft(slot.left() + 14);
     }
-    for (const auto& p : pills) {
-        const int w = Badges::paintPill(painter, slot, p.text, p.color);
+    const bool selected = opt.state & QStyle::State_Selected;
+    for (Pill p : pills) {
+        // A grey ring is lost on the selection colour: it takes the selected text's.
+        if (selected && p.style == Badges::Style::Outline)
+            p.color = opt.palette.color(QPalette::HighlightedText);
+        const int w = Badges::paintBadge(painter, slot, p);
         if (w == 0)
             break;
         slot.setLeft(slot.left() + w + 4);

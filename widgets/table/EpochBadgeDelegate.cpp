@@ -32,14 +32,19 @@ void EpochBadgeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
     QRect slot = opt.rect.adjusted(4, 1, -2, -1);
     if (kind == K::Checksum) {
         const auto state = static_cast<ChecksumState>(index.data(roles::ChecksumStateRole).toInt());
-        // Nothing checked yet, or nothing to check: quiet grey text, not a badge.
-        if (state == ChecksumState::Unknown || state == ChecksumState::NoChecksum) {
+        // Nothing to check: quiet grey text, not a badge. Never checked is an
+        // outlined "? not verified", unlike the filled "✓ ok" in shape and words.
+        if (state == ChecksumState::NoChecksum) {
             painter->save();
             painter->setPen(opt.palette.color(QPalette::PlaceholderText));
             painter->drawText(slot, Qt::AlignVCenter | Qt::AlignLeft, text);
             painter->restore();
         } else {
-            Badges::paintPill(painter, slot, text, Badges::checksumColor(state));
+            Badges::Badge badge = Badges::checksumBadge(state);
+            // A grey ring is lost on the selection colour: it takes the selected text's.
+            if (opt.state & QStyle::State_Selected && badge.style == Badges::Style::Outline)
+                badge.color = opt.palette.color(QPalette::HighlightedText);
+            Badges::paintBadge(painter, slot, badge);
         }
     } else if (kind == K::Links) {
         if (index.data(roles::IsLastRole).toBool())
@@ -52,6 +57,23 @@ void EpochBadgeDelegate::paint(QPainter* painter, const QStyleOptionViewItem& op
         Badges::paintPill(painter, slot, text + QStringLiteral(" ⚠"), Badges::problemColor());
     }
     (void)m_model;
+}
+
+QSize EpochBadgeDelegate::sizeHint(const QStyleOptionViewItem& option,
+                                   const QModelIndex& index) const
+{
+    QSize s = QStyledItemDelegate::sizeHint(option, index);
+    const auto kind = static_cast<EpochTableModel::ColumnKind>(
+        index.model()->headerData(index.column(), Qt::Horizontal, roles::ColumnKindRole).toInt());
+    if (kind == EpochTableModel::ColumnKind::Checksum) {
+        // The badge ("? not verified" with its symbol) is wider than the plain text.
+        QFont bold = option.font;
+        bold.setBold(true);
+        const auto state = static_cast<ChecksumState>(index.data(roles::ChecksumStateRole).toInt());
+        s.setWidth(
+            std::max(s.width(), Badges::pillWidth(bold, Badges::checksumBadge(state).text) + 8));
+    }
+    return s;
 }
 
 } // namespace ckpt
