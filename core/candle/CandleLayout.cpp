@@ -16,6 +16,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <fcntl.h>
+#include <iterator>
 #include <sys/stat.h>
 
 namespace ckpt {
@@ -55,6 +56,18 @@ constexpr std::pair<std::string_view, std::string_view> kSources[] = {
     {CandleLayout::kTrainingLog, "training.log"},
     {CandleLayout::kHistoryTxt, "history.txt"},
 };
+
+// Each source where findUpwards finds it, or the root's when it is nowhere.
+void readSources(Run& run, const DirListing& rootListing)
+{
+    std::erase_if(run.sources, [](const RunSource& s) {
+        return std::any_of(std::begin(kSources), std::end(kSources),
+                           [&](const auto& known) { return s.kind == known.first; });
+    });
+    for (const auto& [kind, file] : kSources)
+        run.sources.push_back(
+            RunSource{std::string(kind), findUpwards(run.root, rootListing, file)});
+}
 
 // work/ is where CANDLE writes the epoch being saved. Whether that is a save
 // under way or an interrupted one needs evidence: Liveness::settle decides.
@@ -268,8 +281,7 @@ Run CandleLayout::loadRun(const fs::path& rootPath) const
     CandleLinks::readInto(run);
     checkBest(run);
 
-    for (const auto& [kind, file] : kSources)
-        run.sources.push_back(RunSource{std::string(kind), findUpwards(run.root, *listing, file)});
+    readSources(run, *listing);
     Liveness::settle(run);
     return run;
 }
@@ -288,6 +300,27 @@ std::optional<Epoch> CandleLayout::loadEpoch(const Run& run, int number) const
     if (!epoch && dirName != epochDirName(number))
         epoch = CandleEpochReader::read(epochsFd.get(), epochsPath, epochDirName(number), number);
     return epoch;
+}
+
+std::vector<std::string> CandleLayout::sourceCandidates(const Run& run) const
+{
+    // Every place findUpwards looks, so that a log created in any of them is seen.
+    std::vector<std::string> out;
+    for (const auto& [kind, file] : kSources) {
+        fs::path dir(run.root);
+        out.push_back((dir / file).string());
+        for (int up = 0; up < 2 && dir.has_relative_path(); ++up) {
+            dir = dir.parent_path();
+            out.push_back((dir / file).string());
+        }
+    }
+    return out;
+}
+
+void CandleLayout::reloadSources(Run& run) const
+{
+    auto listing = DirReader::list(fs::path(run.root));
+    readSources(run, listing ? *listing : DirListing{fs::path(run.root), {}});
 }
 
 void CandleLayout::reloadLinks(Run& run) const

@@ -24,6 +24,8 @@ public:
     bool isInProgressName(std::string_view entryName) const override;
     bool refreshInProgress(Run& run, const DirListing& rootListing) const override;
     MetricHistory history(const Run& run) const override;
+    std::vector<std::string> sourceCandidates(const Run& run) const override;
+    void reloadSources(Run& run) const override;
     std::string_view recordName() const override { return "ckpt-info.json"; }
     bool recordsChecksums() const override { return true; }
     std::vector<std::string_view> linkNames() const override { return {"last", "best"}; }

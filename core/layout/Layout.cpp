@@ -57,6 +57,20 @@ MetricHistory Layout::history(const Run& run) const
     return HistoryBuilder::merge(std::move(fragments));
 }
 
+std::vector<std::string> Layout::sourceCandidates(const Run& run) const
+{
+    std::vector<std::string> out;
+    for (const RunSource& s : run.sources)
+        if (!s.path.empty())
+            out.push_back(s.path);
+    return out;
+}
+
+void Layout::reloadSources(Run& run) const
+{
+    run.sources = loadRun(run.root).sources;
+}
+
 Result<std::vector<std::string>> Layout::checkRestart(const std::filesystem::path&, int,
                                                       const Progress&) const
 {

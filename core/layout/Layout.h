@@ -131,6 +131,14 @@ public:
     // The run's metric history from every source the layout knows. The default
     // takes the epochs' own metrics (Epoch::metrics) at their save times.
     virtual MetricHistory history(const Run& run) const;
+    // Every file Run::sources is read from, or would be once it exists
+    // (absolute): Run::sources names only the files found, and a log or
+    // hparams file a trainer creates later must still be seen. The watcher
+    // watches these files and the folders holding them. Default: the sources found.
+    virtual std::vector<std::string> sourceCandidates(const Run& run) const;
+    // Re-reads Run::sources alone, after one of sourceCandidates() appeared,
+    // went away or was replaced. Default: the sources of a fresh loadRun.
+    virtual void reloadSources(Run& run) const;
     // The name of the per-epoch record for messages ("ckpt-info.json").
     virtual std::string_view recordName() const = 0;
 

@@ -8,9 +8,11 @@
 #include "lightning/LightningName.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace ckpt {
 
@@ -71,6 +73,25 @@ void reportCollisions(Run& run)
                 "a second training into the same folder): both are shown; check which one you "
                 "mean before resuming.",
             run.pathOf(later), later.number});
+    }
+}
+
+constexpr std::pair<std::string_view, std::string_view> kSources[] = {
+    {"hparams", LightningLayout::kHparamsName},
+    {"metrics_csv", LightningLayout::kMetricsName},
+};
+
+// hparams.yaml and metrics.csv as the root's listing has them (empty paths when absent).
+void readSources(Run& run, const DirListing& rootListing)
+{
+    std::erase_if(run.sources, [](const RunSource& s) {
+        return std::any_of(std::begin(kSources), std::end(kSources),
+                           [&](const auto& known) { return s.kind == known.first; });
+    });
+    for (const auto& [kind, file] : kSources) {
+        const DirEntry* e = rootListing.find(file);
+        run.sources.push_back(RunSource{
+            std::string(kind), e && maybeFile(*e) ? run.root + "/" + std::string(file) : ""});
     }
 }
 
@@ -151,12 +172,7 @@ Run LightningLayout::loadRun(const fs::path& rootPath) const
     const std::string rel = checkpointsRel(*listing);
     const std::string dir = rel.empty() ? run.root : run.root + "/" + rel;
     run.sources.push_back(RunSource{"checkpoints", dir});
-    for (std::string_view source : {kHparamsName, kMetricsName}) {
-        const DirEntry* e = listing->find(source);
-        const std::string kind = source == kHparamsName ? "hparams" : "metrics_csv";
-        run.sources.push_back(
-            RunSource{kind, e && maybeFile(*e) ? run.root + "/" + std::string(source) : ""});
-    }
+    readSources(run, *listing);
 
     std::optional<DirListing> files = rel.empty() ? listing : std::optional<DirListing>();
     if (!files) {
@@ -274,6 +290,20 @@ void LightningLayout::reloadLinks(Run& run) const
                                        path, std::nullopt});
     }
     run.setLink("last", link);
+}
+
+std::vector<std::string> LightningLayout::sourceCandidates(const Run& run) const
+{
+    std::vector<std::string> out;
+    for (const auto& [kind, file] : kSources)
+        out.push_back(run.root + "/" + std::string(file));
+    return out;
+}
+
+void LightningLayout::reloadSources(Run& run) const
+{
+    auto listing = DirReader::list(fs::path(run.root));
+    readSources(run, listing ? *listing : DirListing{fs::path(run.root), {}});
 }
 
 MetricHistory LightningLayout::history(const Run& run) const

@@ -57,6 +57,8 @@ public:
     std::optional<int> epochNumberOf(std::string_view entryName) const override;
     bool isInProgressName(std::string_view) const override { return false; }
     MetricHistory history(const Run& run) const override;
+    std::vector<std::string> sourceCandidates(const Run& run) const override;
+    void reloadSources(Run& run) const override;
     std::string_view recordName() const override { return "*.ckpt"; }
     std::vector<std::string_view> linkNames() const override { return {"last"}; }
     std::optional<std::filesystem::path>

@@ -218,6 +218,23 @@ WatchHints MindSporeLayout::watchHints() const
     return hints;
 }
 
+std::vector<std::string> MindSporeLayout::sourceCandidates(const Run& run) const
+{
+    std::vector<std::string> out = Layout::sourceCandidates(run);
+    if (run.epochs.empty())
+        return out;
+    // A run's saves share one prefix (reruns in the folder are runs of their own).
+    for (const Epoch* e : {&run.epochs.front(), &run.epochs.back()}) {
+        const auto prefix = e->metadata.get("prefix");
+        if (!prefix)
+            continue;
+        std::string meta = run.directory() + "/" + std::string(*prefix) + "-graph.meta";
+        if (std::find(out.begin(), out.end(), meta) == out.end())
+            out.push_back(std::move(meta));
+    }
+    return out;
+}
+
 bool MindSporeLayout::isRunRoot(const DirListing& listing) const
 {
     for (const DirEntry& e : listing.entries) {

@@ -38,6 +38,8 @@ public:
     bool ownsSubdirectory(std::string_view name) const override { return name == ".ckpt-studio"; }
 
     WatchHints watchHints() const override;
+    // `<prefix>-graph.meta` too, which MindSpore may write after the first checkpoint.
+    std::vector<std::string> sourceCandidates(const Run& run) const override;
     std::optional<int> epochNumberOf(std::string_view entryName) const override;
     std::optional<int> epochNumberFor(const Run& run, std::string_view entryName) const override;
     bool isInProgressName(std::string_view entryName) const override;

@@ -84,6 +84,7 @@ void RunWatcher::removeFolder(const QString& folder)
         return;
     m_folders.erase(it);
     removeSubtree(dir);
+    syncSources();
 }
 
 QStringList RunWatcher::folders() const
@@ -177,15 +178,19 @@ void RunWatcher::flush()
     announceHeads();
     syncSources();
     checkSources(touched);
+    emitSourcesChanged();
 }
 
 void RunWatcher::syncSources()
 {
     std::map<std::string, std::set<std::string>> wanted; // file -> roots
-    for (const auto& [root, t] : m_runs)
+    for (const auto& [root, t] : m_runs) {
         for (const RunSource& s : t.run.sources)
             if (!s.path.empty())
                 wanted[AbsolutePath::normal(s.path)].insert(root);
+        for (const std::string& path : t.layout->sourceCandidates(t.run))
+            wanted[AbsolutePath::normal(path)].insert(root);
+    }
     for (auto it = m_sources.begin(); it != m_sources.end();) {
         if (wanted.count(it->first)) {
             ++it;
@@ -194,7 +199,9 @@ void RunWatcher::syncSources()
         m_watches->remove(it->first);
         it = m_sources.erase(it);
     }
+    std::set<std::string> dirs;
     for (auto& [file, roots] : wanted) {
+        dirs.insert(WatchTree::parentOf(file));
         auto [it, added] = m_sources.try_emplace(file);
         it->second.roots = std::move(roots);
         if (added) {
@@ -202,11 +209,35 @@ void RunWatcher::syncSources()
             m_watches->add(file, file);
         }
     }
+    // A file that does not exist cannot be watched: its folder's entries can
+    // (created, renamed into place). Most are a run root or a walked folder
+    // already; a watch another role dropped since is taken up again here.
+    for (auto it = m_sourceDirs.begin(); it != m_sourceDirs.end();) {
+        if (dirs.count(*it)) {
+            ++it;
+            continue;
+        }
+        if (!watchedOtherwise(*it))
+            m_watches->remove(*it);
+        it = m_sourceDirs.erase(it);
+    }
+    for (const std::string& dir : dirs) {
+        if (m_watches->contains(dir))
+            continue;
+        m_watches->add(dir, dir);
+        m_sourceDirs.insert(dir);
+    }
+}
+
+bool RunWatcher::watchedOtherwise(const std::string& path) const
+{
+    return m_runs.count(path) || m_dirs.count(path) || m_epochsDirs.count(path) ||
+           m_pending.count(path) || m_contents.count(path) || m_sources.count(path);
 }
 
 void RunWatcher::checkSources(const std::set<std::string>& touched, bool all)
 {
-    std::set<std::string> changed;
+    std::set<std::string> reload;
     for (auto& [file, source] : m_sources) {
         // The file itself, or the folder holding it (it was replaced, made or removed).
         if (!all && !touched.count(file) && !touched.count(WatchTree::parentOf(file)))
@@ -214,25 +245,52 @@ void RunWatcher::checkSources(const std::set<std::string>& touched, bool all)
         const DirSnapshot::StatKey now = DirSnapshot::stat(file);
         if (now == source.seen)
             continue;
-        if (now.inode != source.seen.inode || !source.seen.exists) {
+        if (now.inode != source.seen.inode || now.exists != source.seen.exists) {
             // inotify forgets a file that was replaced or removed: watch it anew.
             m_watches->remove(file);
             m_watches->add(file, file);
+            // Which files the run reads may differ now (a log created where none
+            // was, one found higher up removed): the layout decides.
+            reload.insert(source.roots.begin(), source.roots.end());
         }
         source.seen = now;
-        changed.insert(source.roots.begin(), source.roots.end());
+        m_sourcesDue.insert(source.roots.begin(), source.roots.end());
     }
-    for (const std::string& root : changed)
+    if (reload.empty())
+        return;
+    for (const std::string& root : reload) {
+        if (auto it = m_runs.find(root); it != m_runs.end())
+            it->second.layout->reloadSources(it->second.run);
+    }
+    // The new sources go out with the head before the history is asked for again.
+    announceHeads();
+    syncSources();
+}
+
+void RunWatcher::emitSourcesChanged()
+{
+    const std::set<std::string> due = std::move(m_sourcesDue);
+    m_sourcesDue.clear();
+    for (const std::string& root : due)
         if (m_runs.count(root))
             emit sourcesChanged(qpath(root));
 }
 
 void RunWatcher::announceHeads()
 {
+    const auto sameSources = [](const Run& a, const Run& b) {
+        return std::equal(a.sources.begin(), a.sources.end(), b.sources.begin(), b.sources.end(),
+                          [](const RunSource& x, const RunSource& y) {
+                              return x.kind == y.kind && x.path == y.path;
+                          });
+    };
     for (const auto& [root, t] : m_runs) {
         auto known = m_heads.find(root);
         if (known != m_heads.end() && RunDiff::sameHead(known->second, t.run))
             continue;
+        // The history is read from the sources: other files, other history.
+        if (known != m_heads.end() && !sameSources(known->second, t.run))
+            m_sourcesDue.insert(root);
         Run head = RunDiff::headOf(t.run);
         m_heads[root] = head;
         emit runHeadChanged(head);

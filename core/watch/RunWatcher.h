@@ -101,7 +101,9 @@ signals:
     // A file the run's history is read from (Run::sources: training.log,
     // ckpt.log, ...) was written, replaced or removed, with no epoch saved:
     // a trainer logging its metrics after the checkpoint, a restart rewriting
-    // its log.
+    // its log. Also when such a file appears where the layout looks for one
+    // (Layout::sourceCandidates: a metrics.csv created after the run was
+    // opened); the run's new sources then come first, with runHeadChanged.
     void sourcesChanged(const QString& root);
 
 private:
@@ -144,12 +146,24 @@ private:
     void watchEpochContents(const std::string& root, const Epoch& epoch);
     void unwatchEpochContents(const std::string& root, std::optional<int> number);
     void processContents(const std::string& dir);
+    // Emits runHeadChanged for the runs whose head differs from the last one
+    // reported; a run whose sources differ is due a sourcesChanged.
     void announceHeads();
-    // Watches the source files of the runs tracked now (and no others).
+    // Watches the source files of the runs tracked now (and no others): those
+    // found and those the layout would read once they exist
+    // (Layout::sourceCandidates), with the folders holding them, where a file
+    // created later or renamed into place shows.
     void syncSources();
     // Compares the files among `touched` (or below a touched folder; every
-    // one when `all`) with what was last seen; emits sourcesChanged.
+    // one when `all`) with what was last seen. A file that appeared, went away
+    // or was replaced makes the layout read the run's sources again
+    // (Layout::reloadSources); each run reading a changed file is due a
+    // sourcesChanged.
     void checkSources(const std::set<std::string>& touched, bool all = false);
+    // Emits sourcesChanged for the runs due one, after their new head.
+    void emitSourcesChanged();
+    // Is `path` watched for a reason other than being a source's folder?
+    bool watchedOtherwise(const std::string& path) const;
 
     void startPeriodicRescan();
     void applyRescan(RescanResult result);
@@ -182,6 +196,8 @@ private:
         DirSnapshot::StatKey seen;
     };
     std::map<std::string, SourceFile> m_sources; // by path
+    std::set<std::string> m_sourceDirs;          // folders watched for the sources in them
+    std::set<std::string> m_sourcesDue;          // roots due a sourcesChanged
     static constexpr std::size_t kContentWatchesPerRun = 1024;
     static constexpr std::size_t kContentWatches = 8192;
 };

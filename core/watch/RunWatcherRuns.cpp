@@ -206,6 +206,7 @@ void RunWatcher::applyRescan(RescanResult result)
     // The safety net: a log changed without an event seen is caught here too.
     syncSources();
     checkSources({}, true);
+    emitSourcesChanged();
 }
 
 } // namespace ckpt

@@ -61,7 +61,8 @@ void WatchSet::add(const std::string& path, const std::string& notify, bool name
         it->second.named = true;
         return;
     }
-    if (inserted)
+    // inotify cannot watch a missing path: the folder holding it is watched instead.
+    if (inserted && DirSnapshot::stat(path).exists)
         m_fsw->addPath(qpath(path));
 }
 

@@ -36,9 +36,12 @@ public:
     WatchSet(bool polling, Callbacks callbacks, QObject* parent = nullptr);
     ~WatchSet() override;
 
+    // A path that does not exist yet is kept (polling sees it appear); with
+    // inotify it is armed by a later add() after remove(), once it exists.
     void add(const std::string& path, const std::string& notify, bool named = false);
     void remove(const std::string& path);
     bool isNamed(const std::string& path) const;
+    bool contains(const std::string& path) const { return m_watched.count(path) != 0; }
     // Watches the files inside directory `path` (inotify only; a no-op when
     // polling): a file written, truncated or touched there reports `path`.
     // False when the kernel refuses more watches.

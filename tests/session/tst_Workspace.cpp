@@ -1,4 +1,5 @@
 #include "CandleFixture.h"
+#include "LightningFixture.h"
 #include "LiveStateCompare.h"
 #include "ProcessRunner.h"
 #include "models/ChecksumState.h"
@@ -19,6 +20,7 @@
 
 using namespace ckpt;
 using test::CandleFixture;
+using test::LightningFixture;
 namespace fs = std::filesystem;
 
 namespace {
@@ -71,6 +73,7 @@ private slots:
     void init();
     void linkChangedWithLnUpdatesEveryView();
     void metricsLoggedAfterTheCheckpointShowWithinASecond();
+    void metricLogCreatedAfterOpenShowsWithinASecond();
     void relinkFromAnotherProcessMovesBadgesAndMarkers_data();
     void relinkFromAnotherProcessMovesBadgesAndMarkers();
     void truncatedInfoShowsWithinASecond();
@@ -160,6 +163,40 @@ void tst_Workspace::metricsLoggedAfterTheCheckpointShowWithinASecond()
     fs::rename(run / "training.log.new", run / "training.log");
     QTRY_COMPARE_WITH_TIMEOUT(lossOf(4), QStringLiteral("0.5"), kSecond);
     QCOMPARE(lossOf(3), QString());
+}
+
+void tst_Workspace::metricLogCreatedAfterOpenShowsWithinASecond()
+{
+    // Issue 36: a metrics.csv created after the run was opened never showed
+    // until it was appended to (the run kept "no metrics.csv" as its source).
+    QTemporaryDir dir;
+    const fs::path version = fs::path(dir.path().toStdString()) / "lightning_logs/version_0";
+    LightningFixture f(version); // hparams.yaml only: metrics.csv comes with the first log
+    f.addCheckpoint(0, 10);
+    f.addCheckpoint(1, 20);
+    const QString root = QString::fromStdString(version.string());
+    Workspace ws;
+    open(ws, dir.path());
+    ws.showRuns({root});
+    EpochTableModel* table = ws.epochTable();
+    const auto lossOf = [&](int epoch) {
+        const int column = int(table->metricNames().indexOf(QStringLiteral("late_loss")));
+        if (column < 0)
+            return QString();
+        return table
+            ->index(table->rowOf(root, epoch),
+                    table->columnOf(EpochTableModel::ColumnKind::Metric) + column)
+            .data()
+            .toString();
+    };
+    QCOMPARE(lossOf(20), QString());
+
+    // Written aside and renamed into place, as an atomic writer does.
+    CandleFixture::writeText(version / ".metrics.csv.part",
+                             "epoch,step,late_loss\n0,9,0.5\n1,19,0.25\n");
+    fs::rename(version / ".metrics.csv.part", version / "metrics.csv");
+    QTRY_COMPARE_WITH_TIMEOUT(lossOf(20), QStringLiteral("0.25"), kSecond);
+    QCOMPARE(lossOf(10), QStringLiteral("0.5"));
 }
 
 void tst_Workspace::linkChangedWithLnUpdatesEveryView()
