@@ -98,7 +98,7 @@ int statModel(int epochsFd, std::string_view rel, std::string_view model, Epoch&
     return err;
 }
 
-void setChecksum(const CkptInfoView& info, Epoch& epoch)
+void setChecksum(const CkptInfo& info, Epoch& epoch)
 {
     if (!info.checksum)
         return;
@@ -201,28 +201,19 @@ bool CandleEpochReader::read(int epochsFd, const std::string& epochsPath, std::s
         return true;
     }
 
-    // Most files are flat objects of plain values: read without a JSON document.
-    CkptInfoView ci;
-    std::optional<Result<CkptInfo>> parsed; // the others, through a document
-    // The record is read straight into the epoch's: the buffer of a recycled
-    // epoch (Epoch::clear) is written over. readFlat leaves it alone when it fails.
-    if (CkptInfoReader::readFlat(text, ci, epoch.metadata)) {
-        CandleEpochInfo::apply(ci, std::move(epoch.metadata), epoch); // moved back, no copy
-    } else {
-        parsed.emplace(CkptInfoReader::parse(text, infoPath()));
-        if (!*parsed) {
-            epoch.problems.push_back(problem(ProblemKind::BadInfo,
-                                             parsed->error().message +
-                                                 ": this epoch cannot be restarted from; rewrite "
-                                                 "the file or delete the epoch.",
-                                             infoPath(), number));
-            // The model may still be there; show its size.
-            statModel(epochsFd, rel, kDefaultModel, epoch, false, ahead);
-            return true;
-        }
-        CandleEpochInfo::apply(parsed->value(), epoch);
-        ci = CkptInfoView::of(parsed->value());
+    auto parsed = CkptInfoReader::parse(text, infoPath());
+    if (!parsed) {
+        epoch.problems.push_back(problem(ProblemKind::BadInfo,
+                                         parsed.error().message +
+                                             ": this epoch cannot be restarted from; rewrite "
+                                             "the file or delete the epoch.",
+                                         infoPath(), number));
+        // The model may still be there; show its size.
+        statModel(epochsFd, rel, kDefaultModel, epoch, false, ahead);
+        return true;
     }
+    CandleEpochInfo::apply(parsed.value(), epoch);
+    const CkptInfo& ci = parsed.value();
 
     if (ci.epoch && *ci.epoch != number) {
         epoch.problems.push_back(problem(
@@ -243,7 +234,7 @@ bool CandleEpochReader::read(int epochsFd, const std::string& epochsPath, std::s
             return true;
         }
     }
-    const std::string_view model = ci.modelFile.value_or(kDefaultModel);
+    const std::string_view model = ci.modelFile ? std::string_view(*ci.modelFile) : kDefaultModel;
     const int modelErr = statModel(epochsFd, rel, model, epoch, ci.modelFile.has_value(), ahead);
     setChecksum(ci, epoch);
     if (modelErr != 0 && ci.modelFile) {

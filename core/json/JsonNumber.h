@@ -11,8 +11,7 @@
 namespace ckpt {
 
 // The span of one JSON number, as Python's json and LenientJson accept one:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?  One grammar for every reader
-// of the project (LenientJson, the flat ckpt-info.json reader, RecordJson).
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 struct JsonNumberSpan
 {
     enum class Missing : std::uint8_t
@@ -29,9 +28,8 @@ struct JsonNumberSpan
     bool ok() const { return missing == Missing::Nothing; }
 };
 
-// The number that starts at text[pos]; a leading '-' is its own. Inline: the
-// fast ckpt-info.json reader asks it of every number of every epoch.
-[[gnu::always_inline]] inline JsonNumberSpan scanJsonNumber(std::string_view text, std::size_t pos)
+// The number that starts at text[pos]; a leading '-' is its own.
+inline JsonNumberSpan scanJsonNumber(std::string_view text, std::size_t pos)
 {
     using Missing = JsonNumberSpan::Missing;
     const char* const begin = text.data();
