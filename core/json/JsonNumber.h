@@ -1,7 +1,5 @@
 #pragma once
 
-#include "json/DecimalText.h"
-
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
@@ -108,7 +106,7 @@ inline JsonNumber jsonNumberValue(const char* first, const char* last, bool inte
         // Larger than 64 bits: Python's int has no limit; a double is the closest we hold.
     }
     n.kind = JsonNumber::Kind::Double;
-    if (decimalFromChars(first, last, n.d).ec == std::errc::result_out_of_range)
+    if (std::from_chars(first, last, n.d).ec == std::errc::result_out_of_range)
         n.d = detail::outOfRangeDouble(first, last);
     return n;
 }
