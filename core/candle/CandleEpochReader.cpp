@@ -2,7 +2,6 @@
 
 #include "candle/CandleEpochInfo.h"
 #include "candle/CkptInfoReader.h"
-#include "common/CopyShort.h"
 #include "io/AtomicFile.h"
 #include "io/RegularFile.h"
 #include "layout/DirReader.h"
@@ -20,29 +19,18 @@ namespace {
 constexpr std::string_view kInfoName = "ckpt-info.json";
 constexpr std::string_view kDefaultModel = "model.h5";
 
-// "dir/name", NUL-terminated, for the *at() calls: written into a buffer on
-// the stack, without string operations (twice per epoch in a scan). A path
-// longer than the buffer (a model_file of many components) is built as a string.
+// "dir/name", NUL-terminated, for the *at() calls.
 class RelativePath
 {
 public:
-    [[gnu::always_inline]] const char* join(std::string_view dir, std::string_view name)
+    const char* join(std::string_view dir, std::string_view name)
     {
-        if (dir.size() + name.size() + 2 > kRoom) {
-            m_long.assign(dir).append("/").append(name);
-            return m_long.c_str();
-        }
-        copyShort(m_text, dir.data(), dir.size());
-        m_text[dir.size()] = '/';
-        copyShort(m_text + dir.size() + 1, name.data(), name.size());
-        m_text[dir.size() + 1 + name.size()] = '\0';
-        return m_text;
+        m_text.assign(dir).append("/").append(name);
+        return m_text.c_str();
     }
 
 private:
-    static constexpr std::size_t kRoom = 1024;
-    char m_text[kRoom];
-    std::string m_long;
+    std::string m_text;
 };
 
 Problem problem(ProblemKind kind, std::string message, std::string path, int epoch)
