@@ -36,7 +36,8 @@ bool hasErrors(const Run& run)
 bool renderJson(Run& run, std::string& text)
 {
     const LiveState live = Liveness::settle(run);
-    RunJson::assign(run, text, {{"liveness", std::string(toString(live))}});
+    text.clear();
+    RunJson::append(run, text, {{"liveness", std::string(toString(live))}});
     return hasErrors(run);
 }
 
@@ -63,9 +64,7 @@ public:
     // From a loader thread, concurrently with the others.
     void consume(Run&& loaded)
     {
-        // Text kept from run to run, written over (not cleared, so not
-        // zero-filled again): memory first touched is page faults, the largest
-        // cost of rendering on a VM.
+        // Text kept from run to run: its memory is reused.
         thread_local std::string text;
         std::string root;
         bool bad = false;

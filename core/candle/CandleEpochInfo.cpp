@@ -28,12 +28,6 @@ template <typename Info> void applyFields(const Info& info, Epoch& epoch)
 
 } // namespace
 
-void CandleEpochInfo::apply(const CkptInfoView& info, KeyValues record, Epoch& epoch)
-{
-    applyFields(info, epoch);
-    epoch.metadata = std::move(record);
-}
-
 void CandleEpochInfo::apply(const CkptInfo& info, Epoch& epoch)
 {
     applyFields(info, epoch);

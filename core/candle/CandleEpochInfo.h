@@ -18,8 +18,6 @@ public:
     // best_metric_last becomes the epoch's metric ckpt::kBestSoFar.
 
     static void apply(const CkptInfo& info, Epoch& epoch);
-    // The same for a record read by CkptInfoReader::readFlat.
-    static void apply(const CkptInfoView& info, KeyValues record, Epoch& epoch);
     // The ckpt-info.json the epoch was read from; nullopt when it had none.
     static std::optional<CkptInfo> of(const Epoch& epoch);
 };

@@ -2,7 +2,6 @@
 
 #include "candle/CandleEpochInfo.h"
 #include "candle/CkptInfoReader.h"
-#include "common/CopyShort.h"
 #include "io/AtomicFile.h"
 #include "io/RegularFile.h"
 #include "layout/DirReader.h"
@@ -20,29 +19,18 @@ namespace {
 constexpr std::string_view kInfoName = "ckpt-info.json";
 constexpr std::string_view kDefaultModel = "model.h5";
 
-// "dir/name", NUL-terminated, for the *at() calls: written into a buffer on
-// the stack, without string operations (twice per epoch in a scan). A path
-// longer than the buffer (a model_file of many components) is built as a string.
+// "dir/name", NUL-terminated, for the *at() calls.
 class RelativePath
 {
 public:
-    [[gnu::always_inline]] const char* join(std::string_view dir, std::string_view name)
+    const char* join(std::string_view dir, std::string_view name)
     {
-        if (dir.size() + name.size() + 2 > kRoom) {
-            m_long.assign(dir).append("/").append(name);
-            return m_long.c_str();
-        }
-        copyShort(m_text, dir.data(), dir.size());
-        m_text[dir.size()] = '/';
-        copyShort(m_text + dir.size() + 1, name.data(), name.size());
-        m_text[dir.size() + 1 + name.size()] = '\0';
-        return m_text;
+        m_text.assign(dir).append("/").append(name);
+        return m_text.c_str();
     }
 
 private:
-    static constexpr std::size_t kRoom = 1024;
-    char m_text[kRoom];
-    std::string m_long;
+    std::string m_text;
 };
 
 Problem problem(ProblemKind kind, std::string message, std::string path, int epoch)
@@ -98,7 +86,7 @@ int statModel(int epochsFd, std::string_view rel, std::string_view model, Epoch&
     return err;
 }
 
-void setChecksum(const CkptInfoView& info, Epoch& epoch)
+void setChecksum(const CkptInfo& info, Epoch& epoch)
 {
     if (!info.checksum)
         return;
@@ -201,28 +189,19 @@ bool CandleEpochReader::read(int epochsFd, const std::string& epochsPath, std::s
         return true;
     }
 
-    // Most files are flat objects of plain values: read without a JSON document.
-    CkptInfoView ci;
-    std::optional<Result<CkptInfo>> parsed; // the others, through a document
-    // The record is read straight into the epoch's: the buffer of a recycled
-    // epoch (Epoch::clear) is written over. readFlat leaves it alone when it fails.
-    if (CkptInfoReader::readFlat(text, ci, epoch.metadata)) {
-        CandleEpochInfo::apply(ci, std::move(epoch.metadata), epoch); // moved back, no copy
-    } else {
-        parsed.emplace(CkptInfoReader::parse(text, infoPath()));
-        if (!*parsed) {
-            epoch.problems.push_back(problem(ProblemKind::BadInfo,
-                                             parsed->error().message +
-                                                 ": this epoch cannot be restarted from; rewrite "
-                                                 "the file or delete the epoch.",
-                                             infoPath(), number));
-            // The model may still be there; show its size.
-            statModel(epochsFd, rel, kDefaultModel, epoch, false, ahead);
-            return true;
-        }
-        CandleEpochInfo::apply(parsed->value(), epoch);
-        ci = CkptInfoView::of(parsed->value());
+    auto parsed = CkptInfoReader::parse(text, infoPath());
+    if (!parsed) {
+        epoch.problems.push_back(problem(ProblemKind::BadInfo,
+                                         parsed.error().message +
+                                             ": this epoch cannot be restarted from; rewrite "
+                                             "the file or delete the epoch.",
+                                         infoPath(), number));
+        // The model may still be there; show its size.
+        statModel(epochsFd, rel, kDefaultModel, epoch, false, ahead);
+        return true;
     }
+    CandleEpochInfo::apply(parsed.value(), epoch);
+    const CkptInfo& ci = parsed.value();
 
     if (ci.epoch && *ci.epoch != number) {
         epoch.problems.push_back(problem(
@@ -243,7 +222,7 @@ bool CandleEpochReader::read(int epochsFd, const std::string& epochsPath, std::s
             return true;
         }
     }
-    const std::string_view model = ci.modelFile.value_or(kDefaultModel);
+    const std::string_view model = ci.modelFile ? std::string_view(*ci.modelFile) : kDefaultModel;
     const int modelErr = statModel(epochsFd, rel, model, epoch, ci.modelFile.has_value(), ahead);
     setChecksum(ci, epoch);
     if (modelErr != 0 && ci.modelFile) {

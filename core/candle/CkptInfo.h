@@ -3,7 +3,6 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
-#include <string_view>
 
 namespace ckpt {
 
@@ -24,28 +23,9 @@ struct CkptInfo
 
     // Every key of the file as read (non-finite numbers as JSON numbers holding
     // inf/NaN), so unknown and legacy keys are kept and written back; null (no
-    // keys, nothing allocated) for an info not read from a file or read by the
-    // fast reader, whose keys are in the epoch's record instead.
+    // keys, nothing allocated) for an info not read from a file.
     nlohmann::ordered_json raw;
 
-    bool checksumDisabled() const { return checksum && *checksum == "__DISABLED__"; }
-};
-
-// The fields of a CkptInfo without copies: views into the text of the file
-// (CkptInfoReader::readFlat) or into a CkptInfo that outlives them (of()).
-struct CkptInfoView
-{
-    std::optional<int> epoch;
-    std::optional<std::string_view> saveBestMetric;
-    std::optional<double> bestMetricLast;
-    std::optional<std::string_view> modelFile;
-    std::optional<std::string_view> checksum;
-    std::optional<std::string_view> timestamp;
-    std::optional<double> timeElapsed;
-    bool firstSave = false;
-    std::optional<std::string_view> metadata;
-
-    static CkptInfoView of(const CkptInfo& info);
     bool checksumDisabled() const { return checksum && *checksum == "__DISABLED__"; }
 };
 

@@ -2,7 +2,6 @@
 
 #include "candle/CkptInfo.h"
 #include "common/Result.h"
-#include "model/KeyValues.h"
 
 #include <filesystem>
 #include <optional>
@@ -22,16 +21,6 @@ public:
     static Result<CkptInfo> readFile(const std::filesystem::path& path);
     // `origin` names the text's file in error messages.
     static Result<CkptInfo> parse(std::string_view text, std::string_view origin);
-    // What parse() gives for the files trainers write, without a JSON document:
-    // a flat object of plain values (ASCII strings without escapes, numbers,
-    // true/false/null, NaN/Infinity), no key twice. Fills `info` (views into
-    // `text`, or into this thread's room for a value written anew: a checksum
-    // written as a number, metadata that is not text; valid until the thread's
-    // next readFlat) and `record` with every key and its value as
-    // jsonText(raw[key]) writes it. False for any other text, or one parse()
-    // would refuse: parse() reads and explains those. `record` is written only
-    // on success (its buffer reused when it is its own and large enough).
-    static bool readFlat(std::string_view text, CkptInfoView& info, KeyValues& record);
     // A number as writers spell it, bare or quoted: Python's Infinity/inf/NaN too.
     static std::optional<double> numberFromText(std::string_view text);
 

@@ -1,7 +1,5 @@
 #pragma once
 
-#include "json/DecimalText.h"
-
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
@@ -11,8 +9,7 @@
 namespace ckpt {
 
 // The span of one JSON number, as Python's json and LenientJson accept one:
-// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?  One grammar for every reader
-// of the project (LenientJson, the flat ckpt-info.json reader, RecordJson).
+// -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
 struct JsonNumberSpan
 {
     enum class Missing : std::uint8_t
@@ -29,9 +26,8 @@ struct JsonNumberSpan
     bool ok() const { return missing == Missing::Nothing; }
 };
 
-// The number that starts at text[pos]; a leading '-' is its own. Inline: the
-// fast ckpt-info.json reader asks it of every number of every epoch.
-[[gnu::always_inline]] inline JsonNumberSpan scanJsonNumber(std::string_view text, std::size_t pos)
+// The number that starts at text[pos]; a leading '-' is its own.
+inline JsonNumberSpan scanJsonNumber(std::string_view text, std::size_t pos)
 {
     using Missing = JsonNumberSpan::Missing;
     const char* const begin = text.data();
@@ -110,7 +106,7 @@ inline JsonNumber jsonNumberValue(const char* first, const char* last, bool inte
         // Larger than 64 bits: Python's int has no limit; a double is the closest we hold.
     }
     n.kind = JsonNumber::Kind::Double;
-    if (decimalFromChars(first, last, n.d).ec == std::errc::result_out_of_range)
+    if (std::from_chars(first, last, n.d).ec == std::errc::result_out_of_range)
         n.d = detail::outOfRangeDouble(first, last);
     return n;
 }

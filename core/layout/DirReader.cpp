@@ -24,8 +24,8 @@ DirEntry::Type fromMode(mode_t mode)
     return DirEntry::Type::Other;
 }
 
-// The type getdents64 gave, or lstat's where the file system gives none.
-DirEntry::Type typeOf(int dirFd, const dirent64* e)
+// The type readdir gave, or lstat's where the file system gives none.
+DirEntry::Type typeOf(int dirFd, const dirent* e)
 {
     switch (e->d_type) {
     case DT_DIR:
@@ -50,39 +50,34 @@ bool isDotOrDotDot(const char* n)
     return n[0] == '.' && (n[1] == '\0' || (n[1] == '.' && n[2] == '\0'));
 }
 
-// The entries of `fd` (but . and ..) through getdents64 into `buffer`, each
-// given to `visit` until it returns false; closes `fd`, returns errno or 0.
-// No DIR to allocate, and none of the two fcntl calls fdopendir makes (a scan
-// lists hundreds of folders).
-template <typename Visit> int eachEntry(int fd, char* buffer, std::size_t bytes, const Visit& visit)
-{
-    int err = 0;
-    DirEntry entry;
-    for (bool more = true; more;) {
-        const ssize_t n = ::getdents64(fd, buffer, bytes);
-        if (n <= 0) {
-            err = n < 0 ? errno : 0;
-            break;
-        }
-        for (ssize_t at = 0; at < n && more;) {
-            const auto* e = reinterpret_cast<const dirent64*>(buffer + at);
-            at += e->d_reclen;
-            if (isDotOrDotDot(e->d_name))
-                continue;
-            entry.name = e->d_name;
-            entry.type = typeOf(fd, e);
-            more = visit(entry, e->d_ino);
-        }
-    }
-    ::close(fd);
-    return err;
-}
-
-// Takes ownership of `fd` (a directory descriptor). A buffer as large as readdir's.
+// Takes ownership of `fd` (a directory descriptor): gives each entry (but .
+// and ..) to `visit` until it returns false; returns errno or 0.
 int visitEntries(int fd, const DirReader::Visitor& visit)
 {
-    alignas(dirent64) char buffer[32768];
-    return eachEntry(fd, buffer, sizeof buffer, visit);
+    DIR* dir = ::fdopendir(fd);
+    if (!dir) {
+        const int err = errno;
+        ::close(fd);
+        return err;
+    }
+    int err = 0;
+    DirEntry entry;
+    for (;;) {
+        errno = 0;
+        const dirent* e = ::readdir(dir);
+        if (!e) {
+            err = errno;
+            break;
+        }
+        if (isDotOrDotDot(e->d_name))
+            continue;
+        entry.name = e->d_name;
+        entry.type = typeOf(::dirfd(dir), e);
+        if (!visit(entry, e->d_ino))
+            break;
+    }
+    ::closedir(dir);
+    return err;
 }
 
 // Takes ownership of `fd`. Stops early when `stop` returns true for an entry just added.
@@ -138,11 +133,7 @@ int DirReader::containsEntry(const char* dir, const std::function<bool(const Dir
     const int fd = ::open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
         return errno;
-    // getdents64 with a small buffer rather than readdir's 32 kB: the kernel
-    // lists only what fits, and the first epoch of a 500-epoch folder usually
-    // comes in the first batch (the loader lists the folder whole later anyway).
-    alignas(dirent64) char buffer[2048];
-    return eachEntry(fd, buffer, sizeof buffer, [&](const DirEntry& entry, std::uint64_t) {
+    return visitEntries(fd, [&](const DirEntry& entry, std::uint64_t) {
         found = match(entry);
         return !found;
     });

@@ -30,9 +30,7 @@ public:
     // Lists the directory `name` relative to the open directory `dirFd`.
     static int listAt(int dirFd, const char* name, std::vector<DirEntry>& out);
 
-    // Does `dir` hold an entry for which `match` is true? Reads in small batches
-    // and stops at the first one, so a 10,000-entry directory usually costs one
-    // small getdents call.
+    // Does `dir` hold an entry for which `match` is true? Stops at the first one.
     // Returns 0 or the errno of opening `dir`.
     static int containsEntry(const char* dir, const std::function<bool(const DirEntry&)>& match,
                              bool& found);

@@ -1,7 +1,5 @@
 #include "model/KeyValues.h"
 
-#include "common/CopyShort.h"
-
 #include <algorithm>
 #include <charconv>
 #include <cmath>
@@ -113,7 +111,8 @@ char* putSize(char* out, std::size_t n)
 char* putText(char* out, std::string_view text)
 {
     out = putSize(out, text.size());
-    copyShort(out, text.data(), text.size()); // nothing for an empty (maybe null) view
+    if (!text.empty()) // an empty view's data may be null
+        std::memcpy(out, text.data(), text.size());
     return out + text.size();
 }
 

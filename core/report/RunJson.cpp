@@ -3,10 +3,7 @@
 #include "checksum/Verifier.h"
 #include "json/LenientJson.h"
 #include "layout/Layout.h"
-#include "report/JsonWriter.h"
-#include "report/RecordJson.h"
 
-#include <charconv>
 #include <cmath>
 
 namespace ckpt {
@@ -32,6 +29,26 @@ Json pathOrNull(const std::string& path)
     return path.empty() ? Json(nullptr) : text(path);
 }
 
+// The value with non-finite numbers, at any depth, as null.
+Json finiteOnly(const Json& v)
+{
+    if (v.is_number_float() && !std::isfinite(v.get<double>()))
+        return Json(nullptr);
+    if (v.is_object()) {
+        Json out = Json::object();
+        for (const auto& [k, item] : v.items())
+            out[k] = finiteOnly(item);
+        return out;
+    }
+    if (v.is_array()) {
+        Json out = Json::array();
+        for (const auto& item : v)
+            out.push_back(finiteOnly(item));
+        return out;
+    }
+    return v;
+}
+
 } // namespace
 
 Json RunJson::metadataToJson(const KeyValues& metadata, Json* raw)
@@ -40,7 +57,7 @@ Json RunJson::metadataToJson(const KeyValues& metadata, Json* raw)
     for (const auto& [key, value] : metadata) {
         auto parsed = LenientJson::parse(value, {});
         const std::string name = LenientJson::validUtf8(key);
-        j[name] = parsed ? RecordJson::finiteOnly(*parsed) : Json(LenientJson::validUtf8(value));
+        j[name] = parsed ? finiteOnly(*parsed) : Json(LenientJson::validUtf8(value));
         // The text as written when the value above does not give it back
         // (Infinity, text that is not JSON, other spacing or escapes).
         if (raw &&
@@ -169,249 +186,31 @@ namespace {
 
 constexpr auto kReplace = Json::error_handler_t::replace;
 
-void writeProblem(JsonWriter& w, const Problem& problem)
+std::string compact(const Json& j)
 {
-    w.beginObject();
-    w.key("kind").string(toString(problem.kind));
-    w.key("severity").string(isWarningOnly(problem.kind) ? "warning" : "error");
-    w.key("message").string(problem.message);
-    w.key("path").string(problem.path);
-    w.key("epoch").optionalInteger(problem.epoch);
-    w.endObject();
-}
-
-void writeProblems(JsonWriter& w, const Problems& problems)
-{
-    w.beginArray();
-    for (const auto& p : problems)
-        writeProblem(w, p);
-    w.endArray();
-}
-
-void writeChecksum(JsonWriter& w, const Run& run, const Epoch& epoch)
-{
-    if (const EpochFile* f = epoch.checksummedFile()) {
-        w.beginObject();
-        w.key("algo").plainString(toString(f->algo)); // our own name: plain
-        w.key("expected");
-        if (f->algo == ChecksumAlgo::Crc32)
-            w.string(f->checksum);
-        else
-            w.null();
-        w.endObject();
-        return;
-    }
-    if (!Verifier::recordsNoChecksum(run, epoch)) {
-        w.null();
-        return;
-    }
-    w.beginObject();
-    w.key("algo").string(toString(ChecksumAlgo::None));
-    w.key("expected").null();
-    w.endObject();
-}
-
-void writeMetrics(JsonWriter& w, const Epoch& epoch, const RecordJson::Doubles& known)
-{
-    for (const auto& m : epoch.metrics) {
-        if (!RecordJson::isAscii(m.name)) {
-            Json metrics = Json::object();
-            for (const auto& each : epoch.metrics)
-                metrics[LenientJson::validUtf8(each.name)] = finiteOrNull(each.value);
-            w.raw(metrics.dump(-1, ' ', false, kReplace));
-            return;
-        }
-    }
-    w.beginObject();
-    for (const auto& m : epoch.metrics)
-        RecordJson::writeNumber(w.key(m.name), m.value, known);
-    w.endObject();
-}
-
-// The members of toJson(run) before "epochs", without the braces.
-void writeRunHead(JsonWriter& w, const Run& run)
-{
-    w.key("root").string(run.root);
-    w.key("layout").string(run.layout);
-    if (!run.dir.empty())
-        w.key("dir").string(run.dir);
-    if (const Layout* layout = layoutOf(run))
-        for (std::string_view name : layout->linkNames())
-            w.key(name).optionalInteger(run.linkedEpoch(name));
-    w.key("links").beginObject();
-    for (const auto& l : run.links) {
-        w.key(l.name).beginObject();
-        w.key("path").string(l.path);
-        w.key("target").string(l.target);
-        w.key("epoch").optionalInteger(l.epoch);
-        w.key("relocated").boolean(l.relocated);
-        w.key("symlink").boolean(l.symlink);
-        w.endObject();
-    }
-    w.endObject();
-    for (const auto& s : run.sources)
-        w.key(s.kind).pathOrNull(s.path);
-    w.key("in_progress").beginArray();
-    for (const auto& item : run.inProgress)
-        w.string(item.path);
-    w.endArray();
-    w.key("in_progress_epochs").beginArray();
-    for (const auto& item : run.inProgress)
-        w.optionalInteger(item.epoch);
-    w.endArray();
-    w.key("model_bytes_total").unsignedInteger(run.totalModelBytes());
-}
-
-// `directoryPlain`: JsonWriter::isPlain(run.directory()), asked once per run.
-void writeEpochIn(JsonWriter& w, const Run& run, const Epoch& epoch, bool directoryPlain)
-{
-    w.beginObject();
-    w.key("epoch").integer(epoch.number);
-    w.key("step").optionalInteger(epoch.step);
-    thread_local std::string path; // kept from epoch to epoch: no allocation
-    run.pathOf(epoch, path);
-    // The path is the run's directory and the epoch's, when that is relative.
-    const bool dirPlain = !epoch.dir.empty() && epoch.dir.front() != '/'
-                              ? directoryPlain && JsonWriter::isPlain(epoch.dir)
-                              : JsonWriter::isPlain(path);
-    w.key("dir");
-    if (dirPlain)
-        w.plainString(path);
-    else
-        w.string(path);
-    // The model's path is the directory's and its name, when the name is relative.
-    w.key("model");
-    const EpochFile* model = epoch.modelFile();
-    if (model && model->present && !model->name.empty() && model->name.front() != '/') {
-        path.append("/").append(model->name);
-        if (dirPlain && JsonWriter::isPlain(model->name))
-            w.plainString(path);
-        else
-            w.string(path);
-    } else {
-        run.modelPath(epoch, path);
-        w.pathOrNull(path);
-    }
-    w.key("model_bytes").optionalUnsigned(epoch.modelBytes());
-    std::optional<Json> infoRaw;
-    RecordJson::Doubles known;
-    w.key("info");
-    if (epoch.hasRecord())
-        RecordJson::write(w, epoch.metadata, infoRaw, &known);
-    else
-        w.null();
-    w.key("checksum");
-    writeChecksum(w, run, epoch);
-    w.key("metrics");
-    writeMetrics(w, epoch, known);
-    w.key("problems");
-    writeProblems(w, epoch.problems);
-    // The members toJson(run, epoch) adds for remote clients, in its order.
-    w.key("first_save").boolean(epoch.firstSave);
-    RecordJson::writeNumber(w.key("elapsed"), epoch.elapsed ? *epoch.elapsed : std::nan(""), known);
-    w.key("saved_at").pathOrNull(epoch.savedAt);
-    w.key("monitored").pathOrNull(epoch.monitored);
-    w.key("files").beginArray();
-    for (const EpochFile& f : epoch.files) {
-        w.beginObject();
-        w.key("name").string(f.name);
-        w.key("bytes").unsignedInteger(f.bytes);
-        w.key("present").boolean(f.present);
-        w.key("model").boolean(f.model);
-        if (f.algo != ChecksumAlgo::None || !f.checksum.empty()) {
-            w.key("algo").plainString(toString(f.algo)); // our own name: plain
-            w.key("checksum").string(f.checksum);
-        }
-        if (f.checkedBytes > 0)
-            w.key("checked_bytes").unsignedInteger(f.checkedBytes);
-        w.key("mtime_ns").integer(f.mtimeNs);
-        w.key("inode").unsignedInteger(f.inode);
-        w.endObject();
-    }
-    w.endArray();
-    if (!epoch.hasRecord() && !epoch.metadata.empty()) {
-        w.key("metadata");
-        RecordJson::write(w, epoch.metadata, infoRaw);
-    }
-    std::optional<Json> nonFinite;
-    for (const auto& m : epoch.metrics) {
-        if (std::isfinite(m.value))
-            continue;
-        if (!nonFinite)
-            nonFinite = Json::object();
-        (*nonFinite)[LenientJson::validUtf8(m.name)] = std::isnan(m.value) ? "NaN"
-                                                       : m.value > 0       ? "Infinity"
-                                                                           : "-Infinity";
-    }
-    if (nonFinite)
-        w.key("metrics_nonfinite").raw(nonFinite->dump(-1, ' ', false, kReplace));
-    if (infoRaw && !infoRaw->empty())
-        w.key("info_raw").raw(infoRaw->dump(-1, ' ', false, kReplace));
-    w.endObject();
+    return j.dump(-1, ' ', false, kReplace);
 }
 
 } // namespace
 
-void RunJson::writeEpoch(JsonWriter& w, const Run& run, const Epoch& epoch)
+void RunJson::append(const Run& run, std::string& out, const Json& extra)
 {
-    writeEpochIn(w, run, epoch, JsonWriter::isPlain(run.directory()));
-}
-
-namespace {
-
-// The body of write() and append(): `sink` (when set) takes the text each time
-// it passes `chunk` bytes and at the end.
-void writeRun(JsonWriter& w, const Run& run, const Json& extra,
-              const std::function<void(std::string_view)>* sink, std::size_t chunk)
-{
-    w.beginObject();
-    writeRunHead(w, run);
+    Json head = headJson(run);
     for (const auto& [key, value] : extra.items())
-        w.key(key).raw(value.dump(-1, ' ', false, kReplace));
-    w.verbatim(",\n\"epochs\": [");
-    const bool directoryPlain = JsonWriter::isPlain(run.directory());
+        head[key] = value;
+    out += compact(head);
+    out.pop_back(); // the closing brace: the epochs follow, one per line
+    out += ",\n\"epochs\": [";
     for (std::size_t i = 0; i < run.epochs.size(); ++i) {
-        w.verbatim(i == 0 ? "\n" : ",\n");
-        writeEpochIn(w, run, run.epochs[i], directoryPlain);
-        if (sink && w.size() >= chunk) {
-            (*sink)(w.written(0));
-            w.discard();
-        }
+        out += i == 0 ? "\n" : ",\n";
+        out += compact(toJson(run, run.epochs[i]));
     }
-    w.verbatim("],\n\"problems\": ");
-    writeProblems(w, run.problems);
-    w.endObject();
-    if (sink)
-        (*sink)(w.written(0));
+    out += "],\n\"problems\": ";
+    out += compact(toJson(run.problems));
+    out += '}';
 }
 
-} // namespace
-
-void RunJson::write(const Run& run, const std::function<void(std::string_view)>& sink,
-                    const nlohmann::ordered_json& extra)
-{
-    // Handed over in pieces of about this size: a run of 100,000 epochs never
-    // exists as one text, and a reader sees each run as soon as it is written.
-    constexpr std::size_t kChunk = 64 * 1024;
-    std::string text;
-    text.reserve(kChunk + 4096);
-    JsonWriter w(text);
-    writeRun(w, run, extra, &sink, kChunk);
-}
-
-void RunJson::append(const Run& run, std::string& out, const nlohmann::ordered_json& extra)
-{
-    JsonWriter w(out);
-    writeRun(w, run, extra, nullptr, 0);
-}
-
-void RunJson::assign(const Run& run, std::string& out, const nlohmann::ordered_json& extra)
-{
-    JsonWriter w(out, JsonWriter::Overwrite{});
-    writeRun(w, run, extra, nullptr, 0);
-}
-
-Json RunJson::toJson(const Run& run)
+Json RunJson::headJson(const Run& run)
 {
     Json j = Json::object();
     j["root"] = text(run.root);
@@ -437,6 +236,12 @@ Json RunJson::toJson(const Run& run)
     j["in_progress"] = std::move(inProgress);
     j["in_progress_epochs"] = std::move(inProgressEpochs);
     j["model_bytes_total"] = run.totalModelBytes();
+    return j;
+}
+
+Json RunJson::toJson(const Run& run)
+{
+    Json j = headJson(run);
     Json epochs = Json::array();
     for (const auto& e : run.epochs)
         epochs.push_back(toJson(run, e));

@@ -3,13 +3,10 @@
 #include "model/Run.h"
 #include "scan/Scanner.h"
 
-#include <functional>
 #include <nlohmann/json.hpp>
 #include <string_view>
 
 namespace ckpt {
-
-class JsonWriter;
 
 // The CLI's JSON schema for scan results, in one place:
 // {"runs": [{"root", "layout", <each link name of the layout: epoch>, "links",
@@ -30,33 +27,18 @@ class JsonWriter;
 // "metrics_nonfinite" ({name: "Infinity"|"-Infinity"|"NaN"} for the metrics
 // written as null) and "info_raw" ({key: text as written} for the "info" or
 // "metadata" values that do not dump back to it); the document's "walk_problems".
-// Each member is written twice: as a document (toJson, for tests and the few
-// callers that edit it) and streamed (write/writeEpoch, what `ckpt scan --json`
-// prints, no document). A new run member goes in toJson(run) and writeRunHead,
-// a new epoch member in toJson(run, epoch) and writeEpoch (RunJson.cpp), in the
-// same place: tst_RunJson::streamedEqualsDocument compares the bytes.
 class RunJson
 {
 public:
     static nlohmann::ordered_json toJson(const Scanner::Outcome& outcome);
     static nlohmann::ordered_json toJson(const Run& run);
-    // The same object as toJson(run), streamed without a document and handed to
-    // `sink` in pieces of about 64 kB (the last one ends the run), so that a run
-    // of 100,000 epochs never exists as one JSON tree or text in memory. The
-    // members of `extra` (an object) follow the run's own ones.
-    static void write(const Run& run, const std::function<void(std::string_view)>& sink,
-                      const nlohmann::ordered_json& extra = nlohmann::ordered_json::object());
-    // The same text as write(), appended to `out` in one piece (no copy through
-    // a sink): for a caller that holds the whole run's text anyway.
+    // The text `ckpt scan --json` prints for a run, appended to `out`: toJson(run)
+    // with the members of `extra` (an object) after the run's own ones and each
+    // epoch on its own line, built one epoch at a time so that a run of 100,000
+    // epochs never exists as one JSON tree.
     static void append(const Run& run, std::string& out,
                        const nlohmann::ordered_json& extra = nlohmann::ordered_json::object());
-    // The same text in place of what `out` holds, its bytes reused as room: for
-    // a buffer kept from run to run.
-    static void assign(const Run& run, std::string& out,
-                       const nlohmann::ordered_json& extra = nlohmann::ordered_json::object());
     static nlohmann::ordered_json toJson(const Run& run, const Epoch& epoch);
-    // The same object as toJson(run, epoch), appended by `writer`.
-    static void writeEpoch(JsonWriter& writer, const Run& run, const Epoch& epoch);
     // The epoch's expected checksum: {"algo", "expected"}; algo "none" when
     // nothing is recorded to verify against, null when the record is unreadable.
     static nlohmann::ordered_json checksumJson(const Run& run, const Epoch& epoch);
@@ -68,6 +50,10 @@ public:
     // (optional) gets the text of each value that the JSON does not give back.
     static nlohmann::ordered_json metadataToJson(const KeyValues& metadata,
                                                  nlohmann::ordered_json* raw = nullptr);
+
+private:
+    // The members of toJson(run) before "epochs".
+    static nlohmann::ordered_json headJson(const Run& run);
 };
 
 } // namespace ckpt

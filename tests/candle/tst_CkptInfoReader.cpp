@@ -1,5 +1,4 @@
 #include "CandleFixture.h"
-#include "candle/CandleEpochInfo.h"
 #include "candle/CkptInfoReader.h"
 
 #include <QTemporaryDir>
@@ -27,9 +26,6 @@ private slots:
     void wrongTypes();
     void readFileNamesFile();
     void unknownKeysKept();
-    void flatReadMatchesParse_data();
-    void flatReadMatchesParse();
-    void flatReadsInARowMatchParse();
 };
 
 void tst_CkptInfoReader::currentWriter()
@@ -185,162 +181,6 @@ void tst_CkptInfoReader::unknownKeysKept()
     for (const auto& [k, v] : r->raw.items())
         keys += k + ",";
     QCOMPARE(keys, std::string("epoch,host,best_metric_last,"));
-}
-
-namespace {
-
-// Equal, NaN equal to NaN (a record may hold it).
-bool same(const std::optional<double>& a, const std::optional<double>& b)
-{
-    if (!a || !b)
-        return a.has_value() == b.has_value();
-    return (std::isnan(*a) && std::isnan(*b)) || *a == *b ||
-           (std::isinf(*a) && std::isinf(*b) && (*a > 0) == (*b > 0));
-}
-
-} // namespace
-
-void tst_CkptInfoReader::flatReadMatchesParse_data()
-{
-    QTest::addColumn<QString>("text");
-    QTest::addColumn<bool>("flat"); // read without a document
-    QTest::newRow("current writer") << QString(kCurrent) << true;
-    QTest::newRow("first save, Infinity")
-        << R"({"epoch": 1, "best_metric_last": Infinity, "time_elapsed": "__FIRST__"})" << true;
-    QTest::newRow("-Infinity, NaN metadata")
-        << R"({"epoch": 2, "best_metric_last": -Infinity, "metadata": NaN})" << true;
-    QTest::newRow("NaN best, number metadata")
-        << R"({"best_metric_last": NaN, "metadata": 12, "x": -0, "y": -0.0})" << true;
-    QTest::newRow("checksum as a number")
-        << R"({"checksum": 3117815349, "checksum_model": "1"})" << true;
-    QTest::newRow("oldest writer")
-        << R"({"save_best_stat": "loss", "best_stat_last": 0.5, "checksum_model": "7"})" << true;
-    QTest::newRow("save_best_only false")
-        << R"({"save_best_stat": "loss", "save_best_only": false})" << true;
-    QTest::newRow("save_best_only number") << R"({"save_best_only": 1})" << true;
-    QTest::newRow("quoted number") << R"({"best_metric_last": " 0.25 "})" << true;
-    QTest::newRow("big integers")
-        << R"({"a": 9223372036854775807, "b": 9223372036854775808, "c": 18446744073709551616,
-              "d": -9223372036854775809, "e": 1e400, "f": -1e400, "g": 1E5, "h": 1.5e-7})"
-        << true;
-    QTest::newRow("below double's range")
-        << R"({"best_metric_last": 1e-400, "a": -1e-400, "b": 2.5e-324, "c": 0.0e-999})" << true;
-    QTest::newRow("null values")
-        << R"({"epoch": null, "model_file": null, "metadata": null, "timestamp": null})" << true;
-    QTest::newRow("bool metadata") << R"({"metadata": true, "k": false})" << true;
-    QTest::newRow("empty object") << " \n{ }\n" << true;
-    QTest::newRow("spacing") << "\t{\"epoch\" :3 ,\r\n\"k\":\"v\"}  \n" << true;
-    // Left to parse():
-    QTest::newRow("long plain strings")
-        << R"({"a_key_of_many_bytes": "a value of more than eight bytes", "k": "12345678"})"
-        << true;
-    QTest::newRow("escaped string") << R"({"metadata": "a\"b", "epoch": 1})" << false;
-    QTest::newRow("escape after a word") << R"({"metadata": "abcdefghij\"k"})" << false;
-    QTest::newRow("tab in a long key") << "{\"abcdefghi\tj\": 1}" << false;
-    QTest::newRow("non-ASCII after two words") << "{\"k\": \"abcdefghijklmnop\xc3\xa9\"}" << false;
-    QTest::newRow("string to the end") << R"({"k": "abcdefghijklmnopq)" << false;
-    QTest::newRow("non-ASCII") << "{\"metadata\": \"n\xc3\xa9\"}" << false;
-    QTest::newRow("replacement character") << "{\"metadata\": \"\xef\xbf\xbdx\"}" << false;
-    QTest::newRow("nested") << R"({"epoch": 1, "extra": {"a": [1, NaN]}})" << false;
-    QTest::newRow("repeated key") << R"({"epoch": 1, "epoch": 2})" << false;
-    QTest::newRow("epoch 12.0") << R"({"epoch": 12.0})" << false;
-    QTest::newRow("epoch as text") << R"({"epoch": "12"})" << false;
-    QTest::newRow("epoch out of range") << R"({"epoch": 4294967296})" << false;
-    QTest::newRow("wrong type") << R"({"epoch": 1, "model_file": 5})" << false;
-    QTest::newRow("bad number text") << R"({"best_metric_last": "abc"})" << false;
-    QTest::newRow("bool best") << R"({"best_metric_last": true})" << false;
-    QTest::newRow("save_best_only text") << R"({"save_best_only": "yes"})" << false;
-    QTest::newRow("negative checksum") << R"({"checksum": -1})" << false;
-    QTest::newRow("leading zero") << R"({"epoch": 012})" << false;
-    QTest::newRow("truncated") << R"({"epoch": 1, "best)" << false;
-    QTest::newRow("trailing junk") << R"({"epoch": 1} x)" << false;
-    QTest::newRow("array") << "[1, 2]" << false;
-    QTest::newRow("empty") << "" << false;
-}
-
-// The flat reader is a shortcut, never a second opinion: where it answers, it
-// gives every field and every record entry parse() + CandleEpochInfo give.
-void tst_CkptInfoReader::flatReadMatchesParse()
-{
-    QFETCH(QString, text);
-    QFETCH(bool, flat);
-    const std::string bytes = text.toStdString();
-    CkptInfoView info;
-    KeyValues record;
-    QCOMPARE(CkptInfoReader::readFlat(bytes, info, record), flat);
-    if (!flat)
-        return;
-    auto full = CkptInfoReader::parse(bytes, "ckpt-info.json");
-    QVERIFY2(full.ok(), full ? "" : full.error().message.c_str());
-    const auto owned = [](const std::optional<std::string_view>& v) {
-        return v ? std::optional<std::string>(std::in_place, *v) : std::nullopt;
-    };
-    QCOMPARE(info.epoch, full->epoch);
-    QCOMPARE(owned(info.saveBestMetric), full->saveBestMetric);
-    QVERIFY(same(info.bestMetricLast, full->bestMetricLast));
-    QCOMPARE(owned(info.modelFile), full->modelFile);
-    QCOMPARE(owned(info.checksum), full->checksum);
-    QCOMPARE(owned(info.timestamp), full->timestamp);
-    QVERIFY(same(info.timeElapsed, full->timeElapsed));
-    QCOMPARE(info.firstSave, full->firstSave);
-    QCOMPARE(owned(info.metadata), full->metadata);
-
-    Epoch viaParse;
-    CandleEpochInfo::apply(*full, viaParse);
-    Epoch viaFlat;
-    CandleEpochInfo::apply(info, record, viaFlat);
-    std::string a, b;
-    for (const auto& [k, v] : viaParse.metadata)
-        a += std::string(k) + "=" + std::string(v) + ";";
-    for (const auto& [k, v] : viaFlat.metadata)
-        b += std::string(k) + "=" + std::string(v) + ";";
-    QCOMPARE(b, a);
-    QVERIFY(viaFlat.metadata == viaParse.metadata);
-    QCOMPARE(viaFlat.savedAt, viaParse.savedAt);
-    QCOMPARE(viaFlat.monitored, viaParse.monitored);
-    QCOMPARE(viaFlat.firstSave, viaParse.firstSave);
-    QVERIFY(same(viaFlat.elapsed, viaParse.elapsed));
-    QVERIFY(same(viaFlat.metric(kBestSoFar), viaParse.metric(kBestSoFar)));
-    QCOMPARE(viaFlat.hasRecord(), viaParse.hasRecord());
-}
-
-// readFlat remembers the last double read at each place of the object (a
-// run's files share one layout): whatever came before, each record is what
-// parse() gives for its own text.
-void tst_CkptInfoReader::flatReadsInARowMatchParse()
-{
-    const char* values[] = {"0.5",
-                            "0.5",
-                            "0.6",
-                            "0.50",
-                            "5e-1",
-                            "1e-05",
-                            "0.00001",
-                            "NaN",
-                            "0.5",
-                            "12",
-                            "0.125",
-                            "-0.5",
-                            "0.125",
-                            "Infinity",
-                            "0.125",
-                            "56.58779799244047",
-                            "56.58779799244048",
-                            "5.0E-1"};
-    for (const char* v : values) {
-        for (const char* elapsed : {"52.123456789012345", "0.5", "52.123456789012346"}) {
-            const std::string text = std::string("{\"epoch\": 3, \"best_metric_last\": ") + v +
-                                     ", \"time_elapsed\": " + elapsed + "}";
-            CkptInfoView info;
-            KeyValues record;
-            QVERIFY2(CkptInfoReader::readFlat(text, info, record), text.c_str());
-            auto full = CkptInfoReader::parse(text, "ckpt-info.json");
-            QVERIFY(full.ok());
-            Epoch viaParse;
-            CandleEpochInfo::apply(*full, viaParse);
-            QVERIFY2(record == viaParse.metadata, text.c_str());
-        }
-    }
 }
 
 QTEST_GUILESS_MAIN(tst_CkptInfoReader)

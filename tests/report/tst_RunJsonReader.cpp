@@ -216,7 +216,7 @@ private slots:
     void cleanup() { m_tmp.reset(); }
 
     // A local scan, and the same scan written as JSON and read back, give
-    // equal runs, member by member: in process (RunJson::write) and through
+    // equal runs, member by member: in process (RunJson::append) and through
     // the real `ckpt scan --json` (what a remote client reads).
     void roundTrip_data()
     {
@@ -266,8 +266,7 @@ private slots:
             text = "{\"protocol\": 1, \"runs\": [";
             for (std::size_t i = 0; i < scanned->runs.size(); ++i) {
                 text += i == 0 ? "\n" : ",\n";
-                RunJson::write(scanned->runs[i], [&](std::string_view chunk) { text += chunk; },
-                               {{"liveness", "idle"}});
+                RunJson::append(scanned->runs[i], text, {{"liveness", "idle"}});
             }
             text += "\n], \"walk_problems\": ";
             text += RunJson::toJson(scanned->walkProblems).dump();

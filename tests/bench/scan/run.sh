@@ -6,7 +6,7 @@
 # `ckpt scan TREE --json > /dev/null` against `bench_scan once TREE` (the (a)
 # work plus printing a line per epoch) and `python_scan.py TREE once` (the (b)
 # work plus a line per epoch). Goals: ours <= 1.5x (a), <= 0.7x (b); the whole
-# `ckpt scan` <= 1.2x the (a) process and <= 0.5x the (b) process (issue 9).
+# `ckpt scan` <= 1.5x the (a) process (issue 34) and <= 0.5x the (b) process.
 # For information, the (a) process once more, printing as many bytes as `ckpt
 # scan --json` does (its lines padded with what it read): the share of the gap
 # that is the output's size alone.
@@ -112,12 +112,12 @@ print(f"CPU of the whole process (user + system): bench_scan once {cpu_b:.4f} s,
 print(f"over an empty folder: bench_scan once {eb * 1e3:.1f} ms, ckpt scan --json {eo * 1e3:.1f} ms")
 print(f"ckpt scan --json peak RSS: {rss_big} KiB over {big_epochs} epochs, {rss_empty} KiB "
       f"over an empty folder: {kib_per_epoch:.2f} KiB per epoch")
-ok_a, ok_b, ok_p = c / a <= 1.5, c / b <= 0.7, pc / pb <= 1.2
+ok_a, ok_b, ok_p = c / a <= 1.5, c / b <= 0.7, pc / pb <= 1.5
 ok_pp, ok_m = pc / pp <= 0.5, kib_per_epoch <= 1.0
 verdict = lambda ok: "MET" if ok else "MISSED"
 print(f"{'ours / (a), wall':<40}{c / a:>9.2f}   goal <= 1.50  {verdict(ok_a)}")
 print(f"{'ours / (b), wall':<40}{c / b:>9.2f}   goal <= 0.70  {verdict(ok_b)}")
-print(f"{'ckpt scan / (a) process, wall':<40}{pc / pb:>9.2f}   goal <= 1.20  {verdict(ok_p)}")
+print(f"{'ckpt scan / (a) process, wall':<40}{pc / pb:>9.2f}   goal <= 1.50  {verdict(ok_p)}")
 print(f"{'ckpt scan / (b) process, wall':<40}{pc / pp:>9.2f}   goal <= 0.50  {verdict(ok_pp)}")
 print(f"{'ours / (a), cpu (info)':<40}{c_cpu / a_cpu:>9.2f}")
 k = f"{files:,} epochs"
@@ -126,7 +126,7 @@ print(f"@result|scan|{k}: Scanner::scan vs the same syscalls, no parsing, same t
 print(f"@result|scan|{k}: Scanner::scan vs Python os.walk + json.load|{c / b:.2f}x|<= 0.7x|"
       f"{verdict(ok_b)}")
 print(f"@result|scan|{k}: whole `ckpt scan --json` process vs baseline process "
-      f"({pc:.3f} s vs {pb:.3f} s)|{pc / pb:.2f}x|<= 1.2x|{verdict(ok_p)}")
+      f"({pc:.3f} s vs {pb:.3f} s)|{pc / pb:.2f}x|<= 1.5x|{verdict(ok_p)}")
 print(f"@result|scan|{k}: whole `ckpt scan --json` process vs the baseline process printing as "
       f"many bytes ({ours_bytes / 1e6:.1f} MB; {pc:.3f} s vs {pw:.3f} s)|{pc / pw:.2f}x|-|info")
 print(f"@result|scan|{k}: CPU of the whole `ckpt scan --json` process vs the baseline process's "
