@@ -79,7 +79,7 @@ private slots:
     void truncatedInfoShowsWithinASecond();
     void leftoverWorkIsInterruptedNotLive();
     void trainerIsLiveAndNeverInterrupted();
-    void verdictDroppedWhenFileChanges();
+    void changedFileIsVerifiedAgain();
     void mismatchIsAProblemAndSurvivesRestart();
 
 private:
@@ -343,7 +343,7 @@ void tst_Workspace::trainerIsLiveAndNeverInterrupted()
     QCOMPARE_STATE(live.first().at(1).value<LiveState>(), LiveState::Live);
 }
 
-void tst_Workspace::verdictDroppedWhenFileChanges()
+void tst_Workspace::changedFileIsVerifiedAgain()
 {
     QTemporaryDir dir;
     const fs::path rootPath = fs::path(dir.path().toStdString()) / "r/ckpts";
@@ -364,12 +364,21 @@ void tst_Workspace::verdictDroppedWhenFileChanges()
         f.seekp(10);
         f.put('\x7f');
     }
-    QTRY_VERIFY_WITH_TIMEOUT(!ws.state(root)->checks.count(2), kSecond);
-    QCOMPARE(ws.runTree()->summary(root)->checksum, ChecksumState::Unknown);
+    // Within a second it is "changed since verified" (or already being
+    // verified again), never a quiet "not verified"; then the re-verification,
+    // made by itself, says MISMATCH.
+    QTRY_VERIFY_WITH_TIMEOUT(ws.state(root)->checks.count(2) &&
+                                 ws.state(root)->checks.at(2).state != ChecksumState::Ok,
+                             kSecond);
+    QVERIFY(ws.state(root)->checks.at(2).state != ChecksumState::Unknown);
+    QTRY_COMPARE_WITH_TIMEOUT(ws.state(root)->checks.at(2).state, ChecksumState::Mismatch,
+                              10 * kSecond);
+    QTRY_COMPARE(ws.runTree()->summary(root)->checksum, ChecksumState::Mismatch);
     const int row = ws.epochTable()->rowOf(root, 2);
     QCOMPARE(static_cast<ChecksumState>(
                  ws.epochTable()->index(row, 0).data(roles::ChecksumStateRole).toInt()),
-             ChecksumState::Unknown);
+             ChecksumState::Mismatch);
+    QCOMPARE(ws.state(root)->checks.at(1).state, ChecksumState::Ok); // only epoch 2 again
 }
 
 void tst_Workspace::mismatchIsAProblemAndSurvivesRestart()

@@ -1,5 +1,6 @@
 #include "CandleFixture.h"
 #include "MainWindow.h"
+#include "dialogs/RollbackConfirmDialog.h"
 #include "models/EpochTableModel.h"
 #include "models/ModelRoles.h"
 #include "models/ProblemsModel.h"
@@ -8,6 +9,7 @@
 #include "table/EpochTableView.h"
 
 #include <QAction>
+#include <QApplication>
 #include <QDesktopServices>
 #include <QMessageBox>
 #include <QProcess>
@@ -17,6 +19,7 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 #include <QUndoStack>
 #include <QUrl>
 
@@ -162,9 +165,16 @@ void tst_CopiedExperiment::copyShowsLocalLinksAndRepairsAll()
              fs::absolute(m_base / "EXP000/RUN000/ckpts/epochs/004"));
     QTRY_COMPARE(m_window->undoStack()->count(), 4);
 
-    // Edit ▸ Undo reverts the last repair.
+    // Edit ▸ Undo reverts the last repair, after the check a relink runs.
     m_window->activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(m_window.get()));
+    QTRY_VERIFY(m_window->action("undo")->isEnabled());
+    QTimer::singleShot(0, qApp, [] {
+        auto* dialog = qobject_cast<RollbackConfirmDialog*>(QApplication::activeModalWidget());
+        QVERIFY(dialog);
+        QTRY_VERIFY(dialog->confirmButton()->isEnabled());
+        QTest::mouseClick(dialog->confirmButton(), Qt::LeftButton);
+    });
     m_window->action("undo")->trigger();
     QTRY_VERIFY(fs::read_symlink(copy / "RUN001/ckpts/best").is_absolute() ||
                 fs::read_symlink(copy / "RUN000/ckpts/best").is_absolute());
