@@ -9,6 +9,8 @@
 
 #include <QDateTime>
 
+#include <utility>
+
 namespace ckpt {
 
 namespace {
@@ -71,10 +73,23 @@ bool LaunchedRunsModel::isRefreshing() const
 
 void LaunchedRunsModel::refresh()
 {
+    // One refresh at a time: a request while one is under way runs once after
+    // it. Superseding it instead meant that a far folder whose events come
+    // faster than its `ckpt runs` answers (a live far run, a login shell that
+    // takes seconds to start) never showed its runs at all.
+    if (m_runner->isRunning()) {
+        m_refreshAgain = true;
+        return;
+    }
+    m_refreshAgain = false;
     m_runner->start<Snapshot>(
         [launcher = m_launcher, remotes = m_remotes, previous = m_remoteResults](
             const Progress& progress) { return collect(launcher, remotes, previous, progress); },
-        [this](Snapshot s) { apply(std::move(s)); });
+        [this](Snapshot s) {
+            apply(std::move(s));
+            if (std::exchange(m_refreshAgain, false))
+                refresh();
+        });
 }
 
 void LaunchedRunsModel::setRemoteSources(std::vector<RemoteLaunchedRuns::Source> sources)

@@ -50,7 +50,7 @@ public:
 
     // Periodic refresh; 0 turns it off. Defaults: 2 s busy, 15 s idle.
     void setIntervals(int busyMs, int idleMs);
-    // Starts a refresh now (superseding one in flight).
+    // Starts a refresh now, or right after the one in flight.
     void refresh();
     bool isRefreshing() const;
     // Refreshes applied since construction (tests and the bench wait on it).
@@ -136,6 +136,7 @@ private:
 
     Launcher m_launcher;
     JobRunner* m_runner;
+    bool m_refreshAgain = false; // a refresh was asked for while one ran
     QTimer m_poll;
     QTimer m_clock;
     int m_busyMs = 2000;
