@@ -682,7 +682,7 @@ private slots:
             "p=$PPID\n"
             "while [ \"$(cat /proc/$p/comm)\" != sshd ]; do p=$(cut -d' ' -f4 /proc/$p/stat); "
             "done\n"
-            "kill -9 $p\nsleep 5\n";
+            "kill -9 $p\nsleep 5\nexit 1\n";
         const fs::path script = fs::path(m_tmp.path().toStdString()) / "bin" / "dropping-ckpt";
         fs::create_directories(script.parent_path());
         // Only relink drops; the read-back scan runs the real ckpt.
