@@ -5,7 +5,7 @@
 #include "candle/CandleEpochReader.h"
 #include "candle/CandleHistory.h"
 #include "candle/CandleLinks.h"
-#include "candle/CandleRestartCheck.h"
+#include "candle/CandleResume.h"
 #include "io/AtomicFile.h"
 #include "layout/DirReader.h"
 #include "layout/UniqueFd.h"
@@ -128,10 +128,9 @@ bool CandleLayout::refreshInProgress(Run& run, const DirListing& rootListing) co
     return true;
 }
 
-Result<std::vector<std::string>> CandleLayout::checkRestart(const fs::path& epochDir, int epoch,
-                                                            const Progress& progress) const
+const Resume* CandleLayout::resume() const
 {
-    return CandleRestartCheck::check(epochDir, epoch, progress);
+    return &CandleResume::instance();
 }
 
 MetricHistory CandleLayout::history(const Run& run) const

@@ -31,9 +31,7 @@ public:
     std::vector<std::string_view> linkNames() const override { return {"last", "best"}; }
     bool linksMovable() const override { return true; }
     bool canDeleteEpochs() const override { return true; }
-    bool canRestart() const override { return true; }
-    Result<std::vector<std::string>> checkRestart(const std::filesystem::path& epochDir, int epoch,
-                                                  const Progress& progress) const override;
+    const Resume* resume() const override;
     // CANDLE's places: <root>/ckpt.log; else <root>/../ckpt.log when it exists
     // (the save/ckpts generations); else <root>/ckpt.log (created on first write).
     std::filesystem::path auditLogPath(const std::filesystem::path& root) const override;

@@ -14,7 +14,7 @@ struct LaunchParent
 {
     std::string runRoot;
     int epoch = 0;
-    std::string checksum; // the epoch's ckpt-info.json checksum ("" when none)
+    std::string checksum; // the epoch's recorded CRC-32 ("" when none)
     // The parameters changed from the parent's: key, old literal ("" when the
     // parent had none), new literal; in the order edited.
     struct Change
@@ -49,7 +49,7 @@ struct LaunchPlan
 
     std::string runRoot;    // the run's checkpoint root: its .ckpt-studio/ holds the record
     std::string name;       // shown in lists (default: the root's folder names)
-    std::string workingDir; // the trainer's working directory (CANDLE restart reads ./save)
+    std::string workingDir; // the trainer's working directory (Resume::runFolder)
     std::string commandTemplate;
     std::vector<std::string> argv;                  // the exact argv the trainer gets
     std::map<std::string, std::string> environment; // additions to the inherited environment

@@ -1,6 +1,5 @@
 #include "launch/LaunchPrep.h"
 
-#include "candle/CandleConfigFile.h"
 #include "io/AtomicFile.h"
 #include "io/RegularFile.h"
 #include "launch/CommandTemplate.h"
@@ -8,6 +7,7 @@
 #include "launch/RunBranches.h"
 #include "launch/RunConfigFinder.h"
 #include "layout/Layout.h"
+#include "layout/Resume.h"
 #include "ops/Relinker.h"
 #include "ops/RunLock.h"
 
@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cmath>
 #include <cstring>
 #include <string_view>
 #include <sys/stat.h>
@@ -26,7 +25,6 @@ namespace ckpt {
 namespace fs = std::filesystem;
 
 namespace {
-constexpr std::string_view kRestartMode = "ckpt_restart_mode";
 
 std::string localStamp()
 {
@@ -34,7 +32,8 @@ std::string localStamp()
 }
 
 // The template of the run's latest launch, else the one the user named for it.
-Result<std::string> templateFor(const fs::path& root, const LaunchRegistry& registry)
+Result<std::string> templateFor(const fs::path& root, const LaunchRegistry& registry,
+                                const Resume& resume)
 {
     if (auto record = LaunchRecord::load(LaunchRecord::pathFor(root)); record && record->latest())
         if (!record->latest()->plan.commandTemplate.empty())
@@ -43,9 +42,8 @@ Result<std::string> templateFor(const fs::path& root, const LaunchRegistry& regi
         return (*ext)->command;
     return Error::at(root.string(),
                      "no command known for this run: name the trainer's command template once "
-                     "(ckpt launch RUN --from N -- python3 train.py --config_file {config} "
-                     "--ckpt_directory {ckpt_directory} --output_dir {output_dir} "
-                     "--epochs {epochs} --ckpt_restart_mode {ckpt_restart_mode})");
+                     "(ckpt launch RUN --from N -- " +
+                         resume.exampleCommand() + ")");
 }
 
 // A new folder beside the parent's run folder: <name>-fork-e<epoch dir name>[-suffix][-N].
@@ -93,10 +91,11 @@ std::string LaunchPrep::describe(const PreparedLaunch& p)
         else
             out += "  move aside:  epochs " + epochList(p.superseded) + " -> " +
                    p.supersededDir.string() + " (with the run's logs as they are)\n";
-        out += "  relink:      last -> epoch " + std::to_string(from);
-        if (p.bestTo)
-            out += ", best -> epoch " + std::to_string(*p.bestTo);
-        out += "\n";
+        std::string links;
+        for (const PreparedLaunch::LinkMove& l : p.links)
+            links += (links.empty() ? "" : ", ") + l.name + " -> epoch " + std::to_string(l.to);
+        if (!links.empty())
+            out += "  relink:      " + links + "\n";
     }
     out += "  config:      " + plan.configFile + " (edited copy of " + p.original.origin() + ")\n";
     for (const ParamEdit& e : p.edits) {
@@ -110,55 +109,24 @@ std::string LaunchPrep::describe(const PreparedLaunch& p)
     return out;
 }
 
+void LaunchPrep::setSlurm(PreparedLaunch& p, SlurmOptions options)
+{
+    if (options.lastLink.empty())
+        options.lastLink = p.newestLink;
+    if (options.requeueArguments.empty())
+        options.requeueArguments = p.requeueArguments;
+    p.plan.slurm = std::move(options);
+}
+
 fs::path LaunchPrep::runFolderOf(const fs::path& root)
 {
-    return CandleConfigFile::runFolderOf(root);
-}
-
-std::optional<int> LaunchPrep::bestUpTo(const Run& run, int epoch)
-{
-    std::optional<int> best;
-    std::optional<double> bestValue;
-    for (const Epoch& e : run.epochs) {
-        if (e.number > epoch)
-            break;
-        const auto value = e.metric(kBestSoFar);
-        if (!value || std::isnan(*value) || std::isinf(*value))
-            continue;
-        if (!bestValue || *value != *bestValue) {
-            bestValue = value;
-            best = e.number;
-        }
-    }
-    return best;
-}
-
-std::string LaunchPrep::cutTrainingLog(const std::string& text, int epochs)
-{
-    std::string out;
-    std::size_t pos = 0;
-    bool header = true;
-    while (pos < text.size()) {
-        std::size_t end = text.find('\n', pos);
-        end = end == std::string::npos ? text.size() : end + 1;
-        const std::string_view line(text.data() + pos, end - pos);
-        pos = end;
-        if (header) {
-            out.append(line);
-            header = false;
-            continue;
-        }
-        int epoch = -1;
-        const std::size_t comma = line.find(',');
-        const std::string field(line.substr(0, comma));
-        char* stop = nullptr;
-        const long v = std::strtol(field.c_str(), &stop, 10);
-        if (stop != field.c_str())
-            epoch = static_cast<int>(v);
-        if (epoch >= 0 && epoch < epochs) // 0-based: epoch 0 is epochs/001
-            out.append(line);
-    }
-    return out;
+    // The names of many runs come through here: each format's rule is path
+    // arithmetic, and the first that changes the path applies.
+    for (const Layout* layout : builtinLayouts())
+        if (const Resume* resume = layout->resume())
+            if (fs::path folder = resume->runFolder(root); folder != root)
+                return folder;
+    return root;
 }
 
 Result<ParamSet> LaunchPrep::parameters(const PrepRequest& request, const LaunchRegistry& registry)
@@ -184,7 +152,8 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
     const Layout* layout = layoutAt(root);
     if (!layout)
         return Error::at(root.string(), "no checkpoint run here");
-    if (!layout->canRestart())
+    const Resume* resume = layout->resume();
+    if (!resume)
         return Error::at(root.string(), std::string(layout->name()) +
                                             " runs cannot be restarted by Ckpt Studio (yet)");
     const Run run = layout->loadRun(root);
@@ -215,7 +184,7 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
 
     std::string commandTemplate = request.commandTemplate;
     if (commandTemplate.empty()) {
-        auto known = templateFor(root, registry);
+        auto known = templateFor(root, registry, *resume);
         if (!known)
             return known.error();
         commandTemplate = *known;
@@ -227,20 +196,18 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
         return original.error();
     const std::string configFile = original->origin();
     p.original = std::move(*original);
-    // A command that passes no {ckpt_restart_mode} leaves it to the config: a
-    // trainer told "off" there would start over at epoch 1 and, CANDLE-style,
-    // delete the kept epochs as it reached them. The edited config says
-    // "required" then, so the trainer resumes from `last` or refuses.
-    const bool modeEdited = std::any_of(request.edits.begin(), request.edits.end(),
-                                        [](const ParamEdit& e) { return e.key == kRestartMode; });
-    if (!modeEdited && commandTemplate.find("{ckpt_restart_mode}") == std::string::npos) {
-        const ParamSet::Param* now = p.original.find(kRestartMode);
-        if (!now || now->value.pythonLiteral() != "'required'") {
-            auto required = ParamEdit::parse(std::string(kRestartMode) + "=required");
-            if (!required)
-                return required.error();
+    // Settings the format needs for a resume, where the command does not pass them.
+    for (const Resume::Setting& needed : resume->requiredSettings()) {
+        const bool edited = std::any_of(request.edits.begin(), request.edits.end(),
+                                        [&](const ParamEdit& e) { return e.key == needed.key; });
+        if (edited || commandTemplate.find("{" + needed.key + "}") != std::string::npos)
+            continue;
+        auto required = ParamEdit::parse(needed.key + "=" + needed.value);
+        if (!required)
+            return required.error();
+        const ParamSet::Param* now = p.original.find(needed.key);
+        if (!now || now->value.pythonLiteral() != required->value.pythonLiteral())
             p.edits.push_back(*required);
-        }
     }
     auto text = ConfigWriter::render(p.original, p.edits);
     if (!text)
@@ -251,7 +218,7 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
         return edited.error();
 
     // Where the new (or continued) run lives.
-    const fs::path parentFolder = runFolderOf(root);
+    const fs::path parentFolder = resume->runFolder(root);
     fs::path newRoot = root;
     if (fork) {
         p.runFolder = request.forkFolder.empty()
@@ -271,9 +238,15 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
         for (int n = 2; fs::exists(p.supersededDir, ec); ++n)
             p.supersededDir =
                 root / ".ckpt-studio" / "superseded" / (localStamp() + "-" + std::to_string(n));
-        const auto best = run.linkedEpoch("best");
-        if (best && *best > request.fromEpoch)
-            p.bestTo = bestUpTo(run, request.fromEpoch);
+        // A plain link goes to its target; a stepwise one only when it names an
+        // epoch that goes aside.
+        for (const Resume::LinkRule& rule : resume->restartLinks()) {
+            const auto now = run.linkedEpoch(rule.name);
+            if (rule.stepwise && !(now && *now > request.fromEpoch))
+                continue;
+            if (const auto to = resume->linkTargetUpTo(run, rule.name, request.fromEpoch))
+                p.links.push_back({rule.name, *to, rule.stepwise});
+        }
     }
 
     LaunchPlan& plan = p.plan;
@@ -303,12 +276,15 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
     for (const auto& item : params.items())
         plan.parameters.emplace_back(item.name, item.value.pythonLiteral());
     p.values = CommandTemplate::valuesFrom(params);
+    for (auto& [key, value] : resume->values(run, *from, newRoot, p.runFolder))
+        p.values[key] = value;
     p.values["config"] = plan.configFile;
-    p.values["ckpt_directory"] = newRoot.string();
+    p.values["run_dir"] = newRoot.string();
     p.values["output_dir"] = p.runFolder.string();
-    p.values["ckpt_restart_mode"] = "required";
-    if (plan.backend == LaunchPlan::Backend::Slurm && plan.slurm.lastLink.empty())
-        plan.slurm.lastLink = (newRoot / "last").string();
+    if (const std::string link = resume->newestLink(); !link.empty())
+        p.newestLink = (newRoot / link).string();
+    p.requeueArguments = resume->requeueArguments();
+    setSlurm(p, request.slurm);
     auto argv = CommandTemplate(commandTemplate).expand(p.values);
     if (!argv)
         return argv.error();

@@ -49,11 +49,21 @@ struct PreparedLaunch
     std::filesystem::path runFolder; // the trainer's output_dir and working directory
     std::map<std::string, std::string> values; // template placeholders
     std::vector<std::string> checkFailures;    // the restart check's refusals (forced past)
+    // For a Slurm job: the link naming the newest checkpoint (absolute, "" when
+    // none) and the arguments a requeued job resumes with (Resume).
+    std::string newestLink;
+    std::vector<std::string> requeueArguments;
     // Restart: the epochs after fromEpoch, moved aside into supersededDir
-    // with the logs as they were; `best` moves to bestTo when it pointed past.
+    // with the logs as they were, and the links re-pointed (Resume::restartLinks).
     std::vector<int> superseded;
     std::filesystem::path supersededDir;
-    std::optional<int> bestTo;
+    struct LinkMove
+    {
+        std::string name;
+        int to = 0;
+        bool stepwise = false; // re-pointed epoch by epoch as they go aside
+    };
+    std::vector<LinkMove> links;
     // Fork: the parent's epoch directory and where its files are hard-linked.
     std::filesystem::path forkEpochDir;
 
@@ -72,10 +82,10 @@ struct PreparedLaunch
     Applied applied;
 };
 
-// Prepares and applies restarts and forks of CANDLE runs (the layout that can
-// restart). Nothing is deleted or overwritten: superseded epochs are renamed
-// aside on the same file system, a fork hard-links the parent's epoch (copies
-// where the file system refuses links) and leaves the parent byte-identical,
+// Prepares and applies restarts and forks of the runs of any layout that can
+// resume (Layout::resume(): what is the format's is asked there). Nothing is deleted or
+// overwritten: superseded epochs are renamed aside on the same file system, a fork hard-links the
+// parent's epoch (copies where the file system refuses links) and leaves the parent byte-identical,
 // the edited config is a new file. Links move through Relinker (atomic, audited).
 class LaunchPrep
 {
@@ -101,14 +111,11 @@ public:
 
     // The plan as text: what moves, what is relinked, the config edits, the argv.
     static std::string describe(const PreparedLaunch& prepared);
-    // The folder a CANDLE trainer runs in for checkpoint root `root`: the one
-    // holding save/ckpts (CANDLE restarts from ./save/ckpts/last) or ckpts.
+    // The plan's Slurm options: the form's `options` with what the format adds.
+    static void setSlurm(PreparedLaunch& prepared, SlurmOptions options);
+    // The folder a trainer runs in for checkpoint root `root` (Resume::runFolder
+    // of the format whose rule applies; path arithmetic only, no I/O).
     static std::filesystem::path runFolderOf(const std::filesystem::path& root);
-    // The epoch `best` should name among epochs <= `epoch`: the one where the
-    // running best (best_so_far) last improved; nullopt when none records it.
-    static std::optional<int> bestUpTo(const Run& run, int epoch);
-    // training.log (Keras CSVLogger, 0-based epochs) cut to its first `epochs` epochs.
-    static std::string cutTrainingLog(const std::string& text, int epochs);
 };
 
 } // namespace ckpt

@@ -6,6 +6,7 @@
 #include "launch/LaunchPrep.h"
 #include "launch/LaunchRecord.h"
 #include "layout/Layout.h"
+#include "layout/Resume.h"
 #include "ops/Relinker.h"
 #include "ops/RunLock.h"
 
@@ -14,6 +15,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -181,14 +183,19 @@ Status applyFork(PreparedLaunch& p, int from)
     auto made = [&]() -> Status {
         if (Status st = linkTree(p.parentRoot / p.epochDir, aside(p.forkEpochDir)); !st)
             return st;
-        if (Status st = placeSymlink(aside(fs::path(p.plan.runRoot) / "last"), p.epochDir); !st)
-            return st;
-        // The parent's Keras CSV logs (training.log), cut at the fork epoch, where
-        // the fork's trainer keeps them.
         const Layout* layout = layoutAt(p.parentRoot);
-        const fs::path parentFolder = LaunchPrep::runFolderOf(p.parentRoot);
-        for (const RunSource& source :
-             layout ? layout->loadRun(p.parentRoot).sources : std::vector<RunSource>{}) {
+        const Resume* resume = layout ? layout->resume() : nullptr;
+        if (!resume)
+            return Error::at(p.parentRoot.string(), "no run that can be resumed here any more");
+        for (const std::string& link : resume->forkLinks())
+            if (Status st = placeSymlink(aside(fs::path(p.plan.runRoot) / link), p.epochDir); !st)
+                return st;
+        // The parent's logs below its run folder, cut at the fork epoch, where
+        // the fork's trainer keeps them (those the format continues).
+        const Run parent = layout->loadRun(p.parentRoot);
+        const Epoch* epoch = parent.findEpoch(from);
+        const fs::path parentFolder = resume->runFolder(p.parentRoot);
+        for (const RunSource& source : epoch ? parent.sources : std::vector<RunSource>{}) {
             if (source.path.empty())
                 continue;
             const fs::path rel = fs::path(source.path).lexically_relative(parentFolder);
@@ -197,11 +204,10 @@ Status applyFork(PreparedLaunch& p, int from)
             auto text = RegularFile::read(source.path, RegularFile::kLogLimit);
             if (!text)
                 return text.error();
-            if (!text->starts_with("epoch,"))
-                continue; // not a CSVLogger file: the fork starts without it
-            if (Status st =
-                    writeFileAtomically(staging / rel, LaunchPrep::cutTrainingLog(*text, from));
-                !st)
+            const auto cut = resume->cutSource(source, *text, *epoch);
+            if (!cut)
+                continue;
+            if (Status st = writeFileAtomically(staging / rel, *cut); !st)
                 return st;
         }
         if (Status st = writeConfig(p, fs::path(p.plan.runRoot), staging); !st)
@@ -268,12 +274,13 @@ std::string putRestartBack(const PreparedLaunch& p)
 // if that fails), then relinks and moves the later epochs aside. Any failure
 // on the way puts back what was done, so the run is as it was.
 //
-// The order makes a kill -9 at any point leave a run that reads well: `last`
-// is relinked first (to an epoch that stays), epochs go aside newest first
-// (like a prune), and `best`, when it lies past `from`, is re-pointed before its
-// epoch goes at the best of those that stay then (so it always names the best
-// epoch present). In between, a scan sees either state or, epoch by epoch, a
-// run cut short with healthy links; running the same restart again finishes it.
+// The order makes a kill -9 at any point leave a run that reads well: plain
+// links (CANDLE's `last`) are relinked first (to an epoch that stays), epochs
+// go aside newest first (like a prune), and a stepwise link (`best`), when it
+// lies past `from`, is re-pointed before its epoch goes at its target among
+// those that stay then (so it always names the best epoch present). In between, a scan sees either
+// state or, epoch by epoch, a run cut short with healthy links; running the same restart again
+// finishes it.
 Status applyRestart(PreparedLaunch& p, int from)
 {
     const Layout* layout = layoutAt(p.parentRoot);
@@ -289,7 +296,7 @@ Status applyRestart(PreparedLaunch& p, int from)
         return Error{message + " (the restart was not prepared)", error.path};
     };
     std::vector<std::pair<int, fs::path>> later; // epoch, directory; newest first
-    std::optional<int> bestNow;
+    std::map<std::string, std::optional<int>> linkNow;
     Run before;
     {
         auto lock = RunLock::acquire(p.parentRoot);
@@ -305,8 +312,8 @@ Status applyRestart(PreparedLaunch& p, int from)
             }
         std::sort(later.begin(), later.end(),
                   [](const auto& a, const auto& b) { return a.first > b.first; });
-        if (const RunLink* best = run.link("best"))
-            bestNow = best->epoch;
+        for (const PreparedLaunch::LinkMove& l : p.links)
+            linkNow[l.name] = run.linkedEpoch(l.name);
         before = run;
         p.applied.supersededMade = !fs::exists(p.supersededDir, ec);
         fs::create_directories(p.supersededDir, ec);
@@ -319,55 +326,54 @@ Status applyRestart(PreparedLaunch& p, int from)
     }
     RelinkOptions options;
     options.force = true; // checked in prepare(), refusals shown and forced there
-    auto relinkTo = [&](const char* name, int epoch) -> Status {
+    auto relinkTo = [&](const std::string& name, int epoch) -> Status {
         auto relink = Relinker::relink(p.parentRoot, name, epoch, options);
         if (!relink)
             return relink.error();
         if (relink->changed)
             p.applied.journalIds.push_back(relink->journalId);
+        linkNow[name] = epoch;
         return {};
     };
-    // Epochs newer than `above` aside, newest first.
-    auto moveAside = [&](int above) -> Status {
+    auto moveAside = [&](const fs::path& dir) -> Status {
         auto lock = RunLock::acquire(p.parentRoot);
         if (!lock)
             return lock.error();
-        for (const auto& [number, dir] : later) {
-            if (number <= above ||
-                fs::exists(p.supersededDir / dir.lexically_relative(p.parentRoot), ec))
-                continue;
-            const fs::path aside = p.supersededDir / dir.lexically_relative(p.parentRoot);
-            fs::create_directories(aside.parent_path(), ec);
-            if (::rename(dir.c_str(), aside.c_str()) != 0)
-                return Error{"cannot move " + dir.string() + " aside: " + osError(aside, errno),
-                             dir.string()};
-            p.applied.moved.emplace_back(dir.string(), aside.string());
-        }
+        const fs::path aside = p.supersededDir / dir.lexically_relative(p.parentRoot);
+        if (fs::exists(aside, ec))
+            return {};
+        fs::create_directories(aside.parent_path(), ec);
+        if (::rename(dir.c_str(), aside.c_str()) != 0)
+            return Error{"cannot move " + dir.string() + " aside: " + osError(aside, errno),
+                         dir.string()};
+        p.applied.moved.emplace_back(dir.string(), aside.string());
         return {};
     };
-    if (Status st = relinkTo("last", from); !st)
-        return rollBack(st.error());
-    if (p.bestTo) {
-        int bestAt = std::max(from, bestNow.value_or(from));
-        if (Status st = moveAside(bestAt); !st)
-            return rollBack(st.error());
-        for (const auto& [number, dir] : later) { // newest first
-            if (number <= from || number > bestAt)
+    // Plain links first (`last`), at epochs that stay.
+    for (const PreparedLaunch::LinkMove& l : p.links)
+        if (!l.stepwise)
+            if (Status st = relinkTo(l.name, l.to); !st)
+                return rollBack(st.error());
+    // Then the epochs aside, newest first; a stepwise link (`best`) that names
+    // one is re-pointed before it goes, at its target among those that stay.
+    const Resume* resume = layout->resume();
+    for (const auto& [number, dir] : later) {
+        for (const PreparedLaunch::LinkMove& l : p.links) {
+            if (!l.stepwise || linkNow[l.name] != number)
                 continue;
-            if (number == bestAt) { // best names this epoch: the best of those staying
-                bestAt = LaunchPrep::bestUpTo(before, number - 1).value_or(*p.bestTo);
-                if (Status st = relinkTo("best", bestAt); !st)
-                    return rollBack(st.error());
-            }
-            if (Status st = moveAside(number - 1); !st)
+            const int to =
+                (resume ? resume->linkTargetUpTo(before, l.name, number - 1) : std::nullopt)
+                    .value_or(l.to);
+            if (Status st = relinkTo(l.name, to); !st)
                 return rollBack(st.error());
         }
-        if (bestAt != *p.bestTo)
-            if (Status st = relinkTo("best", *p.bestTo); !st)
-                return rollBack(st.error());
+        if (Status st = moveAside(dir); !st)
+            return rollBack(st.error());
     }
-    if (Status st = moveAside(from); !st)
-        return rollBack(st.error());
+    for (const PreparedLaunch::LinkMove& l : p.links)
+        if (l.stepwise && linkNow[l.name] != l.to)
+            if (Status st = relinkTo(l.name, l.to); !st)
+                return rollBack(st.error());
     return {};
 }
 

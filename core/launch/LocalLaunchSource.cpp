@@ -105,9 +105,8 @@ void LocalLaunchSource::render(LaunchPreview& preview, const LaunchChoice& choic
     for (PreparedLaunch& p : preview.prepared) {
         p.plan.backend = choice.backend;
         SlurmOptions options = choice.slurm;
-        options.lastLink = (std::filesystem::path(p.plan.runRoot) / "last").string();
         options.jobName = p.plan.slurm.jobName; // a sweep's array is named for it
-        p.plan.slurm = options;
+        LaunchPrep::setSlurm(p, std::move(options));
         if (!text.empty())
             text += '\n';
         text += LaunchPrep::describe(p);

@@ -22,10 +22,11 @@ struct SlurmOptions
     // shell, which then lets the trainer finish its epoch and requeues.
     int signalGraceSeconds = 120;
     // Appended to the trainer's argv when the job runs again after a requeue
-    // (SLURM_RESTART_COUNT > 0) so that it resumes from `last`.
-    std::vector<std::string> requeueArguments = {"--ckpt_restart_mode", "auto"};
-    // The run's `last` link, watched by the preemption trap to see an epoch
-    // finish; empty: wait the grace time out.
+    // (SLURM_RESTART_COUNT > 0) so that it resumes from its newest checkpoint
+    // (empty in the form: the format's, Resume::requeueArguments).
+    std::vector<std::string> requeueArguments;
+    // The link naming the run's newest checkpoint, watched by the preemption
+    // trap to see an epoch finish; empty: wait the grace time out.
     std::string lastLink;
 
     // What sbatch would refuse or misread, one message per field ("time limit

@@ -71,12 +71,6 @@ void Layout::reloadSources(Run& run) const
     run.sources = loadRun(run.root).sources;
 }
 
-Result<std::vector<std::string>> Layout::checkRestart(const std::filesystem::path&, int,
-                                                      const Progress&) const
-{
-    return std::vector<std::string>{};
-}
-
 std::filesystem::path Layout::auditLogPath(const std::filesystem::path& root) const
 {
     // Inside our own folder: a format without a log of its own gets none from us.

@@ -13,6 +13,8 @@
 
 namespace ckpt {
 
+class Resume;
+
 // One entry of a directory as read by readdir: enough to decide without stat().
 struct DirEntry
 {
@@ -65,7 +67,7 @@ struct WatchHints
 // ask for instead of checking its name: history sources (history()), expected
 // checksums (recordsChecksums(), in EpochFile), watch hints, movable links
 // (linkNames(), linksMovable()), deletable epochs (canDeleteEpochs()) and
-// restart (canRestart()). Implementations are stateless and thread-safe.
+// resume (resume()). Implementations are stateless and thread-safe.
 class Layout
 {
 public:
@@ -152,12 +154,10 @@ public:
     // May Ckpt Studio delete epochs (prune)? The targets of linkNames() and the
     // newest epoch are always kept.
     virtual bool canDeleteEpochs() const { return false; }
-    // Can a training process of this format restart from a chosen epoch?
-    virtual bool canRestart() const { return false; }
-    // What would make a restart from the epoch in `epochDir` fail, as messages
-    // naming the file (empty: it would work). Error for I/O trouble and cancel.
-    virtual Result<std::vector<std::string>>
-    checkRestart(const std::filesystem::path& epochDir, int epoch, const Progress& progress) const;
+    // How a trainer of this format resumes from a chosen epoch, and what a
+    // restart or fork does to its files; nullptr: Ckpt Studio cannot resume it.
+    virtual const Resume* resume() const { return nullptr; }
+    bool canRestart() const { return resume() != nullptr; }
     // The parameter file the format keeps with a run (Lightning's hparams.yaml),
     // when there is one at `root`; RunConfigFinder falls back on it.
     virtual std::optional<std::filesystem::path> paramsFile(const std::filesystem::path&) const

@@ -2,6 +2,7 @@
 
 #include "io/AtomicFile.h"
 #include "layout/Layout.h"
+#include "layout/Resume.h"
 #include "ops/AuditLog.h"
 #include "ops/EpochDirs.h"
 #include "ops/LinkState.h"
@@ -235,7 +236,10 @@ Result<std::vector<std::string>> Relinker::checkEpoch(const fs::path& runRoot, i
     auto rel = EpochDirs::find(run->root, *run->layout, epoch);
     if (!rel)
         return rel.error();
-    return run->layout->checkRestart(run->root / *rel, epoch, progress);
+    const Resume* resume = run->layout->resume();
+    if (!resume)
+        return std::vector<std::string>{};
+    return resume->check(run->root / *rel, epoch, progress);
 }
 
 Result<RelinkOutcome> Relinker::relink(const fs::path& runRoot, std::string_view linkName,

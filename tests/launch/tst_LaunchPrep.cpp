@@ -2,6 +2,7 @@
 #include "CliRunner.h"
 #include "DemoRun.h"
 #include "candle/CandleLayout.h"
+#include "candle/CandleResume.h"
 #include "io/AtomicFile.h"
 #include "launch/CommandTemplate.h"
 #include "launch/LaunchPrep.h"
@@ -330,9 +331,9 @@ void tst_LaunchPrep::unknownEpochAndNonRestartableLayoutsAreRefused()
 void tst_LaunchPrep::cutTrainingLogKeepsTheFirstEpochs()
 {
     const std::string log = "epoch,loss\n0,1.0\n1,0.9\n2,0.8\n3,0.7";
-    QCOMPARE(LaunchPrep::cutTrainingLog(log, 2), std::string("epoch,loss\n0,1.0\n1,0.9\n"));
-    QCOMPARE(LaunchPrep::cutTrainingLog(log, 0), std::string("epoch,loss\n"));
-    QCOMPARE(LaunchPrep::cutTrainingLog("", 3), std::string());
+    QCOMPARE(CandleResume::cutTrainingLog(log, 2), std::string("epoch,loss\n0,1.0\n1,0.9\n"));
+    QCOMPARE(CandleResume::cutTrainingLog(log, 0), std::string("epoch,loss\n"));
+    QCOMPARE(CandleResume::cutTrainingLog("", 3), std::string());
     QCOMPARE(LaunchPrep::runFolderOf("/x/RUN/save/ckpts"), fs::path("/x/RUN"));
     QCOMPARE(LaunchPrep::runFolderOf("/x/RUN/ckpts"), fs::path("/x/RUN"));
 }

@@ -1,6 +1,7 @@
 #include "CliRunner.h"
 #include "DemoRun.h"
 #include "ProcessRunner.h"
+#include "candle/CandleResume.h"
 #include "io/AtomicFile.h"
 #include "launch/CommandTemplate.h"
 #include "launch/LaunchEvents.h"
@@ -129,6 +130,7 @@ LaunchPlan tst_SlurmBackend::trainerPlan(const std::string& name, int epochs, do
     plan.slurm.time = "00:10:00";
     plan.slurm.signalGraceSeconds = 30;
     plan.slurm.lastLink = plan.runRoot + "/last";
+    plan.slurm.requeueArguments = CandleResume::instance().requeueArguments();
     return plan;
 }
 

@@ -1,3 +1,4 @@
+#include "candle/CandleResume.h"
 #include "launch/SlurmBackend.h"
 #include "launch/SlurmBatchScript.h"
 #include "launch/SlurmClient.h"
@@ -121,6 +122,7 @@ LaunchPlan samplePlan()
     plan.slurm.extraLines = {"--qos=low", "#SBATCH --exclusive"};
     plan.slurm.signalGraceSeconds = 90;
     plan.slurm.lastLink = "/scratch/exp/RUN 1/ckpts/last";
+    plan.slurm.requeueArguments = CandleResume::instance().requeueArguments();
     return plan;
 }
 
