@@ -40,8 +40,11 @@ Result<PrepRequest> LocalLaunchSource::request(const LaunchChoice& choice) const
     }
     if (choice.mode == LaunchPlan::Mode::Fork && choice.sweep.empty() && choice.forkName.empty()) {
         // Named for what it changes: RUN000-fork-e003-learning_rate-0.003.
-        for (const ParamEdit& e : r.edits)
-            r.forkSuffix += (r.forkSuffix.empty() ? "" : "-") + LaunchSweep::folderSuffix(e);
+        for (const ParamEdit& e : r.edits) {
+            if (!r.forkSuffix.empty())
+                r.forkSuffix += '-';
+            r.forkSuffix += LaunchSweep::folderSuffix(e);
+        }
     } else if (choice.mode == LaunchPlan::Mode::Fork && choice.sweep.empty()) {
         const std::string& name = choice.forkName;
         if (name == "." || name == ".." || name.find('/') != std::string::npos ||
