@@ -18,6 +18,11 @@ packages=(
   slurmctld slurmd slurm-client munge
   openssh-server openssh-client patchelf
 )
+# The tests' example Lightning trainer runs real PyTorch (about 2.5 minutes to
+# install): scripts/test.sh asks for it; the demo and a plain build do not.
+if [[ "${CKPT_WITH_TORCH:-0}" == 1 ]]; then
+  packages+=(python3-torch python3-yaml)
+fi
 if [[ "${CKPT_WITH_FUZZ:-0}" == 1 ]]; then
   packages+=(clang clang-14 libclang-rt-14-dev)
 fi

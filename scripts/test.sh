@@ -45,6 +45,6 @@ case "${1:-}" in
     ;;
 esac
 build="${CKPT_BUILD_DIR:-$here/build}"
-bash "$here/scripts/build.sh"
+CKPT_WITH_TORCH=1 bash "$here/scripts/build.sh"
 cd "$build"
 ctest --output-on-failure --parallel "$(nproc)" --timeout 600 "$@"

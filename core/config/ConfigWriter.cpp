@@ -7,6 +7,7 @@
 
 #include <QDateTime>
 
+#include <algorithm>
 #include <cerrno>
 #include <regex>
 #include <unistd.h>
@@ -87,6 +88,80 @@ void setJsonKey(nlohmann::ordered_json& doc, const std::string& key, nlohmann::o
     doc[key] = std::move(value);
 }
 
+// The key of a top-level YAML mapping line (`key: value`, `'key': value`),
+// lower-cased; empty for anything else (indented, a comment, a list item).
+std::string yamlTopKey(std::string_view line)
+{
+    if (line.empty() || line[0] == ' ' || line[0] == '\t' || line[0] == '#' || line[0] == '-')
+        return {};
+    std::size_t end = 0;
+    std::string_view key;
+    if (line[0] == '\'' || line[0] == '"') {
+        end = line.find(line[0], 1);
+        if (end == std::string_view::npos)
+            return {};
+        key = line.substr(1, end - 1);
+        ++end;
+    } else {
+        end = line.find(':');
+        if (end == std::string_view::npos)
+            return {};
+        key = line.substr(0, end);
+        while (!key.empty() && key.back() == ' ')
+            key.remove_suffix(1);
+    }
+    const std::size_t colon = line.find(':', end);
+    if (colon == std::string_view::npos ||
+        line.substr(end, colon - end).find_first_not_of(' ') != std::string_view::npos)
+        return {};
+    if (colon + 1 < line.size() && line[colon + 1] != ' ' && line[colon + 1] != '\n' &&
+        line[colon + 1] != '\r')
+        return {};
+    return asciiLower(std::string(key));
+}
+
+// A top-level YAML file edited in place: an edited key's line gets the new
+// value (JSON's flow form, which YAML reads as such) and loses the block below
+// it, if any; every other line, comment and the order stay. New keys go to the
+// end. (A YAML library would drop the comments.)
+std::string renderYaml(const std::string& text, const std::vector<ParamEdit>& edits)
+{
+    std::vector<std::string> lines;
+    for (std::size_t pos = 0; pos < text.size();) {
+        std::size_t end = text.find('\n', pos);
+        end = end == std::string::npos ? text.size() : end + 1;
+        lines.emplace_back(text, pos, end - pos);
+        pos = end;
+    }
+    if (!lines.empty() && !lines.back().ends_with('\n'))
+        lines.back() += '\n';
+    for (const ParamEdit& e : edits) {
+        const std::string value = ParamSet::toJson(e.value).dump();
+        auto it = std::find_if(lines.begin(), lines.end(),
+                               [&](const std::string& l) { return yamlTopKey(l) == e.key; });
+        if (it == lines.end()) {
+            lines.push_back(e.key + ": " + value + "\n");
+            continue;
+        }
+        std::string& line = *it;
+        line =
+            line.substr(
+                0, line.find(':', line[0] == '\'' || line[0] == '"' ? line.find(line[0], 1) : 0)) +
+            ": " + value + "\n";
+        // The old value's block (indented lines, a sequence's items) goes.
+        auto next = it + 1;
+        auto stop = next;
+        while (stop != lines.end() && !stop->empty() &&
+               ((*stop)[0] == ' ' || (*stop)[0] == '\t' || (*stop)[0] == '-'))
+            ++stop;
+        lines.erase(next, stop);
+    }
+    std::string out;
+    for (const std::string& l : lines)
+        out += l;
+    return out;
+}
+
 } // namespace
 
 Result<std::string> ConfigWriter::render(const ParamSet& original,
@@ -101,8 +176,7 @@ Result<std::string> ConfigWriter::render(const ParamSet& original,
         return PythonRepr::dumpJson(doc, 4) + "\n";
     }
     if (original.format() == ParamSet::Format::Yaml)
-        return Error::at(original.origin(), "editing a YAML parameter file is not supported: "
-                                            "name an INI or JSON file for the run (--config)");
+        return renderYaml(original.yamlText(), edits);
     if (!original.ini())
         return Error::at(original.origin(), "no INI text to edit");
     HyperParams params;

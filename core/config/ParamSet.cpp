@@ -85,6 +85,9 @@ Result<ParamSet> ParamSet::readFile(const std::filesystem::path& path)
 
 Result<ParamSet> ParamSet::parse(std::string_view text, std::string origin)
 {
+    const std::string ext = asciiLower(std::filesystem::path(origin).extension().string());
+    if (ext == ".yaml" || ext == ".yml")
+        return parseYaml(std::string(text), std::move(origin));
     if (looksLikeJson(text))
         return parseJson(text, std::move(origin));
     auto ini = IniConfig::parse(text, origin);
@@ -149,6 +152,7 @@ ParamSet ParamSet::parseYaml(const std::string& text, std::string origin)
     ParamSet set;
     set.m_format = Format::Yaml;
     set.m_origin = std::move(origin);
+    set.m_yamlText = text;
     for (const auto& [key, json] : parsed.values) {
         const std::string k(key);
         auto doc = LenientJson::parse(json, set.m_origin);

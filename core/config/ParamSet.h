@@ -41,7 +41,7 @@ public:
     ParamSet() = default;
 
     // JSON when the extension is .json or the first non-blank character is '{',
-    // INI otherwise. Errors name the file, the line and the key.
+    // YAML when it is .yaml or .yml, INI otherwise. Errors name the file, the line and the key.
     static Result<ParamSet> readFile(const std::filesystem::path& path);
     static Result<ParamSet> parse(std::string_view text, std::string origin);
     static ParamSet fromIni(IniConfig config, std::string origin);
@@ -63,8 +63,10 @@ public:
     // Every parameter as Source::ConfigFile, for templates and launch plans.
     HyperParams toHyperParams() const;
 
-    // For ConfigWriter: the parsed INI (Format::Ini) or JSON document (Format::Json).
+    // For ConfigWriter: the parsed INI (Format::Ini), JSON document (Format::Json)
+    // or YAML text (Format::Yaml).
     const std::optional<IniConfig>& ini() const { return m_ini; }
+    const std::string& yamlText() const { return m_yamlText; }
     const nlohmann::ordered_json& json() const { return m_json; }
 
     static nlohmann::ordered_json toJson(const HyperValue& value);
@@ -76,6 +78,7 @@ private:
     std::vector<std::string> m_notes;
     std::optional<IniConfig> m_ini;
     nlohmann::ordered_json m_json;
+    std::string m_yamlText;
 };
 
 } // namespace ckpt

@@ -47,13 +47,12 @@ Result<std::string> templateFor(const fs::path& root, const LaunchRegistry& regi
 }
 
 // A new folder beside the parent's run folder: <name>-fork-e<epoch dir name>[-suffix][-N].
-fs::path defaultForkFolder(const fs::path& parentFolder, const std::string& epochDir,
+fs::path defaultForkFolder(const fs::path& parentFolder, const std::string& epochLabel,
                            const std::string& suffix)
 {
     // A fork of a fork does not pile up: RUN001-fork-e006-... forks as RUN001-fork-e011.
     const std::string parent = parentFolder.filename().string();
-    std::string base = parent.substr(0, parent.find("-fork-e")) + "-fork-e" +
-                       fs::path(epochDir).filename().string();
+    std::string base = parent.substr(0, parent.find("-fork-e")) + "-fork-e" + epochLabel;
     if (!suffix.empty())
         base += "-" + suffix;
     fs::path candidate = parentFolder.parent_path() / base;
@@ -82,7 +81,9 @@ std::string LaunchPrep::describe(const PreparedLaunch& p)
                       " from epoch " + std::to_string(from) + "\n";
     for (const auto& f : p.checkFailures)
         out += "  forced past: " + f + "\n";
-    if (fork) {
+    if (p.segment) {
+        out += "  continues:   in " + plan.runRoot + " (the run's next segment; nothing moves)\n";
+    } else if (fork) {
         out += "  new run:     " + plan.runRoot + "\n";
         out += "  epoch:       hard-linked into " + p.forkEpochDir.string() + ", last -> it\n";
     } else {
@@ -221,14 +222,22 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
     const fs::path parentFolder = resume->runFolder(root);
     fs::path newRoot = root;
     if (fork) {
-        p.runFolder = request.forkFolder.empty()
-                          ? defaultForkFolder(parentFolder, from->dir, request.forkSuffix)
-                          : fs::absolute(request.forkFolder, ec).lexically_normal();
+        p.runFolder =
+            request.forkFolder.empty()
+                ? defaultForkFolder(parentFolder, resume->epochLabel(*from), request.forkSuffix)
+                : fs::absolute(request.forkFolder, ec).lexically_normal();
         if (fs::exists(p.runFolder, ec) && !fs::is_empty(p.runFolder, ec))
             return Error::at(p.runFolder.string(),
                              "already exists and is not empty: a fork gets a new folder");
         newRoot = p.runFolder / root.lexically_relative(parentFolder);
         p.forkEpochDir = newRoot / from->dir; // the layout's own place for it
+    } else if (auto segment = resume->restartSegment(root)) {
+        p.runFolder = parentFolder;
+        p.segment = true;
+        newRoot = *segment;
+        if (fs::exists(newRoot, ec) && !fs::is_empty(newRoot, ec))
+            return Error::at(newRoot.string(), "already exists and is not empty: the restart "
+                                               "continues the run in a new folder");
     } else {
         p.runFolder = parentFolder;
         for (const Epoch& e : run.epochs)
@@ -278,6 +287,7 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
     p.values = CommandTemplate::valuesFrom(params);
     for (auto& [key, value] : resume->values(run, *from, newRoot, p.runFolder))
         p.values[key] = value;
+    p.values["checkpoint"] = (fork ? p.forkEpochDir : root / from->dir).string();
     p.values["config"] = plan.configFile;
     p.values["run_dir"] = newRoot.string();
     p.values["output_dir"] = p.runFolder.string();

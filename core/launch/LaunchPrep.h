@@ -64,6 +64,9 @@ struct PreparedLaunch
         bool stepwise = false; // re-pointed epoch by epoch as they go aside
     };
     std::vector<LinkMove> links;
+    // Restart into a new segment of the run (Resume::restartSegment): the
+    // trainer writes plan.runRoot beside the parent; nothing of the parent moves.
+    bool segment = false;
     // Fork: the parent's epoch directory and where its files are hard-linked.
     std::filesystem::path forkEpochDir;
 
@@ -78,6 +81,7 @@ struct PreparedLaunch
         bool configsDirMade = false;         // the config's folder did not exist before
         std::vector<std::string> journalIds; // the relinks made (journal entries), in order
         bool forkFolderMade = false;         // false: the fork's folder existed (empty)
+        bool segmentMade = false;            // the new segment's root was made by apply()
     };
     Applied applied;
 };

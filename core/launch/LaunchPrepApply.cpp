@@ -25,11 +25,35 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Hard-links (or, across file systems or where links are refused, copies)
-// every file below `from` into the new directory `to`.
+// Hard-links `from` as `to` or, across file systems or where links are
+// refused, copies it.
+Status linkFile(const fs::path& from, const fs::path& to)
+{
+    if (::link(from.c_str(), to.c_str()) == 0)
+        return {};
+    if (errno != EXDEV && errno != EPERM && errno != EMLINK)
+        return Error{"cannot link " + osError(to, errno), to.string()};
+    std::error_code ec;
+    fs::copy_file(from, to, fs::copy_options::none, ec);
+    if (ec)
+        return Error::at(to.string(), "cannot copy " + from.string() + ": " + ec.message());
+    return {};
+}
+
+// Hard-links (or copies, as linkFile) every file below `from` into the new
+// directory `to`; an epoch that is one file (a Lightning .ckpt) becomes `to`.
 Status linkTree(const fs::path& from, const fs::path& to)
 {
     std::error_code ec;
+    struct stat top
+    {};
+    if (::stat(from.c_str(), &top) == 0 && S_ISREG(top.st_mode)) {
+        fs::create_directories(to.parent_path(), ec);
+        if (ec)
+            return Error::at(to.parent_path().string(),
+                             "cannot create the folder: " + ec.message());
+        return linkFile(from, to);
+    }
     fs::create_directories(to, ec);
     if (ec)
         return Error::at(to.string(), "cannot create the folder: " + ec.message());
@@ -51,14 +75,8 @@ Status linkTree(const fs::path& from, const fs::path& to)
             return Error::at(it->path().string(), "is " + RegularFile::kindOf(st.st_mode) +
                                                       ", not a regular file: a "
                                                       "fork links files only");
-        if (::link(it->path().c_str(), target.c_str()) == 0)
-            continue;
-        if (errno != EXDEV && errno != EPERM && errno != EMLINK)
-            return Error{"cannot link " + osError(target, errno), target.string()};
-        fs::copy_file(it->path(), target, fs::copy_options::none, ec);
-        if (ec)
-            return Error::at(target.string(),
-                             "cannot copy " + it->path().string() + ": " + ec.message());
+        if (Status linked = linkFile(it->path(), target); !linked)
+            return linked;
     }
     if (ec)
         return Error::at(from.string(), "cannot list: " + ec.message());
@@ -199,8 +217,11 @@ Status applyFork(PreparedLaunch& p, int from)
             if (source.path.empty())
                 continue;
             const fs::path rel = fs::path(source.path).lexically_relative(parentFolder);
-            if (rel.empty() || *rel.begin() == "..")
-                continue;
+            struct stat sourceStat
+            {};
+            if (rel.empty() || *rel.begin() == ".." ||
+                ::stat(source.path.c_str(), &sourceStat) != 0 || !S_ISREG(sourceStat.st_mode))
+                continue; // outside the run folder, or no log (Lightning's checkpoints/)
             auto text = RegularFile::read(source.path, RegularFile::kLogLimit);
             if (!text)
                 return text.error();
@@ -377,6 +398,45 @@ Status applyRestart(PreparedLaunch& p, int from)
     return {};
 }
 
+// A restart into a new segment: its root (made when missing) and the edited
+// config in it; the parent is not touched.
+Status applySegment(PreparedLaunch& p)
+{
+    std::error_code ec;
+    const fs::path root(p.plan.runRoot);
+    p.applied.segmentMade = !fs::exists(root, ec);
+    fs::create_directories(root, ec);
+    if (ec)
+        return Error::at(root.string(), "cannot create the folder: " + ec.message());
+    if (Status st = writeConfig(p, root); !st) {
+        if (p.applied.segmentMade)
+            fs::remove_all(root, ec);
+        return st;
+    }
+    return {};
+}
+
+// Puts a segment's apply back: the config written and the folders made, when
+// nothing else was written there since (the trainer ran: not undone).
+Status removeSegment(const PreparedLaunch& p)
+{
+    std::error_code ec;
+    const fs::path root(p.plan.runRoot);
+    for (const auto& entry : fs::directory_iterator(root, ec))
+        if (entry.path().filename() != ".ckpt-studio")
+            return Error::at(entry.path().string(),
+                             "was written since the restart was prepared: not undone");
+    if (!p.applied.config.empty())
+        fs::remove(p.applied.config, ec);
+    if (p.applied.configsDirMade)
+        fs::remove(fs::path(p.applied.config).parent_path(), ec);
+    if (p.applied.segmentMade) {
+        fs::remove(root / ".ckpt-studio", ec); // only when empty
+        fs::remove(root, ec);
+    }
+    return {};
+}
+
 // Was the run launched since `p` was applied? (Its record has an attempt since.)
 std::optional<std::string> launchedSince(const PreparedLaunch& p)
 {
@@ -396,7 +456,9 @@ Status LaunchPrep::apply(PreparedLaunch& p)
     const int from = p.plan.parent ? p.plan.parent->epoch : 0;
     p.applied = {};
     p.applied.time = isoNow();
-    Status st = p.plan.mode == LaunchPlan::Mode::Fork ? applyFork(p, from) : applyRestart(p, from);
+    Status st = p.plan.mode == LaunchPlan::Mode::Fork ? applyFork(p, from)
+                : p.segment                           ? applySegment(p)
+                                                      : applyRestart(p, from);
     p.applied.done = static_cast<bool>(st);
     if (!st)
         p.applied = {};
@@ -415,6 +477,8 @@ Status LaunchPrep::undo(const PreparedLaunch& p)
                              "or fork from the epoch you want)");
     if (fork)
         return removeFork(p);
+    if (p.segment)
+        return removeSegment(p);
     // An epoch folder back in place means the trainer ran: nothing is moved over it.
     std::error_code ec;
     for (const auto& [dir, aside] : p.applied.moved)

@@ -33,7 +33,9 @@ Json PreparedLaunches::toJson(const PreparedLaunch& p)
                 {"superseded_made", p.applied.supersededMade},
                 {"configs_dir_made", p.applied.configsDirMade},
                 {"journal_ids", p.applied.journalIds},
-                {"fork_folder_made", p.applied.forkFolderMade}};
+                {"fork_folder_made", p.applied.forkFolderMade},
+                {"segment", p.segment},
+                {"segment_made", p.applied.segmentMade}};
 }
 
 Result<PreparedLaunch> PreparedLaunches::fromJson(const Json& j)
@@ -60,6 +62,8 @@ Result<PreparedLaunch> PreparedLaunches::fromJson(const Json& j)
         p.applied.configsDirMade = j.value("configs_dir_made", false);
         p.applied.journalIds = j.at("journal_ids").get<std::vector<std::string>>();
         p.applied.forkFolderMade = j.at("fork_folder_made").get<bool>();
+        p.segment = j.value("segment", false);
+        p.applied.segmentMade = j.value("segment_made", false);
         return p;
     } catch (const nlohmann::json::exception& e) {
         return Error::at({}, std::string("unreadable entry: ") + e.what());

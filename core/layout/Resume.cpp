@@ -6,14 +6,22 @@ std::map<std::string, std::string> Resume::values(const Run& run, const Epoch& f
                                                   const std::filesystem::path&,
                                                   const std::filesystem::path&) const
 {
-    return {{"checkpoint", run.pathOf(from)},
-            {"epoch", std::to_string(from.number)},
-            {"initial_epoch", std::to_string(from.number)}};
+    (void)run;
+    std::map<std::string, std::string> out{{"epoch", std::to_string(from.number)},
+                                           {"initial_epoch", std::to_string(from.number)}};
+    if (from.step)
+        out["step"] = std::to_string(*from.step);
+    return out;
 }
 
 std::optional<int> Resume::linkTargetUpTo(const Run&, std::string_view, int epoch) const
 {
     return epoch;
+}
+
+std::string Resume::epochLabel(const Epoch& epoch) const
+{
+    return std::filesystem::path(epoch.dir).filename().string();
 }
 
 std::optional<std::string> Resume::cutSource(const RunSource&, const std::string&,

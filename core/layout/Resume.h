@@ -40,9 +40,9 @@ public:
 
     // The command template placeholders for resuming `run` from `from` into
     // the run at `newRoot` (the run's own root for a restart in place) whose
-    // trainer works in `runFolder`. Every layout fills `checkpoint` (the path
-    // the trainer loads), `epoch` and `initial_epoch` (as the framework counts)
-    // and `step` when known; core/launch adds config, run_dir and output_dir.
+    // trainer works in `runFolder`. Every layout fills `epoch` and
+    // `initial_epoch` (as the framework counts) and `step` when known; core/launch adds checkpoint
+    // (the file or folder the trainer loads), config, run_dir and output_dir.
     virtual std::map<std::string, std::string> values(const Run& run, const Epoch& from,
                                                       const std::filesystem::path& newRoot,
                                                       const std::filesystem::path& runFolder) const;
@@ -69,6 +69,17 @@ public:
     // format's trainers take (shown when no command is known for a run).
     virtual std::string exampleCommand() const = 0;
 
+    // Where a restart of the run at `root` continues: nullopt: in place, in the
+    // run's own root (the later epochs go aside, the links move); else a new
+    // segment of the same run beside it (Lightning's next logger version),
+    // which the trainer writes and where nothing of the old one moves.
+    virtual std::optional<std::filesystem::path>
+    restartSegment(const std::filesystem::path& root) const
+    {
+        (void)root;
+        return std::nullopt;
+    }
+
     // --- Restart in place: the run's links ---------------------------------
     // The links a restart re-points, in order. A plain link goes to its target
     // first; a `stepwise` one (CANDLE's best) that names an epoch past the
@@ -86,6 +97,9 @@ public:
                                               int epoch) const;
 
     // --- Fork ----------------------------------------------------------------
+    // The epoch as a fork's default folder name gives it (RUN-fork-e<label>):
+    // the epoch directory's name by default ("006").
+    virtual std::string epochLabel(const Epoch& epoch) const;
     // The links a fork makes to its one epoch ("last" for CANDLE).
     virtual std::vector<std::string> forkLinks() const { return {}; }
     // A source (log) of the parent cut to the epochs up to `from`, for the fork

@@ -6,6 +6,7 @@
 #include "lightning/LightningEpochReader.h"
 #include "lightning/LightningMetricsCsv.h"
 #include "lightning/LightningName.h"
+#include "lightning/LightningResume.h"
 
 #include <algorithm>
 #include <iterator>
@@ -152,6 +153,11 @@ bool LightningLayout::isRunRoot(const DirListing& listing) const
             return true;
     }
     return std::any_of(listing.entries.begin(), listing.entries.end(), isEpochName);
+}
+
+const Resume* LightningLayout::resume() const
+{
+    return &LightningResume::instance();
 }
 
 std::optional<fs::path> LightningLayout::paramsFile(const fs::path& root) const

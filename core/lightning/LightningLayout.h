@@ -61,6 +61,7 @@ public:
     void reloadSources(Run& run) const override;
     std::string_view recordName() const override { return "*.ckpt"; }
     std::vector<std::string_view> linkNames() const override { return {"last"}; }
+    const Resume* resume() const override;
     std::optional<std::filesystem::path>
     paramsFile(const std::filesystem::path& root) const override;
 

@@ -233,12 +233,21 @@ Result<std::vector<std::string>> Relinker::checkEpoch(const fs::path& runRoot, i
     auto run = runAt(runRoot);
     if (!run)
         return run.error();
-    auto rel = EpochDirs::find(run->root, *run->layout, epoch);
-    if (!rel)
-        return rel.error();
     const Resume* resume = run->layout->resume();
     if (!resume)
         return std::vector<std::string>{};
+    if (run->layout->watchHints().epochFiles) { // epochs are files: the run says which
+        const Run loaded = run->layout->loadRun(run->root);
+        const Epoch* found = loaded.findEpoch(epoch);
+        if (!found)
+            return Error::at(run->root.string(),
+                             "no epoch " + std::to_string(epoch) + " in this run (it has " +
+                                 std::to_string(loaded.epochs.size()) + " epochs)");
+        return resume->check(loaded.pathOf(*found), epoch, progress);
+    }
+    auto rel = EpochDirs::find(run->root, *run->layout, epoch);
+    if (!rel)
+        return rel.error();
     return resume->check(run->root / *rel, epoch, progress);
 }
 
