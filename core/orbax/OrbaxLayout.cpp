@@ -1,6 +1,7 @@
 #include "orbax/OrbaxLayout.h"
 
 #include "layout/DirReader.h"
+#include "orbax/OrbaxResume.h"
 #include "orbax/OrbaxStepReader.h"
 
 #include <algorithm>
@@ -178,6 +179,11 @@ bool OrbaxLayout::refreshInProgress(Run& run, const DirListing& rootListing) con
     Run now;
     collectInProgress(*this, run.root, rootListing.entries, now);
     return replaceInProgress(run, std::move(now));
+}
+
+const Resume* OrbaxLayout::resume() const
+{
+    return &OrbaxResume::instance();
 }
 
 } // namespace ckpt

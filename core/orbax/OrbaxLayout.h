@@ -33,6 +33,7 @@ public:
     bool refreshInProgress(Run& run, const DirListing& rootListing) const override;
     std::string_view recordName() const override { return kMetadataName; }
     bool canDeleteEpochs() const override { return true; }
+    const Resume* resume() const override;
 
     // "<step>" or "<prefix>_<step>" -> step; nullopt for anything else.
     static std::optional<int> parseStepName(std::string_view name);
