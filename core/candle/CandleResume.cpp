@@ -2,6 +2,7 @@
 
 #include "candle/CandleConfigFile.h"
 #include "candle/CandleRestartCheck.h"
+#include "launch/CommandTemplate.h"
 
 #include <charconv>
 #include <cmath>
@@ -80,6 +81,22 @@ std::optional<std::string> CandleResume::cutSource(const RunSource&, const std::
     if (!text.starts_with("epoch,"))
         return std::nullopt; // not a CSVLogger file: the fork starts without it
     return cutTrainingLog(text, from.number);
+}
+
+std::string CandleResume::demoTrainerCommand(const std::string& program)
+{
+    return CommandTemplate::shellQuote(program) +
+           " --config_file {config} --output_dir {output_dir}"
+           " --ckpt_directory {ckpt_directory} --epochs {epochs}"
+           " --ckpt_restart_mode {ckpt_restart_mode}";
+}
+
+std::string CandleResume::benchmarkCommand(const std::string& script, const std::string& python)
+{
+    return CommandTemplate::shellQuote(python) + " " + CommandTemplate::shellQuote(script) +
+           " --config_file {config} --output_dir {output_dir}"
+           " --ckpt_directory {ckpt_directory} --epochs {epochs}"
+           " --ckpt_restart_mode {ckpt_restart_mode}";
 }
 
 std::optional<int> CandleResume::bestUpTo(const Run& run, int epoch)

@@ -35,6 +35,12 @@ public:
     // training.log (Keras CSVLogger, 0-based epochs) cut to its first `epochs` epochs.
     static std::string cutTrainingLog(const std::string& text, int epochs);
 
+    // The templates of the bundled demo trainer (ckpt-demo-train) and of a
+    // CANDLE benchmark script, which take CANDLE's flags.
+    static std::string demoTrainerCommand(const std::string& program);
+    static std::string benchmarkCommand(const std::string& script,
+                                        const std::string& python = "python3");
+
     static const CandleResume& instance();
 };
 

@@ -161,23 +161,6 @@ std::map<std::string, std::string> CommandTemplate::valuesFrom(const HyperParams
     return values;
 }
 
-CommandTemplate CommandTemplate::demoTrainer(const std::string& program)
-{
-    return CommandTemplate(shellQuote(program) +
-                           " --config_file {config} --output_dir {output_dir}"
-                           " --ckpt_directory {ckpt_directory} --epochs {epochs}"
-                           " --ckpt_restart_mode {ckpt_restart_mode}");
-}
-
-CommandTemplate CommandTemplate::candleBenchmark(const std::string& script,
-                                                 const std::string& python)
-{
-    return CommandTemplate(shellQuote(python) + " " + shellQuote(script) +
-                           " --config_file {config} --output_dir {output_dir}"
-                           " --ckpt_directory {ckpt_directory} --epochs {epochs}"
-                           " --ckpt_restart_mode {ckpt_restart_mode}");
-}
-
 std::string CommandTemplate::shellQuote(std::string_view text)
 {
     const bool plain = !text.empty() && std::all_of(text.begin(), text.end(), [](char c) {

@@ -40,13 +40,8 @@ public:
     Result<std::vector<std::string>> expand(const std::map<std::string, std::string>& values) const;
 
     // Every parameter as str(value) (lists in Python form), to be completed
-    // with config / ckpt_directory / output_dir by the caller.
+    // with the launch's own placeholders by the caller.
     static std::map<std::string, std::string> valuesFrom(const HyperParams& params);
-
-    // The bundled demo trainer (ckpt-demo-train) and a CANDLE benchmark script.
-    static CommandTemplate demoTrainer(const std::string& program);
-    static CommandTemplate candleBenchmark(const std::string& script,
-                                           const std::string& python = "python3");
 
     // 'text' for /bin/sh (quotes only when needed).
     static std::string shellQuote(std::string_view text);

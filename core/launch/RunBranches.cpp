@@ -62,20 +62,26 @@ struct Kept
     std::vector<HistoryRow> rows;
 };
 
-// Changes whenever anything the folder's history is read from changes.
+// Changes whenever anything the folder's history is read from changes: the
+// folder and what it holds directly (the epochs' folder, the logs kept beside
+// it, or the epochs themselves), whatever the layout names them.
 std::string stampOf(const fs::path& folder)
 {
     std::string stamp;
-    for (const char* name : {"", "epochs", "ckpt.log", "training.log", "history.txt"}) {
+    const auto add = [&stamp](const fs::path& path) {
         struct stat st
         {};
-        if (::lstat((folder / name).c_str(), &st) == 0)
+        if (::lstat(path.c_str(), &st) == 0)
             stamp += std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" +
                      std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) +
                      ";";
         else
             stamp += "-;";
-    }
+    };
+    add(folder);
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(folder, ec))
+        add(entry.path());
     return stamp;
 }
 

@@ -1,3 +1,4 @@
+#include "candle/CandleResume.h"
 #include "launch/CommandTemplate.h"
 
 #include <QTest>
@@ -101,13 +102,16 @@ void tst_CommandTemplate::defaultTemplates()
                                                        {"ckpt_directory", "/r/ckpts"},
                                                        {"epochs", "10"},
                                                        {"ckpt_restart_mode", "required"}};
-    auto demo = CommandTemplate::demoTrainer("/opt/ckpt studio/ckpt-demo-train").expand(values);
+    auto demo =
+        CommandTemplate(CandleResume::demoTrainerCommand("/opt/ckpt studio/ckpt-demo-train"))
+            .expand(values);
     QVERIFY(demo);
     QCOMPARE(*demo, (std::vector<std::string>{"/opt/ckpt studio/ckpt-demo-train", "--config_file",
                                               "/r/c.ini", "--output_dir", "/r", "--ckpt_directory",
                                               "/r/ckpts", "--epochs", "10", "--ckpt_restart_mode",
                                               "required"}));
-    auto candle = CommandTemplate::candleBenchmark("nt3_baseline_keras2.py").expand(values);
+    auto candle =
+        CommandTemplate(CandleResume::benchmarkCommand("nt3_baseline_keras2.py")).expand(values);
     QVERIFY(candle);
     QCOMPARE(candle->at(0), std::string("python3"));
     QCOMPARE(candle->at(1), std::string("nt3_baseline_keras2.py"));

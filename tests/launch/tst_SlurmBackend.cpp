@@ -117,7 +117,7 @@ LaunchPlan tst_SlurmBackend::trainerPlan(const std::string& name, int epochs, do
                                                        {"ckpt_directory", out + "/ckpts"},
                                                        {"epochs", std::to_string(epochs)},
                                                        {"ckpt_restart_mode", restartMode}};
-    const CommandTemplate tmpl = CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN);
+    const CommandTemplate tmpl = CommandTemplate(CandleResume::demoTrainerCommand(CKPT_DEMO_TRAIN));
     LaunchPlan plan;
     plan.runRoot = out + "/ckpts";
     plan.name = name;

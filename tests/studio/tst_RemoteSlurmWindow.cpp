@@ -3,6 +3,7 @@
 #include "MainWindow.h"
 #include "Screenshots.h"
 #include "SshServer.h"
+#include "candle/CandleResume.h"
 #include "dialogs/LaunchDialog.h"
 #include "dialogs/SlurmForm.h"
 #include "experiments/ExperimentsPanel.h"
@@ -208,9 +209,8 @@ void tst_RemoteSlurmWindow::forkOnTheFarClusterThroughTheDialog()
         QCOMPARE(dialog->configEdit()->text(),
                  QString::fromStdString((m_far / "RUN000" / "config.ini").string()));
         dialog->templateEdit()->setFocus();
-        QTest::keyClicks(
-            dialog->templateEdit(),
-            QString::fromStdString(CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN).text()));
+        QTest::keyClicks(dialog->templateEdit(),
+                         QString::fromStdString(CandleResume::demoTrainerCommand(CKPT_DEMO_TRAIN)));
         QTableWidget* params = dialog->parameterTable();
         QTRY_VERIFY_WITH_TIMEOUT(params->isVisible() && params->rowCount() > 0, kConnect);
         int row = -1;

@@ -4,6 +4,7 @@
 #include "RemoteActions.h"
 #include "Screenshots.h"
 #include "SshServer.h"
+#include "candle/CandleResume.h"
 #include "dialogs/ConnectDialog.h"
 #include "dialogs/LaunchDialog.h"
 #include "experiments/ExperimentsPanel.h"
@@ -367,7 +368,7 @@ QString tst_RemoteWindow::driveLaunch(LaunchDialog* dialog, const QString& run, 
         return fail("the config in the run's folder was not found");
     dialog->templateEdit()->setFocus();
     QTest::keyClicks(dialog->templateEdit(),
-                     QString::fromStdString(CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN).text()));
+                     QString::fromStdString(CandleResume::demoTrainerCommand(CKPT_DEMO_TRAIN)));
     QTableWidget* table = dialog->parameterTable();
     int row = -1;
     if (!QTest::qWaitFor(
@@ -532,7 +533,7 @@ void tst_RemoteWindow::stopFromTheExperimentsTabStopsAFarRun()
     slow.into = (m_launchFar / "RUN002-slow").string();
     slow.config = (m_launchFar / "RUN002" / "config.ini").string();
     slow.sets = {"epochs=1000", "epoch_delay=2"};
-    auto words = CommandTemplate(CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN).text()).words();
+    auto words = CommandTemplate(CandleResume::demoTrainerCommand(CKPT_DEMO_TRAIN)).words();
     QVERIFY(words);
     slow.commandTemplate = *words;
     auto started = client.launch(slow);

@@ -1,6 +1,7 @@
 #include "DemoRun.h"
 
 #include "CandleFixture.h"
+#include "candle/CandleResume.h"
 #include "launch/CommandTemplate.h"
 
 #include <QProcess>
@@ -44,7 +45,7 @@ PrepRequest demoPrepRequest(const QString& trainer, const fs::path& root, Launch
     r.fromEpoch = from;
     r.mode = mode;
     r.configFile = config;
-    r.commandTemplate = CommandTemplate::demoTrainer(trainer.toStdString()).text();
+    r.commandTemplate = CandleResume::demoTrainerCommand(trainer.toStdString());
     return r;
 }
 

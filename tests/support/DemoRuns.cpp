@@ -1,6 +1,7 @@
 #include "DemoRuns.h"
 
 #include "DemoRun.h"
+#include "candle/CandleResume.h"
 #include "config/ParamSet.h"
 #include "io/AtomicFile.h"
 #include "launch/CommandTemplate.h"
@@ -48,7 +49,7 @@ Result<LaunchPlan> DemoRuns::plan(const std::string& name, int epochs, double ep
     values["output_dir"] = out;
     values["ckpt_directory"] = out + "/ckpts";
     values["ckpt_restart_mode"] = "auto";
-    const CommandTemplate tmpl = CommandTemplate::demoTrainer(m_trainer);
+    const CommandTemplate tmpl = CommandTemplate(CandleResume::demoTrainerCommand(m_trainer));
     auto argv = tmpl.expand(values);
     if (!argv)
         return argv.error();

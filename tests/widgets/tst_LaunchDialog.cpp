@@ -1,5 +1,6 @@
 #include "CandleFixture.h"
 #include "DemoRun.h"
+#include "candle/CandleResume.h"
 #include "dialogs/LaunchDialog.h"
 #include "dialogs/SlurmForm.h"
 #include "dialogs/SweepEditor.h"
@@ -104,7 +105,7 @@ PrepRequest tst_LaunchDialog::request(const fs::path& root, int epoch) const
     r.runRoot = root;
     r.fromEpoch = epoch;
     r.configFile = m_config;
-    r.commandTemplate = CommandTemplate::demoTrainer(CKPT_DEMO_TRAIN).text();
+    r.commandTemplate = CandleResume::demoTrainerCommand(CKPT_DEMO_TRAIN);
     return r;
 }
 
