@@ -24,7 +24,37 @@ Result<ParamEdit> ParamEdit::parse(std::string_view keyEqualsValue)
     std::string key(keyEqualsValue.substr(0, eq));
     while (!key.empty() && key.back() == ' ')
         key.pop_back();
-    return ParamEdit{asciiLower(key), HyperValue::fromWord(keyEqualsValue.substr(eq + 1))};
+    const std::string_view word = keyEqualsValue.substr(eq + 1);
+    auto literal = HyperValue::parseLiteral(word);
+    if (literal)
+        return ParamEdit{asciiLower(key), std::move(*literal), true};
+    return ParamEdit{asciiLower(key), HyperValue::fromString(std::string(word)), false};
+}
+
+Status ParamEdit::checkType(const HyperValue* old) const
+{
+    using Kind = HyperValue::Kind;
+    if (!old || literal || value.kind() != Kind::String)
+        return {};
+    switch (old->kind()) {
+    case Kind::String:
+        return {};
+    case Kind::Bool:
+        if (value.toBool())
+            return {}; // yes/no/true/false, as CANDLE's str2bool reads them
+        break;
+    default:
+        break;
+    }
+    const std::string word = value.toString();
+    return Error::at({}, key + ": '" + word + "' is not a " +
+                             (old->kind() == Kind::List   ? "list"
+                              : old->kind() == Kind::Bool ? "bool"
+                              : old->kind() == Kind::Null ? "value (the run has None)"
+                                                          : "number") +
+                             " like the run's " + old->pythonLiteral() +
+                             " (a typo?); to make it a string, quote it: " + key + "=\"'" + word +
+                             "'\"");
 }
 
 Result<std::vector<ParamEdit>> ParamEdit::parseSweep(std::string_view keyEqualsValues)

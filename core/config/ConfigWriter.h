@@ -16,10 +16,19 @@ struct ParamEdit
 {
     std::string key;
     HyperValue value;
+    // The value was written as a Python literal ('text', 3, [1, 2], True),
+    // not a bare word taken as a string.
+    bool literal = false;
 
     // "key=value": the value as a Python literal when it is one, else the word
     // as a string (as a command line hands it to CANDLE).
     static Result<ParamEdit> parse(std::string_view keyEqualsValue);
+    // Refuses an edit that changes the value's type by accident (a typo such
+    // as `[64, 64` turning a list into a string): numbers stay numbers (int
+    // and float mix), a list, bool, None or number becomes a string only when
+    // written as a quoted literal; a bool may be given as yes/no/true/false.
+    // The error names the key, both values and how to mean it.
+    Status checkType(const HyperValue* old) const;
     // "key=v1,v2,..." (commas inside [], (), {} or quotes do not split): one edit per value.
     static Result<std::vector<ParamEdit>> parseSweep(std::string_view keyEqualsValues);
 };

@@ -4,6 +4,7 @@
 #include "io/RegularFile.h"
 #include "launch/CommandTemplate.h"
 #include "launch/LaunchRecord.h"
+#include "launch/ProcessProbe.h"
 #include "launch/RunBranches.h"
 #include "launch/RunConfigFinder.h"
 #include "layout/Layout.h"
@@ -81,6 +82,8 @@ std::string LaunchPrep::describe(const PreparedLaunch& p)
                       " from epoch " + std::to_string(from) + "\n";
     for (const auto& f : p.checkFailures)
         out += "  forced past: " + f + "\n";
+    for (const auto& n : p.notes)
+        out += "  note:        " + n + "\n";
     if (p.segment) {
         out += "  continues:   in " + plan.runRoot + " (the run's next segment; nothing moves)\n";
     } else if (fork) {
@@ -210,6 +213,14 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
         if (!now || now->value.pythonLiteral() != required->value.pythonLiteral())
             p.edits.push_back(*required);
     }
+    std::vector<std::string> editedKeys;
+    for (const ParamEdit& e : request.edits) {
+        const ParamSet::Param* old = p.original.find(e.key);
+        if (Status typed = e.checkType(old ? &old->value : nullptr); !typed)
+            return Error::at(configFile, typed.error().message);
+        editedKeys.push_back(e.key);
+    }
+    p.notes = resume->editNotes(editedKeys);
     auto text = ConfigWriter::render(p.original, p.edits);
     if (!text)
         return text.error();
@@ -239,6 +250,15 @@ Result<PreparedLaunch> LaunchPrep::prepare(const PrepRequest& request,
             return Error::at(newRoot.string(), "already exists and is not empty: the restart "
                                                "continues the run in a new folder");
     } else {
+        // Never in place under a trainer still writing the run (one we launched).
+        if (auto record = LaunchRecord::load(LaunchRecord::pathFor(root));
+            record && record->latest())
+            for (const LaunchSegment& running : record->latest()->segments)
+                if (running.pid > 0 && ProcessProbe::alive(running.pid, running.pidStartTime))
+                    return Error::at(root.string(),
+                                     "its trainer is still running (pid " +
+                                         std::to_string(running.pid) +
+                                         "): stop it first (ckpt stop RUN), then restart");
         p.runFolder = parentFolder;
         for (const Epoch& e : run.epochs)
             if (e.number > request.fromEpoch)

@@ -49,6 +49,7 @@ struct PreparedLaunch
     std::filesystem::path runFolder; // the trainer's output_dir and working directory
     std::map<std::string, std::string> values; // template placeholders
     std::vector<std::string> checkFailures;    // the restart check's refusals (forced past)
+    std::vector<std::string> notes;            // edits that will not act as one expects
     // For a Slurm job: the link naming the newest checkpoint (absolute, "" when
     // none) and the arguments a requeued job resumes with (Resume).
     std::string newestLink;

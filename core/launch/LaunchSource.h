@@ -86,6 +86,11 @@ public:
     // The far host ("" on this machine).
     virtual std::string host() const { return {}; }
     virtual int fromEpoch() const = 0;
+    // A command template for the run's format, as the dialog's placeholder shows it.
+    virtual std::string exampleCommand() const
+    {
+        return "python3 train.py --config {config} --checkpoint {checkpoint} ...";
+    }
     virtual bool canSweep() const = 0;
     // Does the preview depend on the backend and Slurm options (asked again
     // when they change) rather than being rendered from them by render()?

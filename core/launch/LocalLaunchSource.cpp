@@ -2,6 +2,8 @@
 
 #include "launch/LaunchSweep.h"
 #include "launch/Launcher.h"
+#include "layout/Layout.h"
+#include "layout/Resume.h"
 
 #include <algorithm>
 
@@ -98,6 +100,13 @@ Result<LaunchPreview> LocalLaunchSource::preview(const LaunchChoice& choice,
         out.forkName = first.runFolder.filename().string();
     render(out, choice);
     return out;
+}
+
+std::string LocalLaunchSource::exampleCommand() const
+{
+    const Layout* layout = layoutAt(m_base.runRoot);
+    const Resume* resume = layout ? layout->resume() : nullptr;
+    return resume ? resume->exampleCommand() : LaunchSource::exampleCommand();
 }
 
 void LocalLaunchSource::render(LaunchPreview& preview, const LaunchChoice& choice) const

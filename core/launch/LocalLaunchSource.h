@@ -15,6 +15,7 @@ public:
 
     std::string runName() const override;
     int fromEpoch() const override { return m_base.fromEpoch; }
+    std::string exampleCommand() const override;
     bool canSweep() const override { return true; }
     bool previewsBackend() const override { return false; }
     Result<LaunchParameters> parameters(const LaunchChoice& choice,

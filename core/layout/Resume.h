@@ -65,6 +65,15 @@ public:
     // job's preemption trap watches it to see an epoch finish.
     virtual std::string newestLink() const { return {}; }
 
+    // What the plan must say about edited keys (lower-cased) that will not
+    // take effect as the user expects (Lightning restores the optimizer's
+    // learning rate from the checkpoint): one line per key; none by default.
+    virtual std::vector<std::string> editNotes(const std::vector<std::string>& keys) const
+    {
+        (void)keys;
+        return {};
+    }
+
     // A command template for the user to adapt, naming the placeholders this
     // format's trainers take (shown when no command is known for a run).
     virtual std::string exampleCommand() const = 0;

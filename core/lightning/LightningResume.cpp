@@ -4,6 +4,7 @@
 #include "lightning/LightningLayout.h"
 
 #include <charconv>
+#include <set>
 #include <string_view>
 
 namespace ckpt {
@@ -126,6 +127,20 @@ std::string LightningResume::exampleCommand() const
 {
     return "python3 train.py --config {config} --ckpt_path {checkpoint} "
            "--default_root_dir {output_dir} --version {version}";
+}
+
+std::vector<std::string> LightningResume::editNotes(const std::vector<std::string>& keys) const
+{
+    static const std::set<std::string> kOptimizer = {
+        "lr", "learning_rate", "weight_decay", "momentum", "betas", "beta1", "beta2", "eps"};
+    std::vector<std::string> out;
+    for (const std::string& key : keys)
+        if (kOptimizer.contains(key))
+            out.push_back(key + ": Lightning's resume restores the optimizer state saved in the "
+                                "checkpoint, so the trainer goes on with the saved value; the "
+                                "edit reaches the config only (and a trainer that sets it again "
+                                "after loading)");
+    return out;
 }
 
 std::optional<fs::path> LightningResume::restartSegment(const fs::path& root) const

@@ -27,6 +27,7 @@ public:
            const std::filesystem::path& runFolder) const override;
     std::vector<std::string> requeueArguments() const override;
     std::string exampleCommand() const override;
+    std::vector<std::string> editNotes(const std::vector<std::string>& keys) const override;
     std::optional<std::filesystem::path>
     restartSegment(const std::filesystem::path& root) const override;
     std::string epochLabel(const Epoch& epoch) const override;

@@ -59,6 +59,8 @@ private slots:
     void writeNewKeepsCommentsAndNeverTouchesOriginal();
     void writeNewJson();
     void readsLightningHparamsYaml();
+    void editsKeepTheirType_data();
+    void editsKeepTheirType();
 };
 
 void tst_ParamSet::readsIniAndJson_data()
@@ -279,9 +281,64 @@ void tst_ParamSet::readsLightningHparamsYaml()
     QCOMPARE(set->notes().size(), std::size_t(1));
     QVERIFY2(set->notes()[0].find(path + ":4: optimizer holds a nested value") == 0,
              set->notes()[0].c_str());
-    auto edited = ConfigWriter::render(*set, {});
-    QVERIFY(!edited);
-    QVERIFY(edited.error().message.find("YAML") != std::string::npos);
+    // Edited in place: the nested block it did not read stays as it was.
+    auto lr = ParamEdit::parse("lr=0.01");
+    QVERIFY(lr);
+    auto edited = ConfigWriter::render(*set, {*lr});
+    QVERIFY2(edited, edited ? "" : edited.error().message.c_str());
+    QCOMPARE(*edited, std::string("lr: 0.01\n"
+                                  "batch_size: 32\n"
+                                  "model_name: 'tiny net'\n"
+                                  "optimizer:\n"
+                                  "  name: adam\n"
+                                  "use_bn: true\n"));
+}
+
+// An edit's type must match the run's value unless it says otherwise: a typo
+// does not turn a list into a string.
+void tst_ParamSet::editsKeepTheirType_data()
+{
+    QTest::addColumn<QString>("old");
+    QTest::addColumn<QString>("edit");
+    QTest::addColumn<bool>("accepted");
+    QTest::newRow("list typo") << "[64, 64]"
+                               << "dense=[64, 64" << false;
+    QTest::newRow("list") << "[64, 64]"
+                          << "dense=[128]" << true;
+    QTest::newRow("quoted string for a list") << "[64, 64]"
+                                              << "dense='[64, 64'" << true;
+    QTest::newRow("int to float") << "32"
+                                  << "dense=0.5" << true;
+    QTest::newRow("number typo") << "0.001"
+                                 << "dense=1e-3x" << false;
+    QTest::newRow("bool word") << "True"
+                               << "dense=yes" << true;
+    QTest::newRow("bool typo") << "True"
+                               << "dense=yess" << false;
+    QTest::newRow("None to word") << "None"
+                                  << "dense=adam" << false;
+    QTest::newRow("None to quoted") << "None"
+                                    << "dense='adam'" << true;
+    QTest::newRow("string to word") << "'relu'"
+                                    << "dense=tanh" << true;
+}
+
+void tst_ParamSet::editsKeepTheirType()
+{
+    QFETCH(QString, old);
+    QFETCH(QString, edit);
+    QFETCH(bool, accepted);
+    auto value = HyperValue::parseLiteral(old.toStdString());
+    QVERIFY(value);
+    auto e = ParamEdit::parse(edit.toStdString());
+    QVERIFY(e);
+    const Status st = e->checkType(&*value);
+    QCOMPARE(bool(st), accepted);
+    if (!accepted) {
+        QVERIFY2(st.error().message.starts_with("dense: "), st.error().message.c_str());
+        QVERIFY2(st.error().message.find("quote it") != std::string::npos,
+                 st.error().message.c_str());
+    }
 }
 
 QTEST_GUILESS_MAIN(tst_ParamSet)

@@ -231,6 +231,29 @@ private slots:
         QVERIFY(!fs::exists(made, ec));
     }
 
+    // Lightning restores the optimizer's learning rate on a resume: the plan
+    // says so rather than letting the edit look as if it took effect.
+    void anOptimizerEditIsNamedInThePlan()
+    {
+        const CliResult r =
+            runCli(QStringList{QStringLiteral("launch"), QString::fromStdString(m_version.string()),
+                               QStringLiteral("--from"), QString::number(stepOf(1)),
+                               QStringLiteral("--set"), QStringLiteral("lr=0.01"),
+                               QStringLiteral("--dry-run")} +
+                   command());
+        QVERIFY2(r.exitCode == 0, (r.out + r.err).constData());
+        QVERIFY2(r.out.contains("note:        lr: Lightning's resume restores the optimizer state"),
+                 r.out.constData());
+        QVERIFY(r.out.contains("lr: 0.05 -> 0.01"));
+        const CliResult plain =
+            runCli(QStringList{QStringLiteral("launch"), QString::fromStdString(m_version.string()),
+                               QStringLiteral("--from"), QString::number(stepOf(1)),
+                               QStringLiteral("--set"), QStringLiteral("hidden=32"),
+                               QStringLiteral("--dry-run")} +
+                   command());
+        QVERIFY2(!plain.out.contains("note:"), plain.out.constData());
+    }
+
     // A bad checkpoint is refused naming the file, before anything changes.
     void aHalfWrittenCheckpointIsRefused()
     {

@@ -1,5 +1,6 @@
 #include "CandleFixture.h"
 #include "DemoRun.h"
+#include "LightningFixture.h"
 #include "candle/CandleResume.h"
 #include "dialogs/LaunchDialog.h"
 #include "dialogs/SlurmForm.h"
@@ -43,6 +44,7 @@ private slots:
     void missingProgramIsUndoneAndSaysWhy();
     void slurmFormPreviewAndValidation();
     void sweepLaunchesThreeLocalForks();
+    void lightningRunPlansItsNextVersion();
 
 private:
     fs::path trainParent(const fs::path& base);
@@ -413,6 +415,53 @@ void tst_LaunchDialog::sweepLaunchesThreeLocalForks()
         QCOMPARE(record.attempts.back().plan.parent->changes.at(0).to, std::string(v));
     }
     QSettings().clear();
+}
+
+// A Lightning run in the dialog: its own example command, its hparams.yaml in
+// the table, a plan that goes on in the next version, and a plain word about
+// an edited learning rate that Lightning's resume will not take.
+void tst_LaunchDialog::lightningRunPlansItsNextVersion()
+{
+    QTemporaryDir tmp;
+    const fs::path root = fs::path(tmp.path().toStdString()) / "lightning_logs" / "version_0";
+    ckpt::test::LightningFixture run(root);
+    run.writeHparams("lr: 0.05\nhidden: 16\n");
+    run.addCheckpoint(0, 13);
+    run.addCheckpoint(1, 26);
+    PrepRequest r;
+    r.runRoot = root;
+    r.fromEpoch = 26;
+    LaunchDialog dialog(r);
+    dialog.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+    QVERIFY2(dialog.templateEdit()->placeholderText().contains(QStringLiteral("{checkpoint}")),
+             qPrintable(dialog.templateEdit()->placeholderText()));
+    QTableWidget* table = dialog.parameterTable();
+    QTRY_VERIFY_WITH_TIMEOUT(rowOf(table, QStringLiteral("lr")) >= 0, 10000);
+
+    dialog.templateEdit()->setFocus();
+    QTest::keyClicks(dialog.templateEdit(),
+                     QStringLiteral("python3 train.py --config {config} --ckpt_path {checkpoint} "
+                                    "--version {version}"));
+    const int row = rowOf(table, QStringLiteral("lr"));
+    table->setFocus();
+    table->setCurrentCell(row, 1);
+    QTest::keyClick(table, Qt::Key_F2);
+    QWidget* editor = QApplication::focusWidget();
+    QVERIFY(editor);
+    QTest::keySequence(editor, QKeySequence::SelectAll);
+    QTest::keyClicks(editor, QStringLiteral("0.01"));
+    QTest::keyClick(editor, Qt::Key_Return);
+    const auto planned = [&] {
+        return dialog.planView()->toPlainText().contains(QStringLiteral("--version 1"));
+    };
+    QTRY_VERIFY_WITH_TIMEOUT(planned(), 10000);
+    const QString plan = dialog.planView()->toPlainText();
+    QVERIFY2(plan.contains(QString::fromStdString((root.parent_path() / "version_1").string())),
+             qPrintable(plan));
+    QVERIFY2(plan.contains(QStringLiteral("note:        lr: Lightning's resume restores")),
+             qPrintable(plan));
+    QVERIFY2(plan.contains(QStringLiteral("checkpoints/epoch=1-step=26.ckpt")), qPrintable(plan));
 }
 
 QTEST_MAIN(tst_LaunchDialog)

@@ -138,8 +138,7 @@ LaunchDialog::LaunchDialog(std::shared_ptr<const LaunchSource> source, const Lau
     form->addRow(tr("&Config file:"), m_config);
     m_template->setText(QString::fromStdString(initial.commandTemplate));
     m_template->setCursorPosition(0);
-    m_template->setPlaceholderText(
-        tr("python3 train.py --config_file {config} --ckpt_directory {ckpt_directory} ..."));
+    m_template->setPlaceholderText(QString::fromStdString(m_source->exampleCommand()));
     form->addRow(tr("Co&mmand:"), m_template);
     m_forkName->setObjectName(QStringLiteral("forkName"));
     m_forkName->setToolTip(tr("The fork's folder, beside the parent's run folder."));
