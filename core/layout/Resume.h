@@ -22,6 +22,10 @@ namespace ckpt {
 // never deleted) and re-points the run's links; a fork makes a new run folder
 // holding the chosen epoch (hard-linked), the links the format keeps and the
 // logs cut at that epoch. Implementations are stateless and thread-safe.
+//
+// core/launch finds an epoch at `root / Epoch::dir` (moved aside, hard-linked,
+// handed to the trainer): a layout offers resume() only when its Epoch::dir
+// names the epoch's folder or file (not Keras' "" with the file in files[0]).
 class Resume
 {
 public:
