@@ -86,6 +86,9 @@ public:
     // The far host ("" on this machine).
     virtual std::string host() const { return {}; }
     virtual int fromEpoch() const = 0;
+    // Does a restart go on in a new folder beside the run (Lightning's next
+    // version) rather than in place, moving the later epochs aside?
+    virtual bool restartsBeside() const { return false; }
     // A command template for the run's format, as the dialog's placeholder shows it.
     virtual std::string exampleCommand() const
     {

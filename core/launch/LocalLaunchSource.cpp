@@ -109,6 +109,13 @@ std::string LocalLaunchSource::exampleCommand() const
     return resume ? resume->exampleCommand() : LaunchSource::exampleCommand();
 }
 
+bool LocalLaunchSource::restartsBeside() const
+{
+    const Layout* layout = layoutAt(m_base.runRoot);
+    const Resume* resume = layout ? layout->resume() : nullptr;
+    return resume && resume->restartSegment(m_base.runRoot).has_value();
+}
+
 void LocalLaunchSource::render(LaunchPreview& preview, const LaunchChoice& choice) const
 {
     const bool slurm = choice.backend == LaunchPlan::Backend::Slurm;

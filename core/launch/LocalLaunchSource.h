@@ -16,6 +16,7 @@ public:
     std::string runName() const override;
     int fromEpoch() const override { return m_base.fromEpoch; }
     std::string exampleCommand() const override;
+    bool restartsBeside() const override;
     bool canSweep() const override { return true; }
     bool previewsBackend() const override { return false; }
     Result<LaunchParameters> parameters(const LaunchChoice& choice,

@@ -1,6 +1,7 @@
 #include "CandleFixture.h"
 #include "DemoRun.h"
 #include "LightningFixture.h"
+#include "Screenshots.h"
 #include "candle/CandleResume.h"
 #include "dialogs/LaunchDialog.h"
 #include "dialogs/SlurmForm.h"
@@ -124,6 +125,7 @@ void tst_LaunchDialog::editLaunchRestart()
     const int row = rowOf(table, QStringLiteral("learning_rate"));
     QVERIFY(row >= 0);
     QCOMPARE(table->item(row, 1)->text(), QStringLiteral("0.01"));
+    QCOMPARE(table->item(row, 3)->text(), QStringLiteral("float"));
 
     // Edit the value as a user does: select the cell, F2, type, Enter.
     table->setFocus();
@@ -462,6 +464,11 @@ void tst_LaunchDialog::lightningRunPlansItsNextVersion()
     QVERIFY2(plan.contains(QStringLiteral("note:        lr: Lightning's resume restores")),
              qPrintable(plan));
     QVERIFY2(plan.contains(QStringLiteral("checkpoints/epoch=1-step=26.ckpt")), qPrintable(plan));
+    const auto* restart = dialog.findChild<QRadioButton*>(QStringLiteral("restart"));
+    QVERIFY(restart);
+    QVERIFY2(restart->text().contains(QStringLiteral("this run unchanged")),
+             qPrintable(restart->text()));
+    ckpt::test::keepScreenshot(&dialog, QStringLiteral("launch-dialog-lightning.png"));
 }
 
 QTEST_MAIN(tst_LaunchDialog)

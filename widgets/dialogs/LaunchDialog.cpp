@@ -1,5 +1,6 @@
 #include "dialogs/LaunchDialog.h"
 
+#include "config/HyperValue.h"
 #include "dialogs/SlurmForm.h"
 #include "dialogs/SweepEditor.h"
 #include "jobs/JobRunner.h"
@@ -39,7 +40,31 @@ enum Column
     KeyColumn,
     ValueColumn,
     OriginalColumn,
+    TypeColumn,
 };
+
+// The Python type of a value as the run has it: an edit keeps it (ParamEdit::checkType).
+QString typeOf(const std::string& literal)
+{
+    const auto value = HyperValue::parseLiteral(literal);
+    if (!value)
+        return QStringLiteral("str");
+    switch (value->kind()) {
+    case HyperValue::Kind::Null:
+        return QStringLiteral("None");
+    case HyperValue::Kind::Bool:
+        return QStringLiteral("bool");
+    case HyperValue::Kind::Int:
+        return QStringLiteral("int");
+    case HyperValue::Kind::Double:
+        return QStringLiteral("float");
+    case HyperValue::Kind::String:
+        return QStringLiteral("str");
+    case HyperValue::Kind::List:
+        return QStringLiteral("list");
+    }
+    return {};
+}
 
 using Preview = std::shared_ptr<Result<LaunchPreview>>;
 
@@ -83,7 +108,7 @@ LaunchDialog::LaunchDialog(std::shared_ptr<const LaunchSource> source, const Lau
       m_backend(new QButtonGroup(this)), m_config(new QLineEdit(this)),
       m_template(new QLineEdit(this)), m_forkName(new QLineEdit(this)),
       m_paramsStack(new QStackedWidget(this)), m_paramsStatus(new QLabel(this)),
-      m_retry(new QPushButton(tr("&Retry"), this)), m_params(new QTableWidget(0, 3, this)),
+      m_retry(new QPushButton(tr("&Retry"), this)), m_params(new QTableWidget(0, 4, this)),
       m_changedOnly(new QCheckBox(tr("Changed only"), this)), m_sweep(new SweepEditor(this)),
       m_slurmBox(new QGroupBox(tr("Slurm job"), this)), m_slurm(new SlurmForm(m_slurmBox)),
       m_views(new QTabWidget(this)), m_plan(monoView(QStringLiteral("plan"), this)),
@@ -108,7 +133,10 @@ LaunchDialog::LaunchDialog(std::shared_ptr<const LaunchSource> source, const Lau
 
     auto* modes = new QHBoxLayout;
     auto* restart =
-        radio(tr("&Restart in place (later epochs moved aside)"), QStringLiteral("restart"), this);
+        radio(m_source->restartsBeside()
+                  ? tr("&Restart beside it (goes on in a new folder; this run unchanged)")
+                  : tr("&Restart in place (later epochs moved aside)"),
+              QStringLiteral("restart"), this);
     auto* fork = radio(tr("&Fork a new run (this run unchanged)"), QStringLiteral("fork"), this);
     m_mode->addButton(restart, static_cast<int>(LaunchPlan::Mode::Restart));
     m_mode->addButton(fork, static_cast<int>(LaunchPlan::Mode::Fork));
@@ -154,7 +182,7 @@ LaunchDialog::LaunchDialog(std::shared_ptr<const LaunchSource> source, const Lau
     auto* leftLayout = new QVBoxLayout(left);
     leftLayout->setContentsMargins(0, 0, 0, 0);
     m_params->setObjectName(QStringLiteral("parameters"));
-    m_params->setHorizontalHeaderLabels({tr("Parameter"), tr("Value"), tr("Was")});
+    m_params->setHorizontalHeaderLabels({tr("Parameter"), tr("Value"), tr("Was"), tr("Type")});
     m_params->verticalHeader()->hide();
     m_params->horizontalHeader()->setStretchLastSection(true);
     m_params->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
@@ -465,6 +493,12 @@ void LaunchDialog::fillParameters(const LaunchParameters& params)
         m_params->setItem(row, KeyColumn, key);
         m_params->setItem(row, ValueColumn, new QTableWidgetItem(value));
         m_params->setItem(row, OriginalColumn, was);
+        auto* type = new QTableWidgetItem(typeOf(param.literal));
+        type->setFlags(type->flags() & ~Qt::ItemIsEditable);
+        type->setForeground(disabled);
+        type->setToolTip(tr("An edit keeps this type (int and float mix); to make it a string, "
+                            "quote it: 'text'."));
+        m_params->setItem(row, TypeColumn, type);
         ++row;
     }
     m_params->resizeColumnToContents(KeyColumn);
