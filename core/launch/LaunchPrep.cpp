@@ -126,11 +126,14 @@ fs::path LaunchPrep::runFolderOf(const fs::path& root)
 {
     // The names of many runs come through here: each format's rule is path
     // arithmetic, and the first that changes the path applies.
+    fs::path r = root.lexically_normal();
+    if (!r.has_filename() && r.has_parent_path()) // "RUN/ckpts/"
+        r = r.parent_path();
     for (const Layout* layout : builtinLayouts())
         if (const Resume* resume = layout->resume())
-            if (fs::path folder = resume->runFolder(root); folder != root)
+            if (fs::path folder = resume->runFolder(r); folder != r)
                 return folder;
-    return root;
+    return r;
 }
 
 Result<ParamSet> LaunchPrep::parameters(const PrepRequest& request, const LaunchRegistry& registry)

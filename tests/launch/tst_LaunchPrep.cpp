@@ -336,6 +336,9 @@ void tst_LaunchPrep::cutTrainingLogKeepsTheFirstEpochs()
     QCOMPARE(CandleResume::cutTrainingLog("", 3), std::string());
     QCOMPARE(LaunchPrep::runFolderOf("/x/RUN/save/ckpts"), fs::path("/x/RUN"));
     QCOMPARE(LaunchPrep::runFolderOf("/x/RUN/ckpts"), fs::path("/x/RUN"));
+    // Each format's rule: Lightning's trainer works above lightning_logs.
+    QCOMPARE(LaunchPrep::runFolderOf("/x/RUN/lightning_logs/version_3/"), fs::path("/x/RUN"));
+    QCOMPARE(LaunchPrep::runFolderOf("/x/RUN/steps"), fs::path("/x/RUN/steps"));
 }
 
 void tst_LaunchPrep::cliDryRunChangesNothing()
