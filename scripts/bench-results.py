@@ -3,7 +3,7 @@
 into tests/bench/RESULTS.md and the README's benchmark table (between the
 `<!-- bench:begin -->` and `<!-- bench:end -->` markers), so that no published
 figure is typed by hand. Usage: bench-results.py RAW_OUTPUT REPO [AREA...]
-With areas given, only their rows are replaced; the others are kept."""
+Rows are replaced measure by measure; those not measured this time are kept."""
 import datetime, os, re, subprocess, sys
 
 raw_path, repo = sys.argv[1], sys.argv[2]
@@ -19,14 +19,22 @@ for line in open(raw_path, encoding="utf-8", errors="replace"):
             new_rows.append(parts)
 if not new_rows:
     sys.exit("bench-results: no @result lines in " + raw_path)
-ran = {r[0] for r in new_rows}
 
-# Rows of areas not run this time are kept from the previous results file.
+
+def key(area, measure):
+    # A measure names its figures in parentheses ("(0.13 s vs 0.08 s)"): not part of its name.
+    return area, re.sub(r"\s*\([^)]*\)", "", measure).strip()
+
+
+ran = {key(r[0], r[1]) for r in new_rows}
+
+# Rows not measured this time are kept from the previous results file (two
+# benches may share an area: scan/ and layouts/ both write "scan").
 kept, kept_header = [], {}
 if os.path.exists(results_md):
     for line in open(results_md, encoding="utf-8"):
         m = re.match(r"^\| (\S+) \| (.*) \| (.*) \| (.*) \| (\S+) \| (.*) \|$", line)
-        if m and m.group(1) != "area" and m.group(1) not in ran:
+        if m and m.group(1) != "area" and key(m.group(1), m.group(2)) not in ran:
             kept.append(list(m.groups()))
 commit = subprocess.run(["git", "-C", repo, "rev-parse", "--short", "HEAD"],
                         capture_output=True, text=True).stdout.strip() or "unknown"
