@@ -177,7 +177,8 @@ void tst_RemoteViews::openAndShow(MainWindow& window, const char* run)
     QTRY_VERIFY(window.epochTable()->view()->model()->rowCount() > 0);
     // Its metrics (the far `ckpt history`) fill the table in: select after that.
     QTRY_VERIFY_WITH_TIMEOUT(window.workspace()->state(r)->history != nullptr, kConnect);
-    QTRY_VERIFY(window.workspace()->isIdle());
+    // Far calls: 11 s here once with the suite running two at a time.
+    QTRY_VERIFY_WITH_TIMEOUT(window.workspace()->isIdle(), kConnect);
 }
 
 void tst_RemoteViews::selectEpochs(MainWindow& window, const QString& runRoot,
