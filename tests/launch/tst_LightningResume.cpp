@@ -1,12 +1,11 @@
 #include "CliRunner.h"
+#include "FileTree.h"
 #include "config/ConfigWriter.h"
 #include "config/ParamSet.h"
 #include "launch/LaunchRecord.h"
 #include "lightning/LightningLayout.h"
 #include "lightning/LightningResume.h"
 
-#include <QCryptographicHash>
-#include <QDirIterator>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -50,22 +49,6 @@ class tst_LightningResume : public QObject
                 QStringLiteral("{version}")};
     }
 
-    // Every file below `dir` (but .ckpt-studio) with its bytes' hash.
-    static std::map<QString, QByteArray> tree(const fs::path& dir)
-    {
-        std::map<QString, QByteArray> out;
-        QDirIterator it(QString::fromStdString(dir.string()), QDir::Files | QDir::Hidden,
-                        QDirIterator::Subdirectories);
-        while (it.hasNext()) {
-            const QString path = it.next();
-            if (path.contains(QStringLiteral("/.ckpt-studio")))
-                continue;
-            QFile f(path);
-            if (f.open(QIODevice::ReadOnly))
-                out[path] = QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
-        }
-        return out;
-    }
 
     static QByteArray readAll(const fs::path& path)
     {
@@ -131,7 +114,7 @@ private slots:
     // the edited hyperparameters; version_0 stays byte for byte.
     void restartContinuesInTheNextVersion()
     {
-        const auto before = tree(m_version);
+        const auto before = filesByHash(m_version);
         const int from = stepOf(1);
         QVERIFY(from > 0);
         QStringList args{QStringLiteral("launch"), QString::fromStdString(m_version.string()),
@@ -150,7 +133,7 @@ private slots:
         QVERIFY(!readAll(next / "metrics.csv").contains("\n1,"));
         QVERIFY2(readAll(next / "hparams.yaml").contains("max_epochs: 6"),
                  readAll(next / "hparams.yaml").constData());
-        QVERIFY(tree(m_version) == before);
+        QVERIFY(filesByHash(m_version) == before);
 
         // The lineage: version_1 is the restart of version_0 at that checkpoint.
         auto record = LaunchRecord::load(LaunchRecord::pathFor(next));
@@ -167,7 +150,7 @@ private slots:
     // metrics.csv up to its epoch; the trainer goes on there.
     void forkHoldsTheCheckpointAndItsMetrics()
     {
-        const auto before = tree(m_version);
+        const auto before = filesByHash(m_version);
         const int from = stepOf(1);
         const fs::path into = fs::path(m_dir->path().toStdString()) / "wider";
         QStringList args{QStringLiteral("launch"),
@@ -194,7 +177,7 @@ private slots:
         const QList<QByteArray> rows = metrics.trimmed().split('\n');
         QCOMPARE(rows.size(), 6); // the header, epochs 0 and 1 kept, 2..4 appended
         QVERIFY(rows[1].startsWith("0,") && rows[3].startsWith("2,") && rows[5].startsWith("4,"));
-        QVERIFY(tree(m_version) == before);
+        QVERIFY(filesByHash(m_version) == before);
     }
 
     // Prepared but not launched, then undone: every file as it was.
@@ -208,7 +191,7 @@ private slots:
     {
         QFETCH(bool, fork);
         const fs::path all = m_dir->path().toStdString();
-        const auto before = tree(all);
+        const auto before = filesByHash(all);
         QStringList args{
             QStringLiteral("launch"),        QString::fromStdString(m_version.string()),
             QStringLiteral("--from"),        QString::number(stepOf(2)),
@@ -227,7 +210,7 @@ private slots:
             runCli({QStringLiteral("launch"), QString::fromStdString(m_version.string()),
                     QStringLiteral("--undo-prepared")});
         QVERIFY2(undone.exitCode == 0, (undone.out + undone.err).constData());
-        QVERIFY(tree(all) == before);
+        QVERIFY(filesByHash(all) == before);
         QVERIFY(!fs::exists(made, ec));
     }
 

@@ -1,8 +1,7 @@
 #include "CliRunner.h"
+#include "FileTree.h"
 #include "launch/LaunchRecord.h"
 
-#include <QCryptographicHash>
-#include <QDirIterator>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
@@ -51,21 +50,6 @@ class tst_OrbaxResume : public QObject
                more + command();
     }
 
-    static std::map<QString, QByteArray> tree(const fs::path& dir)
-    {
-        std::map<QString, QByteArray> out;
-        QDirIterator it(QString::fromStdString(dir.string()), QDir::Files | QDir::Hidden,
-                        QDirIterator::Subdirectories);
-        while (it.hasNext()) {
-            const QString path = it.next();
-            if (path.contains(QStringLiteral("/.ckpt-studio")))
-                continue;
-            QFile f(path);
-            if (f.open(QIODevice::ReadOnly))
-                out[path] = QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
-        }
-        return out;
-    }
 
     static QStringList steps(const fs::path& root)
     {
@@ -136,7 +120,7 @@ private slots:
     // parent keeps every byte.
     void forkHoldsTheStep()
     {
-        const auto before = tree(m_root);
+        const auto before = filesByHash(m_root);
         const fs::path into = fs::path(m_dir->path().toStdString()) / "lower lr";
         const CliResult r = runCli(launch(20, {QStringLiteral("--fork"), QStringLiteral("--into"),
                                                QString::fromStdString(into.string()),
@@ -151,13 +135,13 @@ private slots:
         QFile meta(QString::fromStdString((into / "40" / "_CHECKPOINT_METADATA").string()));
         QVERIFY(meta.open(QIODevice::ReadOnly));
         QVERIFY(meta.readAll().contains("\"lr\": 0.01"));
-        QVERIFY(tree(m_root) == before);
+        QVERIFY(filesByHash(m_root) == before);
     }
 
     void undoBeforeLaunchRestoresEveryFile()
     {
         const fs::path all = m_dir->path().toStdString();
-        const auto before = tree(all);
+        const auto before = filesByHash(all);
         const CliResult prepared = runCli(launch(10, {QStringLiteral("--prepare-only")}));
         QVERIFY2(prepared.exitCode == 0, (prepared.out + prepared.err).constData());
         QCOMPARE(steps(m_root), (QStringList{"10"}));
@@ -165,7 +149,7 @@ private slots:
             runCli({QStringLiteral("launch"), QString::fromStdString(m_root.string()),
                     QStringLiteral("--undo-prepared")});
         QVERIFY2(undone.exitCode == 0, (undone.out + undone.err).constData());
-        QVERIFY(tree(all) == before);
+        QVERIFY(filesByHash(all) == before);
     }
 
     // A save still in progress is never a resume point.

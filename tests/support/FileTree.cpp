@@ -2,9 +2,32 @@
 
 #include "CandleFixture.h"
 
+#include <QCryptographicHash>
+#include <QFile>
+
 namespace ckpt::test {
 
 namespace fs = std::filesystem;
+
+std::map<std::string, QByteArray> filesByHash(const fs::path& dir)
+{
+    std::map<std::string, QByteArray> out;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(dir, ec);
+         !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+        if (it->path().filename() == ".ckpt-studio") {
+            it.disable_recursion_pending();
+            continue;
+        }
+        if (!it->is_regular_file() || it->is_symlink())
+            continue;
+        QFile f(QString::fromStdString(it->path().string()));
+        if (f.open(QIODevice::ReadOnly))
+            out[it->path().string()] =
+                QCryptographicHash::hash(f.readAll(), QCryptographicHash::Sha256);
+    }
+    return out;
+}
 
 FileTree treeOf(const fs::path& dir, const std::string& skip)
 {

@@ -18,6 +18,11 @@ using FileTree = std::map<std::string, std::string>;
 // are left out, with what is below them.
 FileTree treeOf(const std::filesystem::path& dir, const std::string& skip = "filler");
 
+// Every regular file below `dir` with the SHA-256 of its bytes, Ckpt Studio's
+// own `.ckpt-studio/` folders left out: "byte for byte as it was" for trees
+// of any size (by absolute path).
+std::map<std::string, QByteArray> filesByHash(const std::filesystem::path& dir);
+
 // One line per entry changed, gone or new, for a failure message.
 QByteArray diffOf(const FileTree& before, const FileTree& after);
 
