@@ -126,9 +126,7 @@ fs::path LaunchPrep::runFolderOf(const fs::path& root)
 {
     // The names of many runs come through here: each format's rule is path
     // arithmetic, and the first that changes the path applies.
-    fs::path r = root.lexically_normal();
-    if (!r.has_filename() && r.has_parent_path()) // "RUN/ckpts/"
-        r = r.parent_path();
+    const fs::path r = Resume::plain(root);
     for (const Layout* layout : builtinLayouts())
         if (const Resume* resume = layout->resume())
             if (fs::path folder = resume->runFolder(r); folder != r)

@@ -2,6 +2,14 @@
 
 namespace ckpt {
 
+std::filesystem::path Resume::plain(const std::filesystem::path& root)
+{
+    std::filesystem::path r = root.lexically_normal();
+    if (!r.has_filename() && r.has_parent_path())
+        r = r.parent_path();
+    return r;
+}
+
 std::map<std::string, std::string> Resume::values(const Run& run, const Epoch& from,
                                                   const std::filesystem::path&,
                                                   const std::filesystem::path&) const

@@ -35,6 +35,9 @@ public:
     // working directory and output_dir (a fork copies the path from it to the
     // root below the new folder).
     virtual std::filesystem::path runFolder(const std::filesystem::path& root) const = 0;
+    // `root` normalised, without a trailing slash ("RUN/ckpts/" as "RUN/ckpts"):
+    // where every runFolder rule starts.
+    static std::filesystem::path plain(const std::filesystem::path& root);
 
     // What would make a resume from epoch `epoch` at `epochPath` (its folder
     // or file) fail (the record, a file, a checksum), as messages naming the

@@ -30,14 +30,6 @@ std::optional<int> versionOf(const fs::path& folder)
     return n;
 }
 
-fs::path normal(const fs::path& root)
-{
-    fs::path r = root.lexically_normal();
-    if (!r.has_filename() && r.has_parent_path())
-        r = r.parent_path();
-    return r;
-}
-
 // The fields of one CSV line (Lightning's CSVLogger quotes no numbers; a
 // quoted field is kept whole).
 std::vector<std::string_view> fields(std::string_view line)
@@ -68,7 +60,7 @@ const LightningResume& LightningResume::instance()
 
 fs::path LightningResume::runFolder(const fs::path& root) const
 {
-    const fs::path r = normal(root);
+    const fs::path r = plain(root);
     // <run folder>/<logger name>/version_N: the trainer's default_root_dir.
     if (versionOf(r) && r.parent_path().has_parent_path())
         return r.parent_path().parent_path();
@@ -112,7 +104,7 @@ std::map<std::string, std::string> LightningResume::values(const Run& run, const
             out["initial_epoch"] = std::to_string(epoch + 1);
         }
     }
-    if (const auto v = versionOf(normal(newRoot)))
+    if (const auto v = versionOf(plain(newRoot)))
         out["version"] = std::to_string(*v);
     return out;
 }
@@ -145,7 +137,7 @@ std::vector<std::string> LightningResume::editNotes(const std::vector<std::strin
 
 std::optional<fs::path> LightningResume::restartSegment(const fs::path& root) const
 {
-    const fs::path r = normal(root);
+    const fs::path r = plain(root);
     const auto version = versionOf(r);
     if (!version)
         return std::nullopt; // a bare folder of .ckpt files: in place

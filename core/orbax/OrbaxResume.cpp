@@ -16,10 +16,7 @@ const OrbaxResume& OrbaxResume::instance()
 fs::path OrbaxResume::runFolder(const fs::path& root) const
 {
     // The manager's directory is the run; a fork's new folder becomes one.
-    fs::path r = root.lexically_normal();
-    if (!r.has_filename() && r.has_parent_path())
-        r = r.parent_path();
-    return r;
+    return plain(root);
 }
 
 Result<std::vector<std::string>> OrbaxResume::check(const fs::path& epochPath, int epoch,
